@@ -1,0 +1,1 @@
+"""execstate.grade stage."""

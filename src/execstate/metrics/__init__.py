@@ -1,0 +1,1 @@
+"""execstate.metrics stage."""

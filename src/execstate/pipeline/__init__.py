@@ -1,0 +1,1 @@
+"""The whole pipeline as one call."""

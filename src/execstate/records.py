@@ -1,0 +1,177 @@
+"""Typed, versioned records that the pipeline stages exchange through files.
+
+build -> tasks.jsonl (Task), excluded.jsonl (Exclusion), manifest.json (BuildManifest)
+run   -> responses.jsonl (Response)
+grade -> grades.jsonl (Grade)
+
+Every record is a frozen pydantic model with a ``schema_version``; a stage reads
+only these records, so any later stage can be re-run from files alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Arm = Literal["short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state"]
+ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
+FINAL_ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final")
+STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
+
+GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal"]
+GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal")
+
+Check = Literal[
+    "spec", "determinism", "trace-order", "run", "reachability", "fields",
+    "change", "oracle-determinism", "preservation", "iterations",
+]
+
+ResponseStatus = Literal["completed", "no-response"]
+GradeStatus = Literal["correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response"]
+CORRECT_STATUSES: frozenset[str] = frozenset({"correct-valid", "correct-invalid"})
+
+
+class Record(BaseModel):
+    """Base of every record: immutable, strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json_line(self) -> str:
+        """One canonical JSON line (sorted keys off: declared field order is kept)."""
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+class Metrics(Record):
+    """Execution metrics of one task (SPEC section 6). ``None`` means not measured."""
+
+    trace_length: int | None = None
+    """Instruction events in owned code up to the task's endpoint (Python) or coverage-region counts (C++)."""
+    peak_state: int | None = None
+    """max_t |S_t| over the observations up to the endpoint."""
+    state_load: int | None = None
+    """sum_t |S_t| over the observations up to the endpoint."""
+    cyclomatic: int | None = None
+    """Cyclomatic complexity of the exact clean source."""
+
+
+class Task(Record):
+    """One case x one arm: the exact bytes a model sees plus the oracle (SPEC section 7)."""
+
+    schema_version: int = SCHEMA_VERSION
+    task_id: str
+    """``<case_id>/<arm>``."""
+    case_id: str
+    study: str
+    language: Literal["python", "cpp"]
+    arm: Arm
+    source: str
+    """Exact program text shown to the model (clean for final arms, instrumented for state arms)."""
+    input: str
+    """Exact standard-input text."""
+    oracle: str
+    """Expected answer produced by execution: stdout for final arms, the JSON line (no newline) for state arms."""
+    answer_kind: Literal["text", "json"]
+    grading_rule: GradingRule
+    source_sha256: str
+    """SHA-256 of the clean source bytes; the source cluster."""
+    metrics: Metrics = Field(default_factory=Metrics)
+    meta: dict[str, Any] = Field(default_factory=dict)
+    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ..."""
+
+
+class Exclusion(Record):
+    """A case that did not become tasks, with the admission check it failed and the evidence."""
+
+    schema_version: int = SCHEMA_VERSION
+    case_id: str
+    check: Check
+    reason: str
+    spec_path: str | None = None
+
+
+class BuildManifest(Record):
+    """Metadata of one build: what went in, what came out, with which tools."""
+
+    schema_version: int = SCHEMA_VERSION
+    execstate_version: str
+    python: str
+    """x.y.z of the interpreter that ran the programs."""
+    specs: list[str]
+    cases_admitted: int
+    cases_excluded: int
+    tasks: int
+    tasks_sha256: str
+    """SHA-256 of ``tasks.jsonl``."""
+    exclusions_by_check: dict[str, int] = Field(default_factory=dict)
+
+
+class Usage(Record):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+
+
+class Response(Record):
+    """One finished cell (task x setting x sample) of a model run (SPEC section 8)."""
+
+    schema_version: int = SCHEMA_VERSION
+    task_id: str
+    setting: str
+    sample: int = 0
+    status: ResponseStatus
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float | None = None
+    attempts: int = 0
+    errors: list[str] = Field(default_factory=list)
+    started_at: str | None = None
+    finished_at: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    pipeline_check: bool = False
+    """True when the answer came from the ``oracle`` provider: a pipeline check, not a model result."""
+
+
+class Grade(Record):
+    """The grade of one planned cell (SPEC section 9)."""
+
+    schema_version: int = SCHEMA_VERSION
+    task_id: str
+    setting: str
+    sample: int = 0
+    status: GradeStatus
+    envelope_valid: bool | None = None
+    answer: str | None = None
+    rule: str
+    pipeline_check: bool = False
+
+
+R = TypeVar("R", bound=Record)
+
+
+def write_jsonl(path: Path, records: Iterable[Record]) -> int:
+    """Write records one per line (UTF-8, ``\\n`` endings); returns the count."""
+    n = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for rec in records:
+            fh.write(rec.to_json_line() + "\n")
+            n += 1
+    return n
+
+
+def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
+    """Read records of one type; a bad line raises ``ValueError`` naming file and line."""
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield model.model_validate_json(line)
+            except ValueError as exc:
+                raise ValueError(f"{path}:{lineno}: not a valid {model.__name__} record: {exc}") from exc
