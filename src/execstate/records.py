@@ -18,8 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
-Arm = Literal["short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state"]
+Arm = Literal[
+    "short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state",
+    "function-output",  # CRUXEval-style: the value a function call returns
+]
 ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
+"""The four arms of a case, in the stable order tasks are written."""
 FINAL_ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final")
 STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
 
