@@ -1,1 +1,19 @@
-"""execstate.run stage."""
+"""Run stage: send tasks to model settings and record one response per cell (SPEC sections 7-8)."""
+
+from execstate.run._manifest import RunInvocation, RunManifest
+from execstate.run._policy import SettingAborted, backoff_s, run_cell
+from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
+from execstate.run._providers import (
+    Attempt, OpenAIProvider, OracleProvider, Provider, ReplayProvider, classify_response, request_body,
+)
+from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, run_tasks
+from execstate.run._settings import Setting, SettingsError, load_settings
+from execstate.run._store import Repair, ResponseStore, StoreError, open_store
+
+__all__ = [
+    "RESPONSES_NAME", "SYSTEM_TEMPLATE", "USER_MESSAGE",
+    "Attempt", "OpenAIProvider", "OracleProvider", "Provider", "Repair", "ReplayProvider", "ResponseStore",
+    "RunInvocation", "RunManifest", "RunSummary", "Setting", "SettingAborted", "SettingsError", "StoreError",
+    "arun_tasks", "backoff_s", "classify_response", "load_settings", "open_store", "render_messages",
+    "render_system", "request_body", "run_cell", "run_tasks",
+]

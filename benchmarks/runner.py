@@ -1,0 +1,146 @@
+"""Throughput of ``execstate run`` against a loopback server with fixed latency, as a fraction of ideal.
+
+Ideal throughput with C requests in flight and a server latency of L seconds is
+C / L requests per second. The server runs in its own process
+(``python -m execstate.run._loopback``) so the client's CPU time per request
+(user + system, from ``getrusage``) is the client's alone. Each row runs the
+whole library path: ``run_tasks`` with preflight, retry policy, group-committed
+fsync-ed ``responses.jsonl`` and the manifest. Target: >= 0.9 of ideal.
+
+With ``--compare-httpx`` it also times, side by side, bare httpx POSTs with no
+recording at all, each worker owning a one-connection ``AsyncClient`` (httpx's
+cheapest arrangement; one shared pool of C connections is far slower still).
+That row is why the provider uses aiohttp: httpx's CPU per request alone caps
+throughput below the target at C=256.
+
+    python benchmarks/runner.py [--latency 0.2] [--rounds 20] [--concurrency 64 256] [--compare-httpx]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from execstate.records import Task
+from execstate.run import Setting, run_tasks
+
+
+def _cpu_s() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _tasks(n: int) -> list[Task]:
+    return [
+        Task(
+            task_id=f"bench/{i}/short-trace-final", case_id=f"bench/{i}", study="bench", language="python",
+            arm="short-trace-final", source=f"print({i})\n", input="", oracle=str(i), answer_kind="text",
+            grading_rule="json-or-tokens", source_sha256="0" * 64,
+        )
+        for i in range(n)
+    ]
+
+
+def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "execstate.run._loopback", "--latency", str(latency)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("PORT "):
+        proc.kill()
+        raise RuntimeError(f"loopback server did not start: {line!r}")
+    return proc, f"http://127.0.0.1:{int(line.split()[1])}/v1"
+
+
+def bench_run_tasks(url: str, concurrency: int, rounds: int) -> tuple[int, float, float]:
+    """(requests, wall seconds, client CPU seconds) for one full ``run_tasks``."""
+    n = concurrency * rounds
+    setting = Setting(name=f"bench-c{concurrency}", base_url=url, model="loopback", concurrency=concurrency)
+    with tempfile.TemporaryDirectory() as out:
+        cpu0, t0 = _cpu_s(), time.perf_counter()
+        summary = run_tasks(_tasks(n), [setting], Path(out), progress=False)
+        wall, cpu = time.perf_counter() - t0, _cpu_s() - cpu0
+    if summary.new_records != n or summary.recorded[setting.name]["completed"] != n:
+        raise RuntimeError(f"expected {n} completed records, got {summary.recorded}")
+    return n, wall, cpu
+
+
+def bench_httpx(url: str, concurrency: int, rounds: int) -> tuple[int, float, float]:
+    """Bare httpx POSTs, one one-connection client per worker, nothing recorded."""
+    n = concurrency * rounds
+    body = json.dumps({"model": "loopback", "messages": [{"role": "user", "content": "x" * 300}]}).encode()
+    ssl_context = httpx.create_ssl_context()  # shared: building one per client costs ~75 ms each
+
+    async def go() -> None:
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        clients = [httpx.AsyncClient(limits=limits, timeout=None, verify=ssl_context) for _ in range(concurrency)]
+        todo = iter(range(n))
+
+        async def worker(client: httpx.AsyncClient) -> None:
+            for _ in todo:
+                r = await client.post(url + "/chat/completions", content=body)
+                json.loads(r.content)
+
+        await asyncio.gather(*(worker(c) for c in clients))
+        for c in clients:
+            await c.aclose()
+
+    cpu0, t0 = _cpu_s(), time.perf_counter()
+    asyncio.run(go())
+    return n, time.perf_counter() - t0, _cpu_s() - cpu0
+
+
+def server_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of the server process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _row(label: str, concurrency: int, latency: float, n: int, wall: float, cpu: float, server_cpu: float) -> str:
+    achieved, ideal = n / wall, concurrency / latency
+    return (f"{label:<24} c={concurrency:<4} n={n:<6} {achieved:7.1f} req/s  ideal {ideal:7.1f}  "
+            f"ratio {achieved / ideal:5.3f}  client CPU {cpu / n * 1e3:5.3f} ms/req  "
+            f"server CPU {server_cpu / n * 1e3:5.3f} ms/req")
+
+
+def _measure(proc: subprocess.Popen[str], bench: Callable[[], tuple[int, float, float]]) -> tuple[int, float, float, float]:
+    s0 = server_cpu_s(proc.pid)
+    n, wall, cpu = bench()
+    return n, wall, cpu, server_cpu_s(proc.pid) - s0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument("--rounds", type=int, default=20, help="requests per worker (n = concurrency x rounds)")
+    ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
+    ap.add_argument("--compare-httpx", action="store_true")
+    args = ap.parse_args()
+    proc, url = start_server(args.latency)
+    try:
+        for c in args.concurrency:
+            row = _measure(proc, lambda: bench_run_tasks(url, c, args.rounds))
+            print(_row("run_tasks (aiohttp)", c, args.latency, *row), flush=True)
+            if args.compare_httpx:
+                row = _measure(proc, lambda: bench_httpx(url, c, args.rounds))
+                print(_row("bare httpx, no records", c, args.latency, *row), flush=True)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""The retry policy: turn attempts at one cell into exactly one ``Response`` (or a setting abort).
+
+- A completed answer is final, right or wrong: it is never re-sent.
+- ``retry`` attempts (429, 5xx, connection errors, garbage bodies) are re-sent
+  after a full-jitter exponential backoff, waiting at least the server's
+  ``Retry-After`` (capped at ``backoff_max_s``), until ``max_attempts`` is spent.
+- A ``timeout`` is re-sent only when the setting says ``retry_timeouts``.
+- ``final`` attempts, and a spent budget, give a ``no-response`` record carrying
+  every error string, in order.
+- ``abort`` raises ``SettingAborted``: nothing is recorded for the cell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+
+from execstate.records import Response, Task
+from execstate.run._providers import Attempt, Provider
+from execstate.run._settings import Setting
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class SettingAborted(RuntimeError):
+    """A setting-wide failure (key refused, unknown model or URL): stop the setting, record nothing."""
+
+
+def backoff_s(setting: Setting, retry: int, retry_after: float | None, rng: random.Random) -> float:
+    """Delay before retry number ``retry`` (1-based), in seconds.
+
+    Full jitter: uniform in [0, min(backoff_max_s, backoff_initial_s * 2**(retry-1))],
+    raised to the server's ``Retry-After`` (itself capped at ``backoff_max_s``).
+    """
+    ceiling = min(setting.backoff_max_s, setting.backoff_initial_s * 2 ** (retry - 1))
+    delay = rng.uniform(0.0, ceiling)
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, setting.backoff_max_s))
+    return delay
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+async def run_cell(
+    provider: Provider,
+    setting: Setting,
+    task: Task,
+    sample: int,
+    *,
+    secrets: tuple[str, ...] = (),
+    rng: random.Random | None = None,
+    sleep: Sleep = asyncio.sleep,
+    on_retry: Callable[[], None] | None = None,
+) -> Response:
+    """Attempt one cell under the policy and return its one record.
+
+    ``latency_s`` is the wall time of the last attempt; ``started_at`` and
+    ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
+    found in an error string is replaced by ``***``. Raises ``SettingAborted``.
+    """
+    rng = rng or random.Random()
+    errors: list[str] = []
+    started_at = _now_iso()
+    for number in range(1, setting.max_attempts + 1):
+        t0 = time.perf_counter()
+        result = await provider.attempt(task, sample)
+        latency = time.perf_counter() - t0
+        if result.error:
+            errors.append(_redact(f"attempt {number}: {result.error}", secrets))
+        if result.kind == "abort":
+            raise SettingAborted(f"setting {setting.name!r}: {errors[-1]}")
+        if result.kind == "completed" or not _should_retry(result, setting, number):
+            return _record(provider, setting, task, sample, result, number, errors, latency, started_at)
+        if on_retry is not None:
+            on_retry()
+        await sleep(backoff_s(setting, number, result.retry_after_s, rng))
+    raise AssertionError("unreachable: the last attempt always returns")
+
+
+def _should_retry(result: Attempt, setting: Setting, number: int) -> bool:
+    if number >= setting.max_attempts:
+        return False
+    if result.kind == "retry":
+        return True
+    return result.kind == "timeout" and setting.retry_timeouts
+
+
+def _record(
+    provider: Provider, setting: Setting, task: Task, sample: int, result: Attempt,
+    attempts: int, errors: list[str], latency: float, started_at: str,
+) -> Response:
+    completed = result.kind == "completed"
+    return Response(
+        task_id=task.task_id,
+        setting=setting.name,
+        sample=sample,
+        status="completed" if completed else "no-response",
+        text=result.text if completed else None,
+        finish_reason=result.finish_reason if completed else None,
+        usage=result.usage,
+        latency_s=round(latency, 6),
+        attempts=attempts,
+        errors=errors,
+        started_at=started_at,
+        finished_at=_now_iso(),
+        provider=provider.name,
+        model=provider.model,
+        pipeline_check=provider.pipeline_check,
+    )
+
+
+def _redact(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

@@ -1,0 +1,317 @@
+"""Providers: one request attempt for one cell, classified for the retry policy.
+
+A provider never retries and never raises for a failed request: it returns an
+``Attempt`` whose ``kind`` tells the policy in ``_policy.py`` what to do.
+
+    completed  an answer arrived (any finish reason)     -> recorded, never retried
+    retry      429/408/409/425/5xx, connection error,    -> retried with backoff
+               unparseable body, no choices
+    timeout    the request hit ``timeout_s``              -> retried only if ``retry_timeouts``
+    final      any other 4xx, replay entry missing        -> recorded as no-response now
+    abort      401/403/404: key, model or URL is wrong    -> the setting stops, nothing recorded
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import aiohttp
+
+from execstate.records import Task, Usage
+from execstate.run._prompt import render_messages
+from execstate.run._settings import Setting, SettingsError
+
+AttemptKind = Literal["completed", "retry", "timeout", "final", "abort"]
+RETRY_STATUSES = frozenset({408, 409, 425, 429})
+ABORT_STATUSES = frozenset({401, 403, 404})
+_SNIPPET = 300
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The outcome of one request attempt."""
+
+    kind: AttemptKind
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    error: str | None = None
+    retry_after_s: float | None = None
+    """Server-requested wait (``Retry-After`` / ``retry-after-ms``), seconds."""
+
+
+class Provider(Protocol):
+    """Sends one attempt for a cell; never retries, never raises for request failures."""
+
+    name: str
+    model: str | None
+    pipeline_check: bool
+
+    async def attempt(self, task: Task, sample: int) -> Attempt: ...
+
+    async def aclose(self) -> None: ...
+
+
+class OracleProvider:
+    """Answers every task with its oracle in a valid envelope: a pipeline check, not a model."""
+
+    name = "oracle"
+    model: str | None = "oracle"
+    pipeline_check = True
+
+    async def attempt(self, task: Task, sample: int) -> Attempt:
+        text = json.dumps({"output": task.oracle}, ensure_ascii=False)
+        return Attempt("completed", text=text, finish_reason="stop")
+
+    async def aclose(self) -> None:
+        return None
+
+
+class ReplayProvider:
+    """Answers from a JSONL file of ``{task_id, text}`` lines (optional ``sample``; other keys ignored).
+
+    A line with ``sample`` answers only that sample; one without answers every
+    sample of its task. A task with no line is recorded as ``no-response``.
+    """
+
+    name = "replay"
+    pipeline_check = False
+
+    def __init__(self, path: Path, model: str | None = None) -> None:
+        self.path = path
+        self.model = model or f"replay:{path.name}"
+        self._texts = _load_replay(path)
+
+    async def attempt(self, task: Task, sample: int) -> Attempt:
+        for key in ((task.task_id, sample), (task.task_id, None)):
+            if key in self._texts:
+                text = self._texts[key]
+                if text is None:
+                    return Attempt("final", error=f"replay file {self.path} has text null for {task.task_id}")
+                return Attempt("completed", text=text, finish_reason="replay")
+        return Attempt("final", error=f"replay file {self.path} has no entry for task {task.task_id} sample {sample}")
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _load_replay(path: Path) -> dict[tuple[str, int | None], str | None]:
+    texts: dict[tuple[str, int | None], str | None] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SettingsError(f"replay file {path}: cannot read: {exc}") from exc
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            key = (str(obj["task_id"]), obj.get("sample"))
+            text = obj["text"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SettingsError(f"{path}:{lineno}: need a JSON object with task_id and text ({exc!r})") from None
+        if key in texts:
+            raise SettingsError(f"{path}:{lineno}: task {key[0]} sample {key[1]} appears twice")
+        if text is not None and not isinstance(text, str):
+            raise SettingsError(f"{path}:{lineno}: text must be a string or null")
+        texts[key] = text
+    return texts
+
+
+class OpenAIProvider:
+    """Any OpenAI-compatible ``POST {base_url}/chat/completions`` endpoint, over aiohttp.
+
+    A plain HTTP client (not the ``openai`` SDK) so this module sees every
+    status, header and raw body, and nothing retries below the policy. aiohttp
+    rather than httpx because it costs about a third of the CPU per request,
+    which decides throughput at hundreds of requests in flight (see
+    ``benchmarks/runner.py --compare-httpx``).
+    """
+
+    name = "openai"
+    pipeline_check = False
+
+    def __init__(self, setting: Setting, api_key: str | None) -> None:
+        self.setting = setting
+        self.model = setting.model
+        self._url = str(setting.base_url).rstrip("/") + "/chat/completions"
+        self._headers = {"Content-Type": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self._proxy = env_proxy(self._url)
+        self._session: aiohttp.ClientSession | None = None
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None:  # created lazily: a session must be made inside the running loop
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self.setting.concurrency),
+                # The whole-request deadline is asyncio.timeout in attempt(); aiohttp only bounds connecting.
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.setting.connect_timeout_s),
+                cookie_jar=aiohttp.DummyCookieJar(),  # no state carried between requests
+            )
+        return self._session
+
+    async def attempt(self, task: Task, sample: int) -> Attempt:
+        data = json.dumps(request_body(self.setting, task), ensure_ascii=False).encode("utf-8")
+        deadline = self.setting.effective_timeout_s
+        try:
+            async with asyncio.timeout(deadline):
+                async with self._client().post(self._url, data=data, headers=self._headers, proxy=self._proxy) as resp:
+                    content = await resp.read()
+        except aiohttp.ClientError as exc:  # connect errors and timeouts, resets, dropped connections
+            return Attempt("retry", error=f"connection error: {exc.__class__.__name__}: {exc}")
+        except TimeoutError:
+            return Attempt("timeout", error=f"timeout: no complete response within {deadline:g} s")
+        return classify_response(resp.status, resp.headers, content)
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+
+def env_proxy(url: str) -> str | None:
+    """The proxy the environment (``HTTPS_PROXY``, ``NO_PROXY``, ...) names for ``url``, looked up once.
+
+    aiohttp's own ``trust_env`` repeats this lookup (and a netrc read) in a
+    thread for every request; doing it once keeps the per-request cost flat.
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return urllib.request.getproxies().get(parts.scheme)
+
+
+def request_body(setting: Setting, task: Task) -> dict[str, Any]:
+    """The JSON request for one task: model, the SPEC prompt, then the setting's fields.
+
+    ``reasoning`` goes in ``reasoning_field`` unless it is ``off``; temperature
+    and top-p only when set; ``extra_body`` is merged last and wins.
+    """
+    body: dict[str, Any] = {"model": setting.model, "messages": render_messages(task)}
+    if setting.reasoning != "off" and setting.reasoning_field:
+        body[setting.reasoning_field] = setting.reasoning
+    if setting.max_output_tokens is not None:
+        body[setting.max_tokens_field] = setting.max_output_tokens
+    if setting.temperature is not None:
+        body["temperature"] = setting.temperature
+    if setting.top_p is not None:
+        body["top_p"] = setting.top_p
+    body.update(setting.extra_body)
+    return body
+
+
+def classify_response(status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
+    """Turn one HTTP response into an ``Attempt`` (see the module docstring for the table)."""
+    if status != 200:
+        snippet = content[:_SNIPPET].decode("utf-8", "replace")
+        error = f"HTTP {status}: {snippet}"
+        if status in RETRY_STATUSES or status >= 500:
+            return Attempt("retry", error=error, retry_after_s=retry_after_s(headers))
+        return Attempt("abort" if status in ABORT_STATUSES else "final", error=error)
+    return parse_completion(content)
+
+
+def parse_completion(content: bytes) -> Attempt:
+    """Parse a 200 body; garbage or an empty ``choices`` list is a transport failure (retry)."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        snippet = content[:_SNIPPET].decode("utf-8", "replace")
+        return Attempt("retry", error=f"malformed response body ({len(content)} bytes, not JSON): {snippet}")
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        detail = json.dumps(data.get("error"))[:_SNIPPET] if isinstance(data, dict) and "error" in data else ""
+        return Attempt("retry", error=f"response has no choices {detail}".rstrip())
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    return Attempt(
+        "completed",
+        text=_content_text(message.get("content")),
+        finish_reason=choice.get("finish_reason"),
+        usage=parse_usage(data.get("usage")),
+    )
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts: keep the text ones, in order
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""  # null content (e.g. every token spent on reasoning): an empty answer
+
+
+def parse_usage(usage: Any) -> Usage:
+    """Prompt, completion and reasoning tokens where the server reports them."""
+    if not isinstance(usage, dict):
+        return Usage()
+    details = usage.get("completion_tokens_details")
+    reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+    if reasoning is None:
+        reasoning = usage.get("reasoning_tokens")
+    return Usage(
+        prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
+        completion_tokens=_int_or_none(usage.get("completion_tokens")),
+        reasoning_tokens=_int_or_none(reasoning),
+    )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def retry_after_s(headers: Mapping[str, str]) -> float | None:
+    """Seconds from ``retry-after-ms``, or ``Retry-After`` (seconds or an HTTP date)."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+async def preflight(setting: Setting, api_key: str | None) -> None:
+    """Check that an ``openai`` setting's endpoint answers HTTP at all (``GET {base_url}/models``).
+
+    Any HTTP status counts as reachable (many servers lack ``/models``) except
+    401/403, which mean the key was refused. Raises ``SettingsError`` otherwise.
+    """
+    url = str(setting.base_url).rstrip("/") + "/models"
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            async with session.get(url, headers=headers, proxy=env_proxy(url)) as resp:
+                status = resp.status
+    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+        raise SettingsError(
+            f"setting {setting.name!r}: endpoint {setting.base_url} is unreachable "
+            f"({exc.__class__.__name__}: {exc}); start the server or correct base_url"
+        ) from None
+    if status in (401, 403):
+        raise SettingsError(
+            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}); "
+            f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
+        )

@@ -1,0 +1,330 @@
+"""Run tasks x settings x samples against providers, writing exactly one durable record per cell."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import queue
+import random
+import signal
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from execstate.records import Response, Task, read_jsonl
+from execstate.run._manifest import (
+    RunInvocation, check_compatible, file_sha256, read_manifest, tasks_sha256, updated_manifest, write_manifest,
+)
+from execstate.run._policy import SettingAborted, run_cell
+from execstate.run._progress import RunProgress
+from execstate.run._providers import OpenAIProvider, OracleProvider, Provider, ReplayProvider, preflight
+from execstate.run._settings import Setting, SettingsError, load_settings
+from execstate.run._store import CellKey, Repair, ResponseStore, open_store
+
+RESPONSES_NAME = "responses.jsonl"
+
+
+@dataclass
+class RunSummary:
+    """What one invocation did. Counts of new records exclude cells recorded by earlier runs."""
+
+    out_dir: Path
+    planned: int
+    """Cells asked for: selected tasks x samples x selected settings."""
+    already_recorded: int
+    """Planned cells found in ``responses.jsonl`` at start and skipped."""
+    recorded: dict[str, Counter[str]] = field(default_factory=dict)
+    """New records this invocation, by setting then status (``retry`` counts re-sends)."""
+    aborted: dict[str, str] = field(default_factory=dict)
+    """Settings stopped by a setting-wide error (key refused, unknown model), with the error."""
+    interrupted: bool = False
+    """Stopped by Ctrl-C / SIGTERM; re-running the same command resumes."""
+    repair: Repair | None = None
+
+    @property
+    def new_records(self) -> int:
+        return sum(c["completed"] + c["no-response"] for c in self.recorded.values())
+
+    @property
+    def missing(self) -> int:
+        """Planned cells still without a record (in flight at an interrupt, or in an aborted setting)."""
+        return self.planned - self.already_recorded - self.new_records
+
+    @property
+    def ok(self) -> bool:
+        return not self.interrupted and not self.aborted and self.missing == 0
+
+
+@dataclass
+class _Plan:
+    setting: Setting
+    cells: list[tuple[Task, int]]
+
+
+def run_tasks(
+    tasks: Sequence[Task] | Path | str,
+    settings: Sequence[Setting] | Path | str,
+    out_dir: Path | str,
+    *,
+    setting: str | None = None,
+    samples: int = 1,
+    limit: int | None = None,
+    progress: bool | None = None,
+) -> RunSummary:
+    """Send every pending (task, setting, sample) cell and append its record to ``out_dir/responses.jsonl``.
+
+    ``tasks`` and ``settings`` are records or the paths of a ``tasks.jsonl`` and
+    a settings TOML. ``setting`` selects one setting by name; ``limit`` keeps the
+    first N tasks; ``samples`` numbers cells 0..N-1. Cells already recorded are
+    skipped, so re-running resumes. ``progress`` forces the bars on or off
+    (default: on when stderr is a terminal). Raises ``SettingsError`` or
+    ``StoreError`` before any request is sent when the inputs are unusable.
+    Blocking: use ``arun_tasks`` inside a running event loop.
+    """
+    return asyncio.run(
+        arun_tasks(tasks, settings, out_dir, setting=setting, samples=samples, limit=limit, progress=progress)
+    )
+
+
+async def arun_tasks(
+    tasks: Sequence[Task] | Path | str,
+    settings: Sequence[Setting] | Path | str,
+    out_dir: Path | str,
+    *,
+    setting: str | None = None,
+    samples: int = 1,
+    limit: int | None = None,
+    progress: bool | None = None,
+) -> RunSummary:
+    """The coroutine behind ``run_tasks`` (same contract)."""
+    if samples < 1 or (limit is not None and limit < 0):
+        raise SettingsError(f"samples must be >= 1 and limit >= 0 (got samples={samples}, limit={limit})")
+    task_list, sha, tasks_file = _load_tasks(tasks)
+    chosen = _select(list(load_settings(settings) if isinstance(settings, (str, Path)) else settings), setting)
+    selected = task_list if limit is None else task_list[:limit]
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with _exclusive(out):
+        old = read_manifest(out)
+        check_compatible(old, sha, chosen, out)
+        store, recorded, repair = open_store(out / RESPONSES_NAME)
+        try:
+            plans = [_plan(s, selected, samples, recorded) for s in chosen]
+            providers, secrets = await _open_providers([p.setting for p in plans if p.cells])
+            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            invocation = RunInvocation(started_at=started, settings=[s.name for s in chosen], samples=samples, limit=limit)
+            write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
+            planned = len(selected) * samples * len(chosen)
+            summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
+            try:
+                await _execute(plans, providers, secrets, store, summary, RunProgress(progress))
+            finally:
+                for provider in providers.values():
+                    await provider.aclose()
+        finally:
+            store.close()
+    return summary
+
+
+def _load_tasks(tasks: Sequence[Task] | Path | str) -> tuple[list[Task], str, str | None]:
+    if isinstance(tasks, (str, Path)):
+        path = Path(tasks)
+        if not path.is_file():
+            raise SettingsError(f"task file {path} does not exist; build it first with `execstate build`")
+        task_list, sha, name = list(read_jsonl(path, Task)), file_sha256(path), str(path)
+    else:
+        task_list, name = list(tasks), None
+        sha = tasks_sha256(task_list)
+    ids = [t.task_id for t in task_list]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})[:5]
+        raise SettingsError(f"task ids must be unique; repeated: {dupes}")
+    return task_list, sha, name
+
+
+def _select(settings: list[Setting], name: str | None) -> list[Setting]:
+    if name is None:
+        return settings
+    chosen = [s for s in settings if s.name == name]
+    if not chosen:
+        raise SettingsError(f"no setting named {name!r}; available: {[s.name for s in settings]}")
+    return chosen
+
+
+def _plan(setting: Setting, tasks: list[Task], samples: int, recorded: dict[CellKey, Response]) -> _Plan:
+    # Sample-major order: every task's first sample is asked before any second one.
+    cells = [
+        (t, k) for k in range(samples) for t in tasks if (t.task_id, setting.name, k) not in recorded
+    ]
+    return _Plan(setting, cells)
+
+
+async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider], tuple[str, ...]]:
+    """Build each setting's provider; for endpoints, check the key variable and reachability first."""
+    providers: dict[str, Provider] = {}
+    secrets: list[str] = []
+    try:
+        for s in settings:
+            if s.provider == "openai":
+                key = s.api_key()
+                await preflight(s, key)
+                providers[s.name] = OpenAIProvider(s, key)
+                secrets += [key] if key else []
+            elif s.provider == "oracle":
+                providers[s.name] = OracleProvider()
+            else:
+                providers[s.name] = ReplayProvider(Path(str(s.replay_file)), model=s.model)
+    except BaseException:
+        for p in providers.values():
+            await p.aclose()
+        raise
+    return providers, tuple(secrets)
+
+
+@contextlib.contextmanager
+def _exclusive(out: Path) -> Iterator[None]:
+    """Hold an advisory lock so two runs never append to the same directory at once."""
+    with open(out / ".run.lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SettingsError(f"{out}: another `execstate run` is writing there; wait for it or stop it") from None
+        yield
+
+
+class _Writer:
+    """A thread that appends queued records in batches (group commit), keeping fsync off the event loop.
+
+    Records queued while one batch is being written go out together in the
+    next single write. A failed write (disk full, ...) stops all writing; the
+    next ``put`` raises it, which stops the run.
+    """
+
+    _STOP = object()
+
+    def __init__(self, store: ResponseStore) -> None:
+        self.store = store
+        self.error: OSError | None = None
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._drain, name="execstate-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, rec: Response) -> None:
+        if self.error is not None:
+            raise self.error
+        self._queue.put(rec)
+
+    def close(self) -> None:
+        """Write everything queued, stop the thread; raise the write error if there was one."""
+        self._queue.put(self._STOP)
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def _drain(self) -> None:
+        stop = False
+        while not stop:
+            batch: list[Response] = []
+            item = self._queue.get()
+            while True:
+                if item is self._STOP:
+                    stop = True
+                    break
+                batch.append(item)  # type: ignore[arg-type]
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+            if batch and self.error is None:
+                try:
+                    self.store.append(batch)
+                except OSError as exc:
+                    self.error = exc
+
+
+async def _execute(
+    plans: list[_Plan], providers: dict[str, Provider], secrets: tuple[str, ...],
+    store: ResponseStore, summary: RunSummary, progress: RunProgress,
+) -> None:
+    """Run every plan concurrently; on Ctrl-C/SIGTERM stop, keeping every record already received."""
+    writer = _Writer(store)
+    stop = {"requested": False}
+    with progress:
+        for p in plans:
+            progress.add(p.setting.name, len(p.cells))
+            summary.recorded[p.setting.name] = progress.counts[p.setting.name]
+        work = asyncio.create_task(_run_plans(plans, providers, secrets, writer, summary, progress))
+        try:
+            with _cancel_on_signals(work, stop):
+                await work
+        except asyncio.CancelledError:
+            if not stop["requested"]:
+                raise
+            summary.interrupted = True
+        finally:
+            writer.close()  # every record received before a stop is written before we return
+
+
+async def _run_plans(
+    plans: list[_Plan], providers: dict[str, Provider], secrets: tuple[str, ...],
+    writer: _Writer, summary: RunSummary, progress: RunProgress,
+) -> None:
+    rng = random.Random()
+    async with asyncio.TaskGroup() as tg:
+        for p in plans:
+            if p.cells:
+                tg.create_task(_run_plan(p, providers[p.setting.name], secrets, writer, summary, progress, rng))
+
+
+async def _run_plan(
+    plan: _Plan, provider: Provider, secrets: tuple[str, ...], writer: _Writer,
+    summary: RunSummary, progress: RunProgress, rng: random.Random,
+) -> None:
+    """``concurrency`` workers share one iterator of cells; a setting-wide error stops only this setting."""
+    name = plan.setting.name
+    cells = iter(plan.cells)
+
+    async def worker() -> None:
+        for task, sample in cells:
+            rec = await run_cell(
+                provider, plan.setting, task, sample, secrets=secrets, rng=rng,
+                on_retry=lambda: progress.note(name, "retry", advance=False),
+            )
+            writer.put(rec)  # no await between receiving and queueing: nothing to lose on cancel
+            progress.note(name, rec.status, advance=True)
+
+    try:
+        async with asyncio.TaskGroup() as tg:
+            for _ in range(min(plan.setting.concurrency, len(plan.cells))):
+                tg.create_task(worker())
+    except* SettingAborted as group:
+        summary.aborted[name] = str(group.exceptions[0])
+
+
+@contextlib.contextmanager
+def _cancel_on_signals(work: asyncio.Task[None], stop: dict[str, bool]) -> Iterator[None]:
+    """While running, SIGINT/SIGTERM cancel ``work`` instead of raising wherever the loop is."""
+    loop = asyncio.get_running_loop()
+    installed: list[tuple[int, object]] = []
+
+    def handler() -> None:
+        stop["requested"] = True
+        work.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous = signal.getsignal(sig)
+            loop.add_signal_handler(sig, handler)
+            installed.append((sig, previous))
+        except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
+            pass
+    try:
+        yield
+    finally:
+        for sig, previous in installed:
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, previous)  # type: ignore[arg-type]
