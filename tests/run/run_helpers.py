@@ -52,3 +52,42 @@ def answer(i: int) -> str:
     return json.dumps({"output": str(i)})
 
 
+
+
+# `execstate run` in a subprocess. Until every stage module named in execstate.cli
+# exists in this checkout, the full parser may fail to import; then only the run
+# stage's own subcommand is registered (the same handler, so the same behaviour).
+CLI_BOOT = """
+import argparse, sys
+try:
+    from execstate.cli import make_parser
+    parser = make_parser()
+except ModuleNotFoundError:
+    from execstate.run._cli import register
+    parser = argparse.ArgumentParser(prog="execstate")
+    register(parser.add_subparsers(dest="command", required=True))
+args = parser.parse_args(sys.argv[1:])
+sys.exit(args.func(args))
+"""
+
+
+def cli_command(*args: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-c", CLI_BOOT, *args]
+
+
+def complete_lines(path: Path) -> int:
+    """Lines of ``path`` that end in a newline (a torn last line does not count)."""
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def wait_until(predicate, timeout: float = 60.0, what: str = "condition") -> None:  # noqa: ANN001
+    """Poll an observable condition (file contents, process state) until it holds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)

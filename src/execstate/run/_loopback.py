@@ -133,6 +133,23 @@ class ScriptedServer:
 
         self._loop.call_soon_threadsafe(_do)
 
+    def release_all(self) -> int:
+        """Let every request held right now go on (later arrivals stay held); returns how many."""
+        async def _do() -> int:
+            n = len(self._held)
+            while self._held:
+                self._held.popleft().set()
+            return n
+
+        return asyncio.run_coroutine_threadsafe(_do(), self._loop).result(timeout=10)
+
+    def held(self) -> int:
+        """How many requests are waiting for a release."""
+        async def _count() -> int:
+            return len(self._held)
+
+        return asyncio.run_coroutine_threadsafe(_count(), self._loop).result(timeout=10)
+
     def _drain_releases(self) -> None:
         while self._releases and self._held:
             self._releases -= 1

@@ -1,0 +1,193 @@
+"""run_tasks end to end: offline providers, resume bookkeeping, the manifest, and what is never written."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from run_helpers import answer, fast_setting, make_task, read_records, task_index
+
+from execstate.records import write_jsonl
+from execstate.run import RunManifest, Setting, SettingsError, StoreError, run_tasks
+from execstate.run._loopback import Reply, Request, completion
+
+
+def _echo(req: Request) -> Reply:
+    return Reply(body=completion(answer(task_index(req))))
+
+
+def test_oracle_answers_with_the_oracle_and_flags_every_record(tmp_path: Path) -> None:
+    tasks = [make_task(i, oracle=f"line {i}\n") for i in range(5)]
+    summary = run_tasks(tasks, [Setting(name="check", provider="oracle")], tmp_path, progress=False)
+    records = read_records(tmp_path)
+    assert summary.ok and len(records) == 5
+    assert all(r.pipeline_check and r.status == "completed" and r.provider == "oracle" for r in records)
+    assert [json.loads(r.text or "") for r in records] == [{"output": f"line {i}\n"} for i in range(5)]
+
+
+def test_replay_answers_from_file_and_missing_task_is_no_response(tmp_path: Path) -> None:
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text('{"task_id": "t0/short-trace-final", "text": "A0"}\n'
+                      '{"task_id": "t1/short-trace-final", "sample": 1, "text": "A1s1", "extra": 1}\n')
+    s = Setting(name="again", provider="replay", replay_file=str(replay))
+    run_tasks([make_task(0), make_task(1)], [s], tmp_path / "out", samples=2, progress=False)
+    got = {(r.task_id, r.sample): (r.status, r.text) for r in read_records(tmp_path / "out")}
+    assert got[("t0/short-trace-final", 0)] == got[("t0/short-trace-final", 1)] == ("completed", "A0")
+    assert got[("t1/short-trace-final", 1)] == ("completed", "A1s1")
+    assert got[("t1/short-trace-final", 0)] == ("no-response", None)
+    [missing] = [r for r in read_records(tmp_path / "out") if r.status == "no-response"]
+    assert "has no entry for task t1/short-trace-final sample 0" in missing.errors[0]
+    assert not missing.pipeline_check
+
+
+def test_replay_file_errors_are_reported_at_start(tmp_path: Path) -> None:
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text('{"task_id": "t0/short-trace-final"}\n')
+    s = Setting(name="again", provider="replay", replay_file=str(replay))
+    with pytest.raises(SettingsError, match=r"answers.jsonl:1: need a JSON object with task_id and text"):
+        run_tasks([make_task(0)], [s], tmp_path / "out", progress=False)
+
+
+def test_rerun_resumes_without_sending_recorded_cells(serve, tmp_path: Path) -> None:
+    server = serve(_echo)
+    tasks = [make_task(i) for i in range(6)]
+    first = run_tasks(tasks, [fast_setting(server.url)], tmp_path, limit=4, progress=False)
+    assert (first.planned, first.new_records) == (4, 4) and len(server.requests) == 4
+    before = (tmp_path / "responses.jsonl").read_bytes()
+    second = run_tasks(tasks, [fast_setting(server.url)], tmp_path, samples=2, progress=False)
+    assert (second.planned, second.already_recorded, second.new_records) == (12, 4, 8)
+    assert len(server.requests) == 12
+    assert (tmp_path / "responses.jsonl").read_bytes().startswith(before)
+    cells = [(r.task_id, r.setting, r.sample) for r in read_records(tmp_path)]
+    assert len(cells) == len(set(cells)) == 12
+    third = run_tasks(tasks, [fast_setting(server.url)], tmp_path, samples=2, progress=False)
+    assert third.new_records == 0 and len(server.requests) == 12
+
+
+def test_setting_selection(serve, tmp_path: Path) -> None:
+    server = serve(_echo)
+    settings = [fast_setting(server.url, name="a"), Setting(name="b", provider="oracle")]
+    run_tasks([make_task(0)], settings, tmp_path, setting="b", progress=False)
+    assert [r.setting for r in read_records(tmp_path)] == ["b"] and not server.requests
+    with pytest.raises(SettingsError, match=r"no setting named 'c'; available: \['a', 'b'\]"):
+        run_tasks([make_task(0)], settings, tmp_path, setting="c", progress=False)
+
+
+def test_api_key_is_sent_but_never_written(serve, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-test-DO-NOT-STORE-8f3a"
+    monkeypatch.setenv("EXECSTATE_TEST_KEY", key)
+    # The server echoes the Authorization header back in errors and answers, the worst case.
+    calls: list[int] = []
+
+    def script(req: Request) -> Reply:
+        calls.append(1)
+        auth = req.headers.get("authorization", "")
+        if len(calls) == 1:
+            return Reply(500, f"bad header {auth}".encode())
+        return Reply(body=completion(answer(task_index(req))))
+
+    server = serve(script)
+    s = fast_setting(server.url, api_key_env="EXECSTATE_TEST_KEY", concurrency=1)
+    run_tasks([make_task(0), make_task(1)], [s], tmp_path, progress=False)
+    assert server.requests[0].headers["authorization"] == f"Bearer {key}"
+    records = read_records(tmp_path)
+    assert records[0].errors == ["attempt 1: HTTP 500: bad header Bearer ***"]
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert key.encode() not in path.read_bytes(), path
+    manifest = RunManifest.model_validate_json((tmp_path / "run_manifest.json").read_text())
+    assert manifest.settings["s"]["api_key_env"] == "EXECSTATE_TEST_KEY"
+
+
+def test_manifest_records_settings_tasks_hash_and_versions(tmp_path: Path) -> None:
+    tasks_file = tmp_path / "tasks.jsonl"
+    write_jsonl(tasks_file, [make_task(i) for i in range(3)])
+    run_tasks(tasks_file, [Setting(name="check", provider="oracle")], tmp_path / "out", progress=False)
+    m = RunManifest.model_validate_json((tmp_path / "out" / "run_manifest.json").read_text())
+    import hashlib
+    import platform
+
+    assert m.tasks_sha256 == hashlib.sha256(tasks_file.read_bytes()).hexdigest() and m.tasks == 3
+    assert m.tasks_file == str(tasks_file) and m.settings["check"]["provider"] == "oracle"
+    assert m.invocations[0].python == platform.python_version() and m.invocations[0].samples == 1
+    # In-memory tasks hash to the same value as the canonical file.
+    run_tasks([make_task(i) for i in range(3)], [Setting(name="check", provider="oracle")], tmp_path / "out",
+              progress=False)
+    m2 = RunManifest.model_validate_json((tmp_path / "out" / "run_manifest.json").read_text())
+    assert m2.tasks_sha256 == m.tasks_sha256 and len(m2.invocations) == 2
+
+
+def test_resume_refuses_other_tasks_or_a_changed_setting(tmp_path: Path) -> None:
+    oracle = Setting(name="check", provider="oracle")
+    run_tasks([make_task(0)], [oracle], tmp_path, progress=False)
+    with pytest.raises(SettingsError, match="use a new --out directory"):
+        run_tasks([make_task(0, oracle="other")], [oracle], tmp_path, progress=False)
+    changed = Setting(name="check", provider="replay", replay_file=str(tmp_path / "x.jsonl"))
+    with pytest.raises(SettingsError, match=r"setting 'check' changed .*provider"):
+        run_tasks([make_task(0)], [changed], tmp_path, progress=False)
+    # Operational knobs may change between runs.
+    run_tasks([make_task(0)], [Setting(name="check", provider="oracle", concurrency=3)], tmp_path, progress=False)
+
+
+def test_unreachable_endpoint_fails_at_start_with_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as sock:  # a port that was free a moment ago and now has no listener
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    s = Setting(name="local", base_url=f"http://127.0.0.1:{port}/v1", model="m")
+    with pytest.raises(SettingsError, match=rf"setting 'local': endpoint http://127.0.0.1:{port}/v1 is unreachable"):
+        run_tasks([make_task(0)], [s], tmp_path, progress=False)
+    assert read_records(tmp_path) == []
+
+
+def test_missing_key_variable_fails_before_any_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("EXECSTATE_TEST_ABSENT", raising=False)
+    s = Setting(name="hosted", base_url="http://127.0.0.1:9/v1", model="m", api_key_env="EXECSTATE_TEST_ABSENT")
+    with pytest.raises(SettingsError, match="EXECSTATE_TEST_ABSENT is not set"):
+        run_tasks([make_task(0)], [s], tmp_path, progress=False)
+
+
+def test_torn_last_line_is_cut_and_kept_aside(tmp_path: Path) -> None:
+    oracle = Setting(name="check", provider="oracle")
+    run_tasks([make_task(i) for i in range(3)], [oracle], tmp_path, limit=2, progress=False)
+    path = tmp_path / "responses.jsonl"
+    good = path.read_bytes()
+    path.write_bytes(good + b'{"schema_version":1,"task_id":"t2/short-trace-fi')  # a write cut by a crash
+    summary = run_tasks([make_task(i) for i in range(3)], [oracle], tmp_path, progress=False)
+    assert summary.repair is not None and summary.repair.offset == len(good)
+    assert summary.repair.saved_to.read_bytes() == b'{"schema_version":1,"task_id":"t2/short-trace-fi'
+    assert path.read_bytes().startswith(good)
+    assert [r.task_id for r in read_records(tmp_path)] == [f"t{i}/short-trace-final" for i in range(3)]
+
+
+def test_damage_before_the_last_line_is_refused(tmp_path: Path) -> None:
+    oracle = Setting(name="check", provider="oracle")
+    run_tasks([make_task(i) for i in range(2)], [oracle], tmp_path, progress=False)
+    path = tmp_path / "responses.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("garbage\n" + "".join(lines))
+    with pytest.raises(StoreError, match=r"responses.jsonl:1: not a valid Response record"):
+        run_tasks([make_task(i) for i in range(2)], [oracle], tmp_path, progress=False)
+    path.write_text("".join(lines + lines[:1]))
+    with pytest.raises(StoreError, match="recorded twice"):
+        run_tasks([make_task(i) for i in range(2)], [oracle], tmp_path, progress=False)
+
+
+def test_a_second_concurrent_run_on_one_directory_is_refused(tmp_path: Path) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    with open(tmp_path / ".run.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        with pytest.raises(SettingsError, match="another `execstate run` is writing there"):
+            run_tasks([make_task(0)], [Setting(name="c", provider="oracle")], tmp_path, progress=False)
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    oracle = [Setting(name="check", provider="oracle")]
+    with pytest.raises(SettingsError, match="samples must be >= 1"):
+        run_tasks([make_task(0)], oracle, tmp_path, samples=0)
+    with pytest.raises(SettingsError, match="task ids must be unique"):
+        run_tasks([make_task(0), make_task(0)], oracle, tmp_path)
+    with pytest.raises(SettingsError, match="does not exist"):
+        run_tasks(tmp_path / "nope.jsonl", oracle, tmp_path)
