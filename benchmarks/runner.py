@@ -111,9 +111,10 @@ def server_cpu_s(pid: int) -> float:
 
 def _row(label: str, concurrency: int, latency: float, n: int, wall: float, cpu: float, server_cpu: float) -> str:
     achieved, ideal = n / wall, concurrency / latency
+    ceiling = n / cpu  # requests per second if the client had one core to itself
     return (f"{label:<24} c={concurrency:<4} n={n:<6} {achieved:7.1f} req/s  ideal {ideal:7.1f}  "
-            f"ratio {achieved / ideal:5.3f}  client CPU {cpu / n * 1e3:5.3f} ms/req  "
-            f"server CPU {server_cpu / n * 1e3:5.3f} ms/req")
+            f"ratio {achieved / ideal:5.3f}  client CPU {cpu / n * 1e3:5.3f} ms/req "
+            f"(one-core ceiling {ceiling / ideal:4.1f}x ideal)  server CPU {server_cpu / n * 1e3:5.3f} ms/req")
 
 
 def _measure(proc: subprocess.Popen[str], bench: Callable[[], tuple[int, float, float]]) -> tuple[int, float, float, float]:
@@ -130,6 +131,7 @@ def main() -> None:
     ap.add_argument("--compare-httpx", action="store_true")
     args = ap.parse_args()
     proc, url = start_server(args.latency)
+    print(f"loopback latency {args.latency} s; load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     try:
         for c in args.concurrency:
             row = _measure(proc, lambda: bench_run_tasks(url, c, args.rounds))
@@ -140,6 +142,7 @@ def main() -> None:
     finally:
         proc.kill()
         proc.wait()
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

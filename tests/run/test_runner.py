@@ -191,3 +191,22 @@ def test_bad_arguments(tmp_path: Path) -> None:
         run_tasks([make_task(0), make_task(0)], oracle, tmp_path)
     with pytest.raises(SettingsError, match="does not exist"):
         run_tasks(tmp_path / "nope.jsonl", oracle, tmp_path)
+
+
+def test_progress_bars_render_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary = run_tasks([make_task(i) for i in range(7)], [Setting(name="check", provider="oracle")], tmp_path,
+                        progress=True)
+    assert summary.recorded["check"]["completed"] == 7
+    assert "ok 7  no-response 0  retries 0" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_failed_write_is_raised_not_swallowed() -> None:
+    from execstate.records import Response
+    from execstate.run._runner import _Writer
+    from execstate.run._store import ResponseStore
+
+    writer = _Writer(ResponseStore(Path("/dev/full")))  # every write fails with ENOSPC
+    writer.put(Response(task_id="t", setting="s", status="completed", text="x"))
+    with pytest.raises(OSError, match="No space left"):
+        writer.close()

@@ -16,7 +16,7 @@ from rich.text import Text
 class _RateColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("-- cells/s" if speed is None else f"{speed:.2f} cells/s")
+        return Text("-- cells/s" if speed is None else f"{speed:.1f} cells/s")
 
 
 class RunProgress:
