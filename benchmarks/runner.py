@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import resource
@@ -117,7 +118,9 @@ def _row(label: str, concurrency: int, latency: float, n: int, wall: float, cpu:
             f"(one-core ceiling {ceiling / ideal:4.1f}x ideal)  server CPU {server_cpu / n * 1e3:5.3f} ms/req")
 
 
-def _measure(proc: subprocess.Popen[str], bench: Callable[[], tuple[int, float, float]]) -> tuple[int, float, float, float]:
+def _measure(
+    proc: subprocess.Popen[str], bench: Callable[[], tuple[int, float, float]]
+) -> tuple[int, float, float, float]:
     s0 = server_cpu_s(proc.pid)
     n, wall, cpu = bench()
     return n, wall, cpu, server_cpu_s(proc.pid) - s0
@@ -134,10 +137,10 @@ def main() -> None:
     print(f"loopback latency {args.latency} s; load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     try:
         for c in args.concurrency:
-            row = _measure(proc, lambda: bench_run_tasks(url, c, args.rounds))
+            row = _measure(proc, functools.partial(bench_run_tasks, url, c, args.rounds))
             print(_row("run_tasks (aiohttp)", c, args.latency, *row), flush=True)
             if args.compare_httpx:
-                row = _measure(proc, lambda: bench_httpx(url, c, args.rounds))
+                row = _measure(proc, functools.partial(bench_httpx, url, c, args.rounds))
                 print(_row("bare httpx, no records", c, args.latency, *row), flush=True)
     finally:
         proc.kill()

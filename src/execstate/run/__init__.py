@@ -4,7 +4,13 @@ from execstate.run._manifest import RunInvocation, RunManifest
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
 from execstate.run._providers import (
-    Attempt, OpenAIProvider, OracleProvider, Provider, ReplayProvider, classify_response, request_body,
+    Attempt,
+    OpenAIProvider,
+    OracleProvider,
+    Provider,
+    ReplayProvider,
+    classify_response,
+    request_body,
 )
 from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, run_tasks
 from execstate.run._settings import Setting, SettingsError, load_settings

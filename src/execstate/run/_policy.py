@@ -16,7 +16,7 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from execstate.records import Response, Task
 from execstate.run._providers import Attempt, Provider
@@ -43,7 +43,7 @@ def backoff_s(setting: Setting, retry: int, retry_after: float | None, rng: rand
 
 
 def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 async def run_cell(

@@ -8,7 +8,13 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import (
-    BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn,
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
 )
 from rich.text import Text
 

@@ -19,7 +19,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -88,7 +88,7 @@ class ReplayProvider:
 
     def __init__(self, path: Path, model: str | None = None) -> None:
         self.path = path
-        self.model = model or f"replay:{path.name}"
+        self.model: str | None = model or f"replay:{path.name}"
         self._texts = _load_replay(path)
 
     async def attempt(self, task: Task, sample: int) -> Attempt:
@@ -232,11 +232,12 @@ def parse_completion(content: bytes) -> Attempt:
         detail = json.dumps(data.get("error"))[:_SNIPPET] if isinstance(data, dict) and "error" in data else ""
         return Attempt("retry", error=f"response has no choices {detail}".rstrip())
     choice = choices[0]
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    message = choice.get("message")
+    finish = choice.get("finish_reason")
     return Attempt(
         "completed",
-        text=_content_text(message.get("content")),
-        finish_reason=choice.get("finish_reason"),
+        text=_content_text(message.get("content") if isinstance(message, dict) else None),
+        finish_reason=finish if isinstance(finish, str) else None,
         usage=parse_usage(data.get("usage")),
     )
 
@@ -288,8 +289,8 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 async def preflight(setting: Setting, api_key: str | None) -> None:

@@ -12,12 +12,19 @@ import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from execstate.records import Response, Task, read_jsonl
 from execstate.run._manifest import (
-    RunInvocation, check_compatible, file_sha256, read_manifest, tasks_sha256, updated_manifest, write_manifest,
+    RunInvocation,
+    check_compatible,
+    file_sha256,
+    read_manifest,
+    tasks_sha256,
+    updated_manifest,
+    write_manifest,
 )
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
@@ -115,8 +122,10 @@ async def arun_tasks(
         try:
             plans = [_plan(s, selected, samples, recorded) for s in chosen]
             providers, secrets = await _open_providers([p.setting for p in plans if p.cells])
-            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            invocation = RunInvocation(started_at=started, settings=[s.name for s in chosen], samples=samples, limit=limit)
+            started = datetime.now(UTC).isoformat(timespec="seconds")
+            invocation = RunInvocation(
+                started_at=started, settings=[s.name for s in chosen], samples=samples, limit=limit
+            )
             write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
             planned = len(selected) * samples * len(chosen)
             summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
@@ -309,7 +318,7 @@ async def _run_plan(
 def _cancel_on_signals(work: asyncio.Task[None], stop: dict[str, bool]) -> Iterator[None]:
     """While running, SIGINT/SIGTERM cancel ``work`` instead of raising wherever the loop is."""
     loop = asyncio.get_running_loop()
-    installed: list[tuple[int, object]] = []
+    installed: list[tuple[signal.Signals, Any]] = []
 
     def handler() -> None:
         stop["requested"] = True
@@ -327,4 +336,4 @@ def _cancel_on_signals(work: asyncio.Task[None], stop: dict[str, bool]) -> Itera
     finally:
         for sig, previous in installed:
             loop.remove_signal_handler(sig)
-            signal.signal(sig, previous)  # type: ignore[arg-type]
+            signal.signal(sig, previous)

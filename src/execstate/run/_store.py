@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from execstate.records import Response
@@ -108,7 +108,7 @@ def _repair_torn_tail(path: Path) -> Repair | None:
     last = data[start:]
     if not last.strip() or (last.endswith(b"\n") and _is_record(last)):
         return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     saved = path.with_name(f"{path.name}.torn-{stamp}")
     saved.write_bytes(last)
     with open(path, "r+b") as fh:
