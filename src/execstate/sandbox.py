@@ -232,11 +232,12 @@ def run_python(
     *,
     python: str | None = None,
     hash_seed: int = 0,
+    args: tuple[str, ...] = (),
 ) -> SandboxResult:
     """Run a Python program file as ``__main__`` through the launcher.
 
     The launcher forbids creating processes (fork, exec, spawn, system) with
     an audit hook the program cannot remove, then runs ``program``.
     """
-    argv = [python or sys.executable, "-s", "-B", str(_LAUNCHER), str(program)]
+    argv = [python or sys.executable, "-s", "-B", str(_LAUNCHER), str(program), *args]
     return run(argv, stdin, limits, env=scrubbed_env(hash_seed))
