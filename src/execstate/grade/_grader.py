@@ -112,7 +112,8 @@ def grade_all(
 
     The plan is every task x every setting (``settings``, default: the settings
     of the responses in first-seen order) x samples ``0..n-1`` (``samples``,
-    default per setting: 1 + its highest sample index). Raises
+    default per setting: 1 + its highest sample index); no settings at all is a
+    ``ValueError``. Raises
     ``GradePlanError`` naming every missing, duplicated or unplanned cell
     before grading anything; grading itself never stops on a bad answer.
     """
@@ -122,6 +123,8 @@ def grade_all(
     if repeated:
         raise ValueError(f"task ids repeated in the tasks file: {', '.join(repeated[:10])}")
     settings = list(settings) if settings is not None else list(dict.fromkeys(r.setting for r in responses))
+    if not settings:
+        raise ValueError("nothing is planned: no responses and no settings given (pass the settings explicitly)")
     plan = plan_cells(tasks, settings, _planned_samples(responses, settings, samples))
     by_cell: dict[Cell, Response] = {}
     seen = Counter(Cell(r.task_id, r.setting, r.sample) for r in responses)

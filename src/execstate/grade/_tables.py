@@ -104,7 +104,7 @@ def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade]) -> list[Row]:
             "study": study, "language": lang, "cases": len(cases),
             "sources": len({t.source_sha256 for t in group}), "tasks": len(group),
             "planned": len(mine), "graded": sum(g.status != "no-response" for g in mine),
-            "cyclomatic_median": statistics.median(values) if values else None,
+            "cyclomatic_median": float(statistics.median(values)) if values else None,
             "cyclomatic_min": min(values, default=None), "cyclomatic_max": max(values, default=None),
         })
     return rows
