@@ -17,11 +17,13 @@ never evaluated. Decisions where SPEC 9 is silent:
   valid envelope nor an extraction candidate.
 - JSON's non-standard constants (``NaN``, ``Infinity``) do not parse.
 - Search (b) tries every ``{`` that is followed (after whitespace) by ``"``
-  and precedes the last ``"output":`` key, from the end of the text backwards, with Python's C JSON decoder. Its work is
-  bounded by ``EXTRACTION_WORK_FACTOR`` x the text length (in characters the
-  decoder reads, plus a constant); adversarial text (e.g. megabytes of
-  unterminated nesting) exhausts the budget and the best candidate found so far
-  (among the later starts) is used. Realistic responses never reach the bound.
+  and precedes the last ``"output":`` key, from the end of the text
+  backwards, with Python's C JSON decoder. Its work is bounded by
+  ``EXTRACTION_WORK_FACTOR`` x the text length (characters the decoder reads,
+  plus a fixed cost per attempt and a constant); adversarial text (e.g.
+  megabytes of unterminated nesting) exhausts the budget and the best
+  candidate found so far (among the later starts) is used. Realistic
+  responses never come near the bound.
 """
 
 from __future__ import annotations
