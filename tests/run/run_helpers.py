@@ -54,27 +54,11 @@ def answer(i: int) -> str:
 
 
 
-# `execstate run` in a subprocess. Until every stage module named in execstate.cli
-# exists in this checkout, the full parser may fail to import; then only the run
-# stage's own subcommand is registered (the same handler, so the same behaviour).
-CLI_BOOT = """
-import argparse, sys
-try:
-    from execstate.cli import make_parser
-    parser = make_parser()
-except ModuleNotFoundError:
-    from execstate.run._cli import register
-    parser = argparse.ArgumentParser(prog="execstate")
-    register(parser.add_subparsers(dest="command", required=True))
-args = parser.parse_args(sys.argv[1:])
-sys.exit(args.func(args))
-"""
-
-
 def cli_command(*args: str) -> list[str]:
+    """``execstate <args>`` through the real command-line entry point, in a subprocess."""
     import sys
 
-    return [sys.executable, "-c", CLI_BOOT, *args]
+    return [sys.executable, "-m", "execstate.cli", *args]
 
 
 def complete_lines(path: Path) -> int:
