@@ -15,6 +15,7 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from run_helpers import answer, cli_command, complete_lines, make_task, read_records, task_index, wait_until
 
 from execstate.records import write_jsonl
@@ -113,7 +114,8 @@ def test_sigkill_at_several_points_then_resume(serve, tmp_path: Path) -> None:
     assert all(asked[i] >= 2 for i in first_in_flight)
 
 
-def test_ctrl_c_stops_cleanly_keeping_recorded_cells(serve, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_cleanly_keeping_recorded_cells(serve, tmp_path: Path, sig: signal.Signals) -> None:
     mode = {"hold": True}
     server = _holding_server(serve, mode)
     cmd, out = _setup(tmp_path, server.url)
@@ -124,7 +126,7 @@ def test_ctrl_c_stops_cleanly_keeping_recorded_cells(serve, tmp_path: Path) -> N
     server.release(1)
     wait_until(lambda: complete_lines(path) == 1, what="1 record")
     server.wait_for_requests(CONCURRENCY + 1)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr.decode()
     assert b"Traceback" not in stderr

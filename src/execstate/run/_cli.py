@@ -32,6 +32,9 @@ def _handle(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:  # SettingsError and StoreError are ValueErrors
         print(f"execstate run: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # outside the run's own signal handling (start-up, shutdown)
+        print("execstate run: interrupted; records written so far are kept; re-run to resume", file=sys.stderr)
+        return 130
     print(format_summary(summary))
     if summary.interrupted:
         return 130

@@ -119,17 +119,17 @@ async def arun_tasks(
         old = read_manifest(out)
         check_compatible(old, sha, chosen, out)
         store, recorded, repair = open_store(out / RESPONSES_NAME)
+        plans = [_plan(s, selected, samples, recorded) for s in chosen]
+        planned = len(selected) * samples * len(chosen)
+        summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
         try:
-            plans = [_plan(s, selected, samples, recorded) for s in chosen]
             providers, secrets = await _open_providers([p.setting for p in plans if p.cells])
-            started = datetime.now(UTC).isoformat(timespec="seconds")
-            invocation = RunInvocation(
-                started_at=started, settings=[s.name for s in chosen], samples=samples, limit=limit
-            )
-            write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
-            planned = len(selected) * samples * len(chosen)
-            summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
             try:
+                invocation = RunInvocation(
+                    started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    settings=[s.name for s in chosen], samples=samples, limit=limit,
+                )
+                write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
                 await _execute(plans, providers, secrets, store, summary, RunProgress(progress))
             finally:
                 for provider in providers.values():
