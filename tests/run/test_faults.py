@@ -156,3 +156,14 @@ def test_retry_after_is_capped_by_backoff_max(serve, tmp_path: Path) -> None:
 def test_other_transient_statuses_are_retried(serve, tmp_path: Path, status: int) -> None:
     rec, reqs = _run_one(serve, tmp_path, [Reply(status), OK])
     assert (rec.status, rec.attempts, len(reqs)) == ("completed", 2, 2)
+
+
+def test_endpoint_sockets_use_tcp_keepalive() -> None:
+    import socket
+
+    from execstate.run._providers import keepalive_socket
+
+    with keepalive_socket((socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", 0))) as sock:
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 60
