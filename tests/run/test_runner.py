@@ -208,5 +208,5 @@ def test_a_failed_write_is_raised_not_swallowed() -> None:
 
     writer = _Writer(ResponseStore(Path("/dev/full")))  # every write fails with ENOSPC
     writer.put(Response(task_id="t", setting="s", status="completed", text="x"))
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(OSError, match="cannot append to /dev/full: No space left"):
         writer.close()

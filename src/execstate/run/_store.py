@@ -50,10 +50,13 @@ class ResponseStore:
             return
         data = "".join(r.to_json_line() + "\n" for r in records).encode("utf-8")
         view = memoryview(data)
-        while view:  # a regular-file write is whole in practice; loop in case it is not
-            written = os.write(self._fd, view)
-            view = view[written:]
-        os.fsync(self._fd)
+        try:
+            while view:  # a regular-file write is whole in practice; loop in case it is not
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot append to {self.path}: {exc.strerror}; free space and re-run") from exc
 
     def close(self) -> None:
         if self._fd >= 0:
