@@ -7,13 +7,14 @@ C / L requests per second. The server runs in its own process
 whole library path: ``run_tasks`` with preflight, retry policy, group-committed
 fsync-ed ``responses.jsonl`` and the manifest. Target: >= 0.9 of ideal.
 
-With ``--compare-httpx`` it also times, side by side, bare httpx POSTs with no
-recording at all, each worker owning a one-connection ``AsyncClient`` (httpx's
-cheapest arrangement; one shared pool of C connections is far slower still).
-That row is why the provider uses aiohttp: httpx's CPU per request alone caps
-throughput below the target at C=256.
+With ``--compare`` it also times, side by side, bare POSTs with no recording at
+all: through aiohttp (the floor under ``run_tasks``) and through httpx, each
+worker owning a one-connection ``AsyncClient`` (httpx's cheapest arrangement;
+one shared pool of C connections is far slower still). The httpx row is why
+the provider uses aiohttp: its CPU per request alone caps throughput below the
+target at C=256.
 
-    python benchmarks/runner.py [--latency 0.2] [--rounds 20] [--concurrency 64 256] [--compare-httpx]
+    python benchmarks/runner.py [--latency 0.2] [--rounds 20] [--concurrency 64 256] [--compare]
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import aiohttp
 import httpx
 
 from execstate.records import Task
@@ -77,6 +79,28 @@ def bench_run_tasks(url: str, concurrency: int, rounds: int) -> tuple[int, float
     if summary.new_records != n or summary.recorded[setting.name]["completed"] != n:
         raise RuntimeError(f"expected {n} completed records, got {summary.recorded}")
     return n, wall, cpu
+
+
+def bench_aiohttp(url: str, concurrency: int, rounds: int) -> tuple[int, float, float]:
+    """Bare aiohttp POSTs over one session with ``concurrency`` connections, nothing recorded."""
+    n = concurrency * rounds
+    body = json.dumps({"model": "loopback", "messages": [{"role": "user", "content": "x" * 300}]}).encode()
+
+    async def go() -> None:
+        connector = aiohttp.TCPConnector(limit=concurrency)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            todo = iter(range(n))
+
+            async def worker() -> None:
+                for _ in todo:
+                    async with session.post(url + "/chat/completions", data=body) as r:
+                        json.loads(await r.read())
+
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+    cpu0, t0 = _cpu_s(), time.perf_counter()
+    asyncio.run(go())
+    return n, time.perf_counter() - t0, _cpu_s() - cpu0
 
 
 def bench_httpx(url: str, concurrency: int, rounds: int) -> tuple[int, float, float]:
@@ -131,7 +155,7 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=20, help="requests per worker (n = concurrency x rounds)")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
-    ap.add_argument("--compare-httpx", action="store_true")
+    ap.add_argument("--compare", action="store_true", help="also time bare aiohttp and bare httpx")
     args = ap.parse_args()
     proc, url = start_server(args.latency)
     print(f"loopback latency {args.latency} s; load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
@@ -139,7 +163,9 @@ def main() -> None:
         for c in args.concurrency:
             row = _measure(proc, functools.partial(bench_run_tasks, url, c, args.rounds))
             print(_row("run_tasks (aiohttp)", c, args.latency, *row), flush=True)
-            if args.compare_httpx:
+            if args.compare:
+                row = _measure(proc, functools.partial(bench_aiohttp, url, c, args.rounds))
+                print(_row("bare aiohttp, no records", c, args.latency, *row), flush=True)
                 row = _measure(proc, functools.partial(bench_httpx, url, c, args.rounds))
                 print(_row("bare httpx, no records", c, args.latency, *row), flush=True)
     finally:

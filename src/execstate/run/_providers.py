@@ -135,7 +135,7 @@ class OpenAIProvider:
     status, header and raw body, and nothing retries below the policy. aiohttp
     rather than httpx because it costs about a third of the CPU per request,
     which decides throughput at hundreds of requests in flight (see
-    ``benchmarks/runner.py --compare-httpx``).
+    ``benchmarks/runner.py --compare``).
     """
 
     name = "openai"
