@@ -26,8 +26,8 @@ def make_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name == name:  # stage not present in this checkout
-                continue
+            if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+                continue  # stage not present in this checkout
             raise
         module.register(sub)
     return parser
