@@ -58,8 +58,8 @@ class Probe:
     def __init__(self, cfg):
         self.filename = cfg["filename"]
         self.excluded = frozenset(cfg["exclude_lines"])
-        self.walker = StateWalker(self.filename, cfg["hidden_prefix"]) if cfg["state"] else None
         self.accel = load_accelerator(cfg.get("accelerator_dir")) if cfg.get("accelerate", True) else None
+        self.walker = StateWalker(self.filename, cfg["hidden_prefix"], self.accel) if cfg["state"] else None
         self.python_count = 0
         self.tables = {}
 
@@ -154,19 +154,23 @@ class Probe:
 class StateWalker:
     """|S_t| per observation: every root once, each container or instance walked once."""
 
-    def __init__(self, filename, hidden_prefix):
+    def __init__(self, filename, hidden_prefix, accel=None):
         self.filename = filename
         self.hidden = hidden_prefix or None
         self.peak = 0
         self.load = 0
+        if accel is not None:
+            accel.configure_walker(collections.deque, owned_class, attribute_values)
+            self.walk = accel.walk
+        else:
+            self.walk = lambda values: walk(values, set())
 
     def observe(self, frame):
-        seen = set()
-        total = 0
+        values = []
         for namespace in self.namespaces(frame):
-            values = [value for name, value in list(namespace.items())
-                      if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS)]
-            total += walk(values, seen)
+            values.extend(value for name, value in list(namespace.items())
+                          if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS))
+        total = self.walk(values)
         if total > self.peak:
             self.peak = total
         self.load += total
