@@ -362,6 +362,7 @@ def main(probe_class=Probe):
     module.__dict__.update({"__file__": filename, "__builtins__": __builtins__})
     sys.modules["__main__"] = module
     sys.argv = [filename]
+    sys.path[0] = os.path.dirname(os.path.abspath(cfg["source_path"]))  # not the probe's own directory
     probe = probe_class(cfg)
     real_exit = os._exit
 
