@@ -66,3 +66,11 @@ EXITS = {
 def test_exit_paths_agree(python, name):
     ref = assert_all_equal(measure_three_ways(EXITS[name], b"3 1 4 1 5 9 2 6\n", python))
     assert ref.trace_length > 0 and ref.state_load >= ref.peak_state >= 0
+
+
+def test_shutdown_finalizers_still_print():
+    # a suspended generator is closed at interpreter shutdown, as in a plain run
+    source = "def g():\n    try:\n        yield 1\n    finally:\n        print('closed')\nit = g()\nprint(next(it))\n"
+    from execstate.metrics import measure
+
+    assert measure(source, b"").stdout == b"1\nclosed\n"

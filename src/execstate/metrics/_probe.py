@@ -329,14 +329,6 @@ def load_launcher(path):
     return module
 
 
-def flush_streams():
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-
-
 def compile_program(cfg):
     """The program's code object, or None after reporting a syntax error."""
     with open(cfg["source_path"], encoding="utf-8") as fh:
@@ -389,8 +381,9 @@ def main(probe_class=Probe):
     if detail:
         sys.stderr.write(detail)
     write_result(result_path, probe.result(), outcome, status, detail)
-    flush_streams()
-    real_exit(status)
+    # Exit normally (not os._exit): finalizers the program leaves for shutdown
+    # (suspended generators' finally blocks, __del__) still write their output.
+    sys.exit(status)
 
 
 if __name__ == "__main__":
