@@ -9,6 +9,7 @@ built and the probe counts in pure Python (the same numbers, slower).
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import shutil
 import subprocess
@@ -34,7 +35,8 @@ def accelerator_dir(interpreter: str) -> str | None:
         return None
     if (SOURCE.parent / f"_ccount{suffix}").exists():
         return str(SOURCE.parent)
-    target = cache_dir() / f"_ccount{suffix}"
+    version = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]  # a changed _ccount.c is rebuilt
+    target = cache_dir() / version / f"_ccount{suffix}"
     if not target.exists() and not _compile(include, target):
         return None
     return str(target.parent)
