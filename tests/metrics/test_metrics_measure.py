@@ -100,3 +100,15 @@ def test_cli_missing_input_file(tmp_path, capsys):
     (tmp_path / "p.py").write_text("x = 1\n")
     assert run_cli(["metrics", str(tmp_path / "p.py"), "--input", str(tmp_path / "none.txt")]) == 1
     assert "input file not found" in capsys.readouterr().err
+
+
+def test_the_installed_command(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "p.py").write_text("print(sum(map(int, input().split())))\n")
+    (tmp_path / "in.txt").write_text("1 2 3\n")
+    out = subprocess.run([sys.executable, "-m", "execstate.cli", "metrics", str(tmp_path / "p.py"),
+                          "--input", str(tmp_path / "in.txt")], capture_output=True, text=True, check=True)
+    report = json.loads(out.stdout)
+    assert report["cyclomatic"] == 1 and report["trace_length"] > 0 and report["state_load"] == 0
