@@ -5,11 +5,12 @@ any interpreter, which does not have execstate installed). It speaks the same
 protocol as ``execstate/metrics/_probe.py`` (the fast probe) so the tests can
 compare the two on identical programs:
 
-- CONFIG.json: ``source_path``, ``filename``, ``exclude_lines``, ``hidden_prefix``,
+- CONFIG.json: ``source_path``, ``filename``, ``exclude_lines``, ``hidden_prefix``, ``runner``,
   ``state``, ``result_path``, ``launcher`` (path of execstate's ``_launch.py``,
   whose audit hook forbids creating processes).
-- The program runs as ``__main__`` with the child's stdin/stdout; the result is
-  one JSON object written to ``result_path``.
+- The program runs as ``__main__`` with the child's stdin/stdout under the fast
+  probe's runner (``main`` of ``runner``, which handles exits, ``os._exit`` and
+  the result file); only the counting below is this file's own.
 
 Definitions, literally:
 - trace_length: on 3.11 every ``opcode`` event of ``sys.settrace`` (with
@@ -24,10 +25,8 @@ Definitions, literally:
 import collections
 import importlib.util
 import json
-import os
 import sys
 import threading
-import traceback
 import types
 
 SCALARS = (int, float, complex, bool, type(None), str, bytes)
@@ -99,6 +98,10 @@ class Probe:
         threading.settrace(None)
         if sys.version_info >= (3, 12):
             sys.monitoring.set_events(TOOL, 0)
+
+    def result(self):
+        return {"trace_length": self.trace_length, "peak_state": self.peak if self.state else None,
+                "state_load": self.load if self.state else None, "accelerated": False}
 
     # --- state ---------------------------------------------------------
     def observe(self, frame):
@@ -195,104 +198,14 @@ def attribute_values(value):
     return values
 
 
-# --- running the program (same in both probes) ----------------------------
-def write_result(path, probe, outcome, exit_code, detail=""):
-    result = {
-        "python": "%d.%d.%d" % sys.version_info[:3],
-        "outcome": outcome,
-        "exit_code": exit_code,
-        "detail": detail,
-        "trace_length": probe.trace_length if probe else None,
-        "peak_state": probe.peak if probe and probe.state else None,
-        "state_load": probe.load if probe and probe.state else None,
-    }
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(result, fh)
-
-
-def owned_traceback(exc, filename):
-    """The traceback text without the probe's own leading frames."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
-
-
-def exit_status(exc):
-    code = exc.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
-
-
-def finish_program():
-    """What interpreter shutdown would run while still traced: non-daemon threads, atexit."""
-    import atexit
-    for thread in threading.enumerate():
-        if thread is not threading.main_thread() and not thread.daemon:
-            thread.join()
-    atexit._run_exitfuncs()
-
-
-def load_launcher(path):
-    spec = importlib.util.spec_from_file_location("_execstate_launch", path)
+def load_runner(path):
+    """The fast probe module, whose ``main`` runs a program under any probe class."""
+    spec = importlib.util.spec_from_file_location("_execstate_probe", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def main(probe_class=Probe):
-    with open(sys.argv[1], encoding="utf-8") as fh:
-        cfg = json.load(fh)
-    with open(cfg["source_path"], encoding="utf-8") as fh:
-        source = fh.read()
-    result_path, filename = cfg["result_path"], cfg["filename"]
-    try:
-        code = compile(source, filename, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as exc:
-        write_result(result_path, None, "syntax-error", 2, "".join(traceback.format_exception_only(type(exc), exc)))
-        sys.exit(2)
-    launcher = load_launcher(cfg["launcher"]) if cfg.get("launcher") else None
-    module = types.ModuleType("__main__")
-    module.__dict__.update({"__file__": filename, "__builtins__": __builtins__})
-    sys.modules["__main__"] = module
-    sys.argv = [filename]
-    probe = probe_class(cfg)
-    real_exit = os._exit
-
-    def checkpoint_exit(status):
-        probe.stop()
-        write_result(result_path, probe, "os-exit", status)
-        real_exit(status)
-
-    os._exit = checkpoint_exit
-    if launcher is not None:
-        sys.addaudithook(launcher._deny_processes)
-    outcome, status, detail = "exit", 0, ""
-    probe.start()
-    try:
-        try:
-            exec(code, module.__dict__)
-        finally:
-            finish_program()
-    except SystemExit as exc:
-        status = exit_status(exc)
-    except BaseException as exc:
-        outcome, status, detail = "exception", 1, owned_traceback(exc, filename)
-    probe.stop()
-    if detail:
-        sys.stderr.write(detail)
-    write_result(result_path, probe, outcome, status, detail)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    real_exit(status)
-
-
 if __name__ == "__main__":
-    main()
+    with open(sys.argv[1], encoding="utf-8") as fh:
+        load_runner(json.load(fh)["runner"]).main(Probe)

@@ -10,6 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from execstate.metrics._accel import accelerator_dir
 from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
 
 PROBE = Path(__file__).with_name("_probe.py")
@@ -36,6 +37,8 @@ class Measurement:
     """x.y.z of the measuring interpreter."""
     stdout: bytes
     """The program's own standard output."""
+    accelerated: bool = False
+    """True when the probe's C extension counted the instructions (same numbers, faster)."""
 
     @property
     def ok(self) -> bool:
@@ -80,8 +83,12 @@ def run_probe(
     hidden_prefix: str | None = None,
     state: bool = True,
     timeout_s: float = 60.0,
+    accelerate: bool = True,
 ) -> Measurement:
-    """``measure`` with an explicit probe script (the tests pass the reference probe)."""
+    """``measure`` with an explicit probe script (the tests pass the reference probe).
+
+    ``accelerate=False`` makes the fast probe ignore its C extension (pure-Python fallback).
+    """
     interpreter = python or sys.executable
     version = python_version(interpreter)
     with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp:
@@ -91,6 +98,8 @@ def run_probe(
             "source_path": str(work / "source.py"), "filename": filename,
             "exclude_lines": sorted(exclude_lines), "hidden_prefix": hidden_prefix, "state": state,
             "result_path": str(work / "result.json"), "launcher": str(_LAUNCHER),
+            "runner": str(PROBE), "accelerate": accelerate,
+            "accelerator_dir": accelerator_dir(interpreter) if accelerate else None,
         }
         (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
         argv = [interpreter, "-s", "-B", str(probe), str(work / "config.json")]
@@ -124,7 +133,8 @@ def _classify(result: SandboxResult, report: dict | None, version: str) -> Measu
         return failed("crash", _tail(report["detail"]))
     if report["exit_code"] != 0:
         return failed("crash", f"the program exited with status {report['exit_code']}; " + _tail(result.stderr.decode("utf-8", "replace")))
-    return Measurement("ok", "", report["trace_length"], report["peak_state"], report["state_load"], version, result.stdout)
+    return Measurement("ok", "", report["trace_length"], report["peak_state"], report["state_load"], version,
+                       result.stdout, bool(report.get("accelerated")))
 
 
 def _tail(text: str) -> str:

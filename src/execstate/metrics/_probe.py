@@ -1,27 +1,26 @@
-"""Reference probe: the slow, obviously-correct measurement of SPEC section 6, run in a child.
+"""Child-side probe: run one program as __main__ and measure trace length and state (SPEC section 6).
 
-Run as ``python reference_probe.py CONFIG.json`` (stdlib only: it must run under
-any interpreter, which does not have execstate installed). It speaks the same
-protocol as ``execstate/metrics/_probe.py`` (the fast probe) so the tests can
-compare the two on identical programs:
+Run as ``python -s -B _probe.py CONFIG.json``. It must stay stdlib-only (the
+measuring interpreter, any CPython 3.11+, does not have execstate installed).
+CONFIG.json holds ``source_path``, ``filename``, ``exclude_lines``,
+``hidden_prefix``, ``state``, ``result_path``, ``launcher`` (execstate's
+``_launch.py``, whose audit hook forbids creating processes) and optionally
+``accelerate`` (default true: use the ``_ccount`` C extension when it was built
+for this interpreter). The program keeps the child's stdin/stdout; the result is
+one JSON object written to ``result_path`` at normal exit, ``sys.exit``, an
+uncaught exception or ``os._exit`` (the state arms' checkpoint).
 
-- CONFIG.json: ``source_path``, ``filename``, ``exclude_lines``, ``hidden_prefix``,
-  ``state``, ``result_path``, ``launcher`` (path of execstate's ``_launch.py``,
-  whose audit hook forbids creating processes).
-- The program runs as ``__main__`` with the child's stdin/stdout; the result is
-  one JSON object written to ``result_path``.
-
-Definitions, literally:
-- trace_length: on 3.11 every ``opcode`` event of ``sys.settrace`` (with
-  ``f_trace_opcodes`` set on every owned frame); on 3.12+ every
-  ``sys.monitoring`` INSTRUCTION event; counted when the code object is owned
-  (``co_filename == filename``) and the instruction's line (``co_lines``) is not
-  excluded.
-- observations: every settrace ``line`` event of an owned frame whose line is not
-  excluded; at each one the whole state is walked from scratch.
+Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
+- trace_length: 3.11 counts ``opcode`` trace events of owned frames, 3.12+
+  counts sys.monitoring INSTRUCTION events; a location that never counts
+  (foreign code, excluded line) is disabled the first time it fires.
+- state: at every ``line`` event of an owned frame whose line is not excluded,
+  the reachable state is walked once; runs of exact scalars inside containers
+  are counted by C-level ``map``/``sum`` instead of one Python call per element.
 """
 
 import collections
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -31,100 +30,167 @@ import traceback
 import types
 
 SCALARS = (int, float, complex, bool, type(None), str, bytes)
-CONTAINERS = (list, tuple, set, frozenset, collections.deque, dict)
+EXACT_SCALARS = frozenset(SCALARS)
+SEQUENCES = (list, tuple, set, frozenset, collections.deque)
 SKIPPED_ROOTS = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)
 CO_OPTIMIZED = 0x1
-TOOL = 4  # sys.monitoring tool id used on 3.12+
+TOOL = 4  # sys.monitoring tool id (3.12+)
+MONITORING = sys.version_info >= (3, 12)
+
+
+def load_accelerator(directory):
+    """The ``_ccount`` extension built for this interpreter in ``directory`` (or next to this file), or None."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(directory or here, "_ccount" + suffix)
+        if os.path.exists(path):
+            loader = importlib.machinery.ExtensionFileLoader("_ccount", path)
+            spec = importlib.util.spec_from_file_location("_ccount", path, loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            return module
+    return None
 
 
 class Probe:
-    """Counters and the state walker for one run."""
+    """Fast counters: the C accelerator when present, else the same events counted in Python."""
 
     def __init__(self, cfg):
         self.filename = cfg["filename"]
         self.excluded = frozenset(cfg["exclude_lines"])
-        self.hidden = cfg["hidden_prefix"]
-        self.state = cfg["state"]
-        self.trace_length = 0
-        self.peak = 0
-        self.load = 0
-        self.lines = {}
+        self.accel = load_accelerator(cfg.get("accelerator_dir")) if cfg.get("accelerate", True) else None
+        self.walker = StateWalker(self.filename, cfg["hidden_prefix"], self.accel) if cfg["state"] else None
+        self.python_count = 0
+        self.tables = {}
 
-    def line_of(self, code, offset):
-        table = self.lines.get(code)
+    # --- which instructions count ----------------------------------------
+    def classify(self, code):
+        """Table with one byte per code unit (1 = counted), or None for foreign code."""
+        if code.co_filename != self.filename:
+            return None
+        table = bytearray(len(code.co_code) // 2)
+        for start, end, line in code.co_lines():
+            if line not in self.excluded:
+                table[start // 2:end // 2] = b"\x01" * ((end - start) // 2)
+        return bytes(table)
+
+    def table_of(self, code):
+        table = self.tables.get(id(code))
         if table is None:
-            table = {}
-            for start, end, line in code.co_lines():
-                for off in range(start, end, 2):
-                    table[off] = line
-            self.lines[code] = table
-        return table.get(offset)
+            table = self.tables[id(code)] = (code, self.classify(code))
+        return table[1]
 
-    def count_instruction(self, code, offset):
-        if self.line_of(code, offset) not in self.excluded:
-            self.trace_length += 1
+    # --- pure-Python event handlers ---------------------------------------
+    def on_instruction(self, code, offset):
+        table = self.table_of(code)
+        if table is None or not table[offset // 2]:
+            return sys.monitoring.DISABLE
+        self.python_count += 1
 
-    # --- tracing -------------------------------------------------------
     def global_trace(self, frame, event, arg):
         if frame.f_code.co_filename != self.filename:
             return None
-        if sys.version_info < (3, 12):
+        if not MONITORING:
             frame.f_trace_opcodes = True
         return self.local_trace
 
     def local_trace(self, frame, event, arg):
         if event == "opcode":
-            self.count_instruction(frame.f_code, frame.f_lasti)
-        elif event == "line" and self.state and frame.f_lineno not in self.excluded:
-            self.observe(frame)
+            if self.table_of(frame.f_code)[frame.f_lasti // 2]:
+                self.python_count += 1
+        elif event == "line":
+            self.on_line(frame)
         return self.local_trace
 
-    def on_instruction(self, code, offset):
-        if code.co_filename != self.filename:
-            return sys.monitoring.DISABLE
-        self.count_instruction(code, offset)
+    def on_line(self, frame):
+        if self.walker is not None and frame.f_lineno not in self.excluded:
+            self.walker.observe(frame)
 
+    # --- installation -------------------------------------------------------
     def start(self):
-        if sys.version_info >= (3, 12):
-            mon = sys.monitoring
-            mon.use_tool_id(TOOL, "execstate-reference")
-            mon.register_callback(TOOL, mon.events.INSTRUCTION, self.on_instruction)
-            mon.set_events(TOOL, mon.events.INSTRUCTION)
-        if sys.version_info < (3, 12) or self.state:
+        if self.accel is not None:
+            self.accel.configure(self.classify, self.on_line if self.walker else None,
+                                 sys.monitoring.DISABLE if MONITORING else None)
+        if MONITORING:
+            self.start_monitoring()
+            if self.walker is not None:
+                threading.settrace(self.global_trace)
+                sys.settrace(self.global_trace)
+        elif self.accel is not None:
+            threading.settrace(self.thread_start)
+            self.accel.start()
+        else:
             threading.settrace(self.global_trace)
             sys.settrace(self.global_trace)
+
+    def start_monitoring(self):
+        mon = sys.monitoring
+        mon.use_tool_id(TOOL, "execstate-metrics")
+        callback = self.accel.on_instruction if self.accel is not None else self.on_instruction
+        mon.register_callback(TOOL, mon.events.INSTRUCTION, callback)
+        mon.set_events(TOOL, mon.events.INSTRUCTION)
+
+    def thread_start(self, frame, event, arg):
+        """threading.settrace hook on 3.11: put the C tracer on each new thread."""
+        self.accel.start()
+        return None
 
     def stop(self):
         sys.settrace(None)
         threading.settrace(None)
-        if sys.version_info >= (3, 12):
+        if MONITORING:
             sys.monitoring.set_events(TOOL, 0)
+        elif self.accel is not None:
+            self.accel.stop()
 
-    # --- state ---------------------------------------------------------
+    def result(self):
+        count = self.python_count + (self.accel.count() if self.accel is not None else 0)
+        walker = self.walker
+        return {"trace_length": count, "peak_state": walker.peak if walker else None,
+                "state_load": walker.load if walker else None,
+                "accelerated": self.accel is not None}
+
+
+class StateWalker:
+    """|S_t| per observation: every root once, each container or instance walked once."""
+
+    def __init__(self, filename, hidden_prefix, accel=None):
+        self.filename = filename
+        self.hidden = hidden_prefix or None
+        self.peak = 0
+        self.load = 0
+        if accel is not None:
+            accel.configure_walker(collections.deque, owned_class, attribute_values)
+            self.walk = accel.walk
+        else:
+            self.walk = lambda values: walk(values, set())
+
     def observe(self, frame):
-        seen = set()
-        total = 0
+        values = []
         for namespace in self.namespaces(frame):
-            for name, value in list(namespace.items()):
-                if self.skipped_name(name) or isinstance(value, SKIPPED_ROOTS):
-                    continue
-                total += self.size(value, seen)
-        self.peak = max(self.peak, total)
+            values.extend(value for name, value in list(namespace.items())
+                          if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS))
+        total = self.walk(values)
+        if total > self.peak:
+            self.peak = total
         self.load += total
 
     def namespaces(self, frame):
-        """Locals of every owned frame on the stack and their globals, each namespace once."""
         found, ids = [], set()
+        filename = self.filename
         while frame is not None:
-            if frame.f_code.co_filename == self.filename:
+            if frame.f_code.co_filename == filename:
                 if frame.f_code.co_flags & CO_OPTIMIZED:
                     found.append(frame.f_locals)
-                elif id(frame.f_locals) not in ids:
-                    ids.add(id(frame.f_locals))
-                    found.append(frame.f_locals)
-                if id(frame.f_globals) not in ids:
-                    ids.add(id(frame.f_globals))
-                    found.append(frame.f_globals)
+                else:
+                    local = frame.f_locals
+                    if id(local) not in ids:
+                        ids.add(id(local))
+                        found.append(local)
+                globals_ = frame.f_globals
+                if id(globals_) not in ids:
+                    ids.add(id(globals_))
+                    found.append(globals_)
             frame = frame.f_back
         return found
 
@@ -133,35 +199,60 @@ class Probe:
             return False
         if name.startswith("__") and name.endswith("__"):
             return True
-        return bool(self.hidden) and name.startswith(self.hidden)
+        return self.hidden is not None and name.startswith(self.hidden)
 
-    def size(self, value, seen):
-        kind = type(value)
-        if issubclass(kind, type):
-            return 0
-        if issubclass(kind, SCALARS):
-            return 1
-        if issubclass(kind, CONTAINERS):
-            if id(value) in seen:
-                return 0
-            seen.add(id(value))
-            if issubclass(kind, dict):
-                return sum(self.size(k, seen) + self.size(v, seen) for k, v in dict.items(value))
-            return sum(self.size(item, seen) for item in iterate(value))
-        if owned_class(kind):
-            if id(value) in seen:
-                return 0
-            seen.add(id(value))
-            return sum(self.size(attr, seen) for attr in attribute_values(value))
+
+def walk(values, seen):
+    """Sum of sizes of ``values``; containers and instances already in ``seen`` add 0."""
+    exact = EXACT_SCALARS
+    total = 0
+    pending = []
+    for value in values:
+        total += _enter(value, seen, pending)
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if issubclass(kind, dict):
+            groups = (dict.keys(node), dict.values(node))
+        elif issubclass(kind, SEQUENCES):
+            groups = (_elements(node, kind),)
+        else:
+            groups = (attribute_values(node),)
+        for group in groups:
+            scalars = sum(map(exact.__contains__, map(type, group)))
+            total += scalars
+            if scalars != len(group):
+                for item in group:
+                    if type(item) not in exact:
+                        total += _enter(item, seen, pending)
+    return total
+
+
+def _elements(node, kind):
+    """A sized view of a builtin container's elements that bypasses overridden methods."""
+    if kind in SEQUENCES:
+        return node
+    for base in SEQUENCES:
+        if issubclass(kind, base):
+            return list(base.__iter__(node))
+    raise TypeError(kind)
+
+
+def _enter(value, seen, pending):
+    """Size contributed by ``value`` itself: 1 for a scalar, else 0 (containers queue their walk)."""
+    kind = type(value)
+    if kind in EXACT_SCALARS:
+        return 1
+    if issubclass(kind, type):
         return 0
-
-
-def iterate(value):
-    """Elements of a builtin container (or subclass), bypassing overridden ``__iter__``."""
-    for base in (list, tuple, set, frozenset, collections.deque):
-        if isinstance(value, base):
-            return base.__iter__(value)
-    raise TypeError(type(value))
+    if issubclass(kind, SCALARS):
+        return 1
+    if issubclass(kind, (dict, list, tuple, set, frozenset, collections.deque)) or owned_class(kind):
+        key = id(value)
+        if key not in seen:
+            seen.add(key)
+            pending.append(value)
+    return 0
 
 
 def owned_class(kind):
@@ -195,17 +286,11 @@ def attribute_values(value):
     return values
 
 
-# --- running the program (same in both probes) ----------------------------
-def write_result(path, probe, outcome, exit_code, detail=""):
-    result = {
-        "python": "%d.%d.%d" % sys.version_info[:3],
-        "outcome": outcome,
-        "exit_code": exit_code,
-        "detail": detail,
-        "trace_length": probe.trace_length if probe else None,
-        "peak_state": probe.peak if probe and probe.state else None,
-        "state_load": probe.load if probe and probe.state else None,
-    }
+# --- running the program ------------------------------------------------------
+def write_result(path, metrics, outcome, exit_code, detail=""):
+    result = {"python": "%d.%d.%d" % sys.version_info[:3], "outcome": outcome,
+              "exit_code": exit_code, "detail": detail}
+    result.update(metrics or {"trace_length": None, "peak_state": None, "state_load": None})
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
 
@@ -229,7 +314,7 @@ def exit_status(exc):
 
 
 def finish_program():
-    """What interpreter shutdown would run while still traced: non-daemon threads, atexit."""
+    """What interpreter shutdown would run, still measured: join non-daemon threads, atexit."""
     import atexit
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:
@@ -244,28 +329,38 @@ def load_launcher(path):
     return module
 
 
-def main(probe_class=Probe):
-    with open(sys.argv[1], encoding="utf-8") as fh:
-        cfg = json.load(fh)
+def compile_program(cfg):
+    """The program's code object, or None after reporting a syntax error."""
     with open(cfg["source_path"], encoding="utf-8") as fh:
         source = fh.read()
-    result_path, filename = cfg["result_path"], cfg["filename"]
     try:
-        code = compile(source, filename, "exec", dont_inherit=True)
+        return compile(source, cfg["filename"], "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        write_result(result_path, None, "syntax-error", 2, "".join(traceback.format_exception_only(type(exc), exc)))
+        detail = "".join(traceback.format_exception_only(type(exc), exc))
+        write_result(cfg["result_path"], None, "syntax-error", 2, detail)
+        return None
+
+
+def main(probe_class=Probe):
+    """Run the program in CONFIG (argv[1]) under ``probe_class`` and write its result."""
+    with open(sys.argv[1], encoding="utf-8") as fh:
+        cfg = json.load(fh)
+    code = compile_program(cfg)
+    if code is None:
         sys.exit(2)
+    result_path, filename = cfg["result_path"], cfg["filename"]
     launcher = load_launcher(cfg["launcher"]) if cfg.get("launcher") else None
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": filename, "__builtins__": __builtins__})
     sys.modules["__main__"] = module
     sys.argv = [filename]
+    sys.path[0] = os.path.dirname(os.path.abspath(cfg["source_path"]))  # not the probe's own directory
     probe = probe_class(cfg)
     real_exit = os._exit
 
     def checkpoint_exit(status):
         probe.stop()
-        write_result(result_path, probe, "os-exit", status)
+        write_result(result_path, probe.result(), "os-exit", status)
         real_exit(status)
 
     os._exit = checkpoint_exit
@@ -285,13 +380,10 @@ def main(probe_class=Probe):
     probe.stop()
     if detail:
         sys.stderr.write(detail)
-    write_result(result_path, probe, outcome, status, detail)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    real_exit(status)
+    write_result(result_path, probe.result(), outcome, status, detail)
+    # Exit normally (not os._exit): finalizers the program leaves for shutdown
+    # (suspended generators' finally blocks, __del__) still write their output.
+    sys.exit(status)
 
 
 if __name__ == "__main__":

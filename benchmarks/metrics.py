@@ -1,0 +1,130 @@
+"""Benchmark of the metrics probe: measurement cost against a plain run, fast state walker against the reference.
+
+Run from the repository root after ``pip install -e '.[test]'``::
+
+    python benchmarks/metrics.py [--python PATH ...] [--skip-reference]
+
+Prints, measured side by side in one run (best of ``--repeat`` runs each):
+(a) trace-length measurement wall time / plain run wall time, per interpreter,
+    on a 10^6-iteration loop and on a function-heavy program, with the C
+    accelerator and with the pure-Python fallback;
+(b) fast / reference state metrics on a loop whose list grows to 10^4 elements
+    (the two must agree exactly; the script exits 1 if they do not).
+Both sides of every ratio run in the same sandbox, so interpreter start-up is
+in both. Targets (issue 3): ratio <= 4 on 3.12+; state speed-up >= 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from execstate.metrics._measure import PROBE, run_probe
+from execstate.sandbox import Limits, run, scrubbed_env
+
+REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "metrics" / "reference_probe.py"
+PYTHONS = [f"/root/.pyenv/versions/{v}/bin/python" for v in ("3.11.7", "3.12.1", "3.13.0")]
+
+LOOP = """n = int(input())
+s = 0
+for i in range(n):
+    s += i
+print(s)
+"""
+CALLS = """import sys
+sys.setrecursionlimit(10000)
+
+def add(a, b):
+    return a + b
+
+def fib(k):
+    if k < 2:
+        return k
+    return add(fib(k - 1), fib(k - 2))
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+    def norm(self):
+        return abs(self.x)
+
+total = 0
+for i in range(int(input())):
+    total = add(total, Point(i - 500).norm())
+print(fib(20), total)
+"""
+GROWING = """n = int(input())
+a = []
+for i in range(n):
+    a.append(i % 7)
+print(sum(a))
+"""
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    """Minimum wall time of ``repeat`` calls, and the last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def plain_run(python: str, source: str, stdin: bytes, tmp: Path):
+    program = tmp / "plain.py"
+    program.write_text(source)
+    res = run([python, "-s", "-B", str(program)], stdin, Limits(wall_s=600, cpu_s=600), env=scrubbed_env())
+    assert res.ok, res.describe()
+    return res
+
+
+def trace_ratios(python: str, repeat: int, tmp: Path) -> None:
+    cases = [("loop 10^6", LOOP, b"1000000\n"), ("function-heavy", CALLS, b"100000\n")]
+    for name, source, stdin in cases:
+        plain, _ = best(lambda: plain_run(python, source, stdin, tmp), repeat)
+        row = [f"{name:15s} plain {plain:6.2f}s"]
+        for label, accelerate in (("C", True), ("pure-Python", False)):
+            wall, m = best(lambda: run_probe(PROBE, source, stdin, python=python, state=False,
+                                             accelerate=accelerate, timeout_s=600), repeat if accelerate else 1)
+            assert m.ok, m.detail
+            row.append(f"{label} {wall:6.2f}s = {wall / plain:5.2f}x (trace {m.trace_length}, accelerated={m.accelerated})")
+        print("  " + " | ".join(row))
+
+
+def state_ratio(python: str, n: int) -> bool:
+    stdin = f"{n}\n".encode()
+    fast_s, fast = best(lambda: run_probe(PROBE, GROWING, stdin, python=python, timeout_s=3600), 1)
+    ref_s, ref = best(lambda: run_probe(REFERENCE, GROWING, stdin, python=python, timeout_s=3600), 1)
+    same = (fast.trace_length, fast.peak_state, fast.state_load) == (ref.trace_length, ref.peak_state, ref.state_load)
+    print(f"  list grows to {n}: fast {fast_s:6.2f}s, reference {ref_s:6.2f}s -> {ref_s / fast_s:5.1f}x faster; "
+          f"identical={same} (peak {fast.peak_state}, load {fast.state_load}, trace {fast.trace_length})")
+    return same
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--python", action="append", help="interpreter(s) to benchmark (default: 3.11, 3.12, 3.13 under pyenv)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--state-n", type=int, default=10_000)
+    parser.add_argument("--skip-reference", action="store_true", help="skip (b), the slow reference walker")
+    args = parser.parse_args()
+    pythons = [p for p in (args.python or PYTHONS) if Path(p).exists()] or [sys.executable]
+    import tempfile
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for python in pythons:
+            print(f"{python}")
+            print(" (a) trace-length measurement / plain run")
+            trace_ratios(python, args.repeat, Path(tmp))
+            if not args.skip_reference:
+                print(" (b) state metrics, fast vs reference")
+                ok = state_ratio(python, args.state_n) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,332 @@
+/* _ccount: instruction-event counter in C for the metrics probe (optional accelerator).
+ *
+ * It counts exactly the events the pure-Python probe counts, only cheaper:
+ *  - CPython 3.12+: a sys.monitoring INSTRUCTION callback. A location that is
+ *    not counted (foreign code, excluded line, RESUME) returns DISABLE the first
+ *    time it fires, so afterwards only counted instructions reach it.
+ *  - CPython 3.11: a C trace function (PyEval_SetTrace) that turns on opcode
+ *    events for owned frames at their call event and counts them; line events
+ *    of owned frames are forwarded to a Python callable (state observations).
+ * Which instructions count is decided in Python: classify(code) returns a bytes
+ * table with one byte per code unit (nonzero = counted) or None (not owned).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+
+static long long counted = 0;
+static PyObject *classify = NULL;      /* callable(code) -> bytes | None */
+static PyObject *line_callback = NULL; /* callable(frame) | None (3.11 only) */
+static PyObject *disable = NULL;       /* sys.monitoring.DISABLE (3.12+) */
+
+/* --- code object -> table, keyed by pointer (hashing a code object is slow) --- */
+typedef struct { PyObject *code; PyObject *table; } Slot;
+static Slot *slots = NULL;
+static Py_ssize_t capacity = 0, used = 0;
+static PyObject *last_code = NULL, *last_table = NULL;
+
+static Py_ssize_t slot_index(Slot *array, Py_ssize_t cap, PyObject *code)
+{
+    size_t i = ((size_t)code >> 4) & (size_t)(cap - 1);
+    while (array[i].code != NULL && array[i].code != code)
+        i = (i + 1) & (size_t)(cap - 1);
+    return (Py_ssize_t)i;
+}
+
+static int grow(void)
+{
+    Py_ssize_t new_cap = capacity ? capacity * 2 : 256;
+    Slot *fresh = PyMem_Calloc((size_t)new_cap, sizeof(Slot));
+    if (fresh == NULL) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < capacity; i++)
+        if (slots[i].code != NULL)
+            fresh[slot_index(fresh, new_cap, slots[i].code)] = slots[i];
+    PyMem_Free(slots);
+    slots = fresh;
+    capacity = new_cap;
+    return 0;
+}
+
+/* Borrowed reference to the table of code (bytes or None); NULL with an exception set on error. */
+static PyObject *table_of(PyObject *code)
+{
+    if (code == last_code) return last_table;
+    if (capacity == 0 && grow() < 0) return NULL;
+    Py_ssize_t i = slot_index(slots, capacity, code);
+    if (slots[i].code == NULL) {
+        PyObject *table = PyObject_CallOneArg(classify, code);
+        if (table == NULL) return NULL;
+        if (table != Py_None && !PyBytes_Check(table)) {
+            Py_DECREF(table);
+            PyErr_SetString(PyExc_TypeError, "classify must return bytes or None");
+            return NULL;
+        }
+        if ((used + 1) * 2 > capacity) {
+            if (grow() < 0) { Py_DECREF(table); return NULL; }
+            i = slot_index(slots, capacity, code);
+        }
+        Py_INCREF(code);
+        slots[i].code = code;
+        slots[i].table = table;
+        used++;
+    }
+    last_code = code;
+    last_table = slots[i].table;
+    return last_table;
+}
+
+static int is_counted(PyObject *table, Py_ssize_t offset)
+{
+    Py_ssize_t unit = offset / 2;
+    return table != Py_None && unit >= 0 && unit < PyBytes_GET_SIZE(table)
+           && PyBytes_AS_STRING(table)[unit] != 0;
+}
+
+#if PY_VERSION_HEX >= 0x030C0000
+/* sys.monitoring INSTRUCTION callback: (code, instruction_offset). */
+static PyObject *on_instruction(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "on_instruction(code, offset)");
+        return NULL;
+    }
+    PyObject *table = table_of(args[0]);
+    if (table == NULL) return NULL;
+    Py_ssize_t offset = PyLong_AsSsize_t(args[1]);
+    if (offset == -1 && PyErr_Occurred()) return NULL;
+    if (!is_counted(table, offset)) return Py_NewRef(disable);
+    counted++;
+    Py_RETURN_NONE;
+}
+#else
+/* 3.11 trace function. */
+static int tracer(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+    if (what != PyTrace_CALL && what != PyTrace_OPCODE && what != PyTrace_LINE) return 0;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *table = table_of((PyObject *)code);
+    Py_DECREF(code);
+    if (table == NULL) return -1;
+    if (table == Py_None) return 0;
+    if (what == PyTrace_CALL)
+        return PyObject_SetAttrString((PyObject *)frame, "f_trace_opcodes", Py_True);
+    if (what == PyTrace_OPCODE) {
+        if (is_counted(table, PyFrame_GetLasti(frame))) counted++;
+        return 0;
+    }
+    if (line_callback != NULL && line_callback != Py_None) {
+        PyObject *res = PyObject_CallOneArg(line_callback, (PyObject *)frame);
+        if (res == NULL) return -1;
+        Py_DECREF(res);
+    }
+    return 0;
+}
+
+static PyObject *start(PyObject *self, PyObject *unused)
+{
+    PyEval_SetTrace(tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *stop(PyObject *self, PyObject *unused)
+{
+    PyEval_SetTrace(NULL, NULL);
+    Py_RETURN_NONE;
+}
+#endif
+
+/* --- state walker: |S_t| of one observation (mirrors _probe.walk exactly) ------------- */
+static PyObject *deque_type = NULL;       /* collections.deque */
+static PyObject *owned_class = NULL;      /* callable(type) -> bool */
+static PyObject *attribute_values = NULL; /* callable(instance) -> list */
+
+typedef struct { void *key; unsigned long gen; } SeenSlot;
+static SeenSlot *seen = NULL;
+static size_t seen_cap = 0, seen_used = 0;
+static unsigned long generation = 0;
+
+static int seen_grow(void)
+{
+    size_t cap = seen_cap ? seen_cap * 2 : 4096;
+    SeenSlot *fresh = PyMem_Calloc(cap, sizeof(SeenSlot));
+    if (fresh == NULL) { PyErr_NoMemory(); return -1; }
+    for (size_t i = 0; i < seen_cap; i++) {
+        if (seen[i].gen != generation) continue;
+        size_t j = ((size_t)seen[i].key >> 4) & (cap - 1);
+        while (fresh[j].gen == generation && fresh[j].key != NULL) j = (j + 1) & (cap - 1);
+        fresh[j] = seen[i];
+    }
+    PyMem_Free(seen);
+    seen = fresh;
+    seen_cap = cap;
+    return 0;
+}
+
+/* 1 if newly added, 0 if already seen in this observation, -1 on error. */
+static int seen_add(void *key)
+{
+    if ((seen_used + 1) * 2 > seen_cap && seen_grow() < 0) return -1;
+    size_t i = ((size_t)key >> 4) & (seen_cap - 1);
+    while (seen[i].gen == generation) {
+        if (seen[i].key == key) return 0;
+        i = (i + 1) & (seen_cap - 1);
+    }
+    seen[i].key = key;
+    seen[i].gen = generation;
+    seen_used++;
+    return 1;
+}
+
+typedef struct { PyObject **items; Py_ssize_t size, cap; } Stack;
+
+static int push(Stack *stack, PyObject *value)
+{
+    if (stack->size == stack->cap) {
+        Py_ssize_t cap = stack->cap ? stack->cap * 2 : 256;
+        PyObject **items = PyMem_Realloc(stack->items, (size_t)cap * sizeof(PyObject *));
+        if (items == NULL) { PyErr_NoMemory(); return -1; }
+        stack->items = items;
+        stack->cap = cap;
+    }
+    stack->items[stack->size++] = Py_NewRef(value);
+    return 0;
+}
+
+static int is_walked(PyObject *value)
+{
+    if (PyDict_Check(value) || PyList_Check(value) || PyTuple_Check(value) || PyAnySet_Check(value)
+        || PyObject_TypeCheck(value, (PyTypeObject *)deque_type))
+        return 1;
+    PyObject *res = PyObject_CallOneArg(owned_class, (PyObject *)Py_TYPE(value));
+    if (res == NULL) return -1;
+    int owned = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return owned;
+}
+
+/* Size contributed by value itself (1 for a scalar); queues containers/instances not yet seen. */
+static long long enter(PyObject *value, Stack *stack, int *error)
+{
+    if (PyLong_CheckExact(value) || PyUnicode_CheckExact(value) || PyFloat_CheckExact(value)
+        || value == Py_None || PyBool_Check(value) || PyBytes_CheckExact(value) || PyComplex_CheckExact(value))
+        return 1;
+    if (PyType_Check(value)) return 0;
+    if (PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value) || PyUnicode_Check(value)
+        || PyBytes_Check(value))
+        return 1;
+    int walked = is_walked(value);
+    if (walked <= 0) { *error = walked < 0; return 0; }
+    int fresh = seen_add(value);
+    if (fresh < 0 || (fresh == 1 && push(stack, value) < 0)) *error = 1;
+    return 0;
+}
+
+static long long enter_all_iter(PyObject *iterator, Stack *stack, int *error)
+{
+    long long total = 0;
+    PyObject *item;
+    if (iterator == NULL) { *error = 1; return 0; }
+    while (!*error && (item = PyIter_Next(iterator)) != NULL) {
+        total += enter(item, stack, error);
+        Py_DECREF(item);
+    }
+    if (PyErr_Occurred()) *error = 1;
+    Py_DECREF(iterator);
+    return total;
+}
+
+static long long expand(PyObject *node, Stack *stack, int *error)
+{
+    long long total = 0;
+    if (PyDict_Check(node)) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (!*error && PyDict_Next(node, &pos, &key, &value))
+            total += enter(key, stack, error) + enter(value, stack, error);
+    } else if (PyList_Check(node)) {
+        for (Py_ssize_t i = 0; !*error && i < PyList_GET_SIZE(node); i++)
+            total += enter(PyList_GET_ITEM(node, i), stack, error);
+    } else if (PyTuple_Check(node)) {
+        for (Py_ssize_t i = 0; !*error && i < PyTuple_GET_SIZE(node); i++)
+            total += enter(PyTuple_GET_ITEM(node, i), stack, error);
+    } else if (PyAnySet_Check(node)) {
+        total = enter_all_iter(PySet_Type.tp_iter(node), stack, error);
+    } else if (PyObject_TypeCheck(node, (PyTypeObject *)deque_type)) {
+        total = enter_all_iter(((PyTypeObject *)deque_type)->tp_iter(node), stack, error);
+    } else {
+        PyObject *values = PyObject_CallOneArg(attribute_values, node);
+        if (values == NULL) { *error = 1; return 0; }
+        total = enter_all_iter(PyObject_GetIter(values), stack, error);
+        Py_DECREF(values);
+    }
+    return total;
+}
+
+/* walk(values) -> sum of sizes; containers/instances are walked once per call. */
+static PyObject *walk(PyObject *self, PyObject *values)
+{
+    if (deque_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_walker() first");
+        return NULL;
+    }
+    generation++;
+    seen_used = 0;
+    Stack stack = {NULL, 0, 0};
+    int error = 0;
+    long long total = enter_all_iter(PyObject_GetIter(values), &stack, &error);
+    while (!error && stack.size > 0) {
+        PyObject *node = stack.items[--stack.size];
+        total += expand(node, &stack, &error);
+        Py_DECREF(node);
+    }
+    while (stack.size > 0) Py_DECREF(stack.items[--stack.size]);
+    PyMem_Free(stack.items);
+    if (error) return NULL;
+    return PyLong_FromLongLong(total);
+}
+
+static PyObject *configure_walker(PyObject *self, PyObject *args)
+{
+    PyObject *deque, *owned, *attrs;
+    if (!PyArg_ParseTuple(args, "OOO", &deque, &owned, &attrs)) return NULL;
+    Py_XSETREF(deque_type, Py_NewRef(deque));
+    Py_XSETREF(owned_class, Py_NewRef(owned));
+    Py_XSETREF(attribute_values, Py_NewRef(attrs));
+    Py_RETURN_NONE;
+}
+
+static PyObject *configure(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *line, *dis;
+    if (!PyArg_ParseTuple(args, "OOO", &cls, &line, &dis)) return NULL;
+    Py_XSETREF(classify, Py_NewRef(cls));
+    Py_XSETREF(line_callback, Py_NewRef(line));
+    Py_XSETREF(disable, Py_NewRef(dis));
+    Py_RETURN_NONE;
+}
+
+static PyObject *count(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(counted);
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, "configure(classify, line_callback, disable)"},
+    {"count", count, METH_NOARGS, "Instruction events counted so far."},
+    {"walk", walk, METH_O, "walk(values) -> total state size of one observation."},
+    {"configure_walker", configure_walker, METH_VARARGS, "configure_walker(deque, owned_class, attribute_values)"},
+#if PY_VERSION_HEX >= 0x030C0000
+    {"on_instruction", (PyCFunction)(void (*)(void))on_instruction, METH_FASTCALL, "sys.monitoring INSTRUCTION callback."},
+#else
+    {"start", start, METH_NOARGS, "Install the C trace function on this thread."},
+    {"stop", stop, METH_NOARGS, "Remove the trace function from this thread."},
+#endif
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ccount", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__ccount(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,43 @@
+"""Every example case built by ``execstate build``: the metrics on its tasks equal the reference probe's.
+
+Covers the builder's wiring (clean runs for the final arms; instrumented runs
+up to the checkpoint, with inserted lines excluded and inserted names hidden,
+for the state arms) on 3.11, 3.12 and 3.13.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from _metrics_helpers import REFERENCE, interpreter_params
+from execstate.build import BuildOptions, build
+from execstate.build import instrument
+from execstate.metrics._measure import run_probe
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+MODES = {"inside-loop-state": "inside", "post-loop-state": "post"}
+
+
+def reference_of(task, clean_source: str, python: str):
+    if task.arm not in MODES:
+        return run_probe(REFERENCE, task.source, task.input.encode(), python=python)
+    meta = task.meta
+    inst = instrument(clean_source, meta["loop_line"], tuple(meta["variables"]), MODES[task.arm], meta["k"])
+    assert inst.source == task.source
+    return run_probe(REFERENCE, task.source, task.input.encode(), python=python,
+                     exclude_lines=inst.inserted_lines, hidden_prefix=inst.prefix)
+
+
+@pytest.mark.parametrize("python", interpreter_params())
+def test_example_tasks_carry_reference_metrics(python):
+    result = build([EXAMPLES], options=BuildOptions(python=python))
+    assert result.tasks and not result.exclusions, result.exclusions
+    clean = {t.case_id: t.source for t in result.tasks if t.arm == "short-trace-final"}
+    for task in result.tasks:
+        ref = reference_of(task, clean[task.case_id], python)
+        assert ref.ok, ref.detail
+        got = (task.metrics.trace_length, task.metrics.peak_state, task.metrics.state_load)
+        assert got == (ref.trace_length, ref.peak_state, ref.state_load), task.task_id
+        assert task.meta["python"] == ref.python and task.metrics.cyclomatic >= 1
