@@ -24,7 +24,7 @@ class LogitFit:
     """``"ok"`` or ``"inestimable: <reason>"``."""
     params: np.ndarray = field(default_factory=lambda: np.empty(0))
     cov: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))
-    df: float | None = None
+    df: int | None = None
     """Degrees of freedom of the t reference (cluster); ``None`` for the normal reference."""
     n: int = 0
     clusters: int | None = None
@@ -95,7 +95,7 @@ def _wrap(model, res, columns: list[str], groups, messages: list[str]) -> LogitF
         columns=columns,
         status="ok" if finite else "inestimable: non-finite estimate",
         params=params, cov=cov,
-        df=float(res.df_resid_inference) if groups is not None else None,
+        df=int(res.df_resid_inference) if groups is not None else None,
         n=int(res.nobs), clusters=int(np.unique(groups).size) if groups is not None else None,
         converged=bool(res.mle_retvals.get("converged", False)),
         iterations=int(res.mle_retvals.get("iterations", 0)),
