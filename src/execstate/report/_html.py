@@ -69,7 +69,8 @@ def _task_html(task: Task, grades: list[Grade]) -> str:
     m = task.metrics
     meta = (f"trace {m.trace_length}, peak {m.peak_state}, load {m.state_load}, cyclomatic {m.cyclomatic}; "
             f"rule {task.grading_rule}; source sha256 {task.source_sha256[:12]}")
-    return (f'<details><summary>{esc(task.arm)}: {correct}/{len(grades)} correct</summary>'
+    return (f'<details id="task-{esc(task.task_id)}"><summary>{esc(task.arm)}: {correct}/{len(grades)} correct '
+            f'<span class="note">({esc(task.task_id)})</span></summary>'
             f'<p class="note">{esc(meta)}</p>'
             f"<h4>Source</h4><pre>{esc(task.source)}</pre><h4>Input</h4><pre>{esc(_clip(task.input))}</pre>"
             f"<h4>Oracle</h4><pre>{esc(_clip(task.oracle))}</pre>{_grade_rows(grades)}</details>")
