@@ -130,8 +130,21 @@ def test_zero_and_missing_metrics_are_excluded_and_counted():
     frame.loc[:4, "state_load"] = 0.0
     frame.loc[5:7, "trace_length"] = np.nan
     rows, counts = regression_rows(frame, AnalysisConfig())
-    assert counts == {"excluded_missing_metric": 3, "excluded_nonpositive_metric": 5}
+    assert counts == {"excluded_missing_metric": 3, "excluded_nonpositive_metric": 5,
+                      "excluded_separated_rows": 0, "separated_levels": []}
     assert len(rows) == len(frame) - 8
+
+
+def test_setting_with_one_outcome_is_left_out_and_named():
+    frame = _frame()
+    frame.loc[frame["setting"] == "b-off", "error"] = False
+    extra = frame[frame["setting"] == "b-off"].assign(setting="oracle-check")
+    frame = pd.concat([frame, extra], ignore_index=True)
+    rows, counts = regression_rows(frame, AnalysisConfig())
+    assert counts["separated_levels"] == ["setting=b-off (all correct)", "setting=oracle-check (all correct)"]
+    assert counts["excluded_separated_rows"] == 2 * len(extra) and set(rows["setting"]) == {"a-high"}
+    fits = cluster_regression(frame, AnalysisConfig())["regression_fits"]
+    assert all(f["converged"] and f["status"] == "ok" for f in fits)
 
 
 def test_constant_outcome_is_inestimable_not_an_exception():

@@ -63,7 +63,8 @@ def test_analysis_json_rows_are_named_for_what_they_hold(runs):
     assert {"setting", "study", "arm", "metric", "theta", "p", "odds_ratio", "p_bh"} <= set(data["series"][0])
     assert data["inputs"]["unknown_task_ids"] == ["nowhere/x/short-trace-final"]
     assert data["inputs"]["pipeline_check"] is True
-    assert [c["name"] for c in data["config"]["cohorts"] or []] == []  # default cohorts are derived, not stored
+    assert data["inputs"]["high_settings"] == ["m-high"]
+    assert [c["name"] for c in data["inputs"]["cohorts"]] == ["all-python", "all-python/high"]
     cohorts = {r["cohort"] for r in data["paired"]}
     assert cohorts == {"all-python", "all-python/high"}  # --exclude-study '' drops the sensitivity cohorts
 

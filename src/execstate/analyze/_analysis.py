@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -39,13 +39,16 @@ class Analysis:
                 "series_summary": self.series_summary}
 
 
-def _inputs(cells: Cells) -> dict[str, Any]:
+def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
     f = cells.frame
+    settings = sorted(f["setting"].unique().tolist())
     return {
         "cells": int(len(f)), "completed": int(f["completed"].sum()), "correct": int(f["correct"].sum()),
-        "settings": sorted(f["setting"].unique().tolist()), "studies": sorted(f["study"].unique().tolist()),
+        "settings": settings, "studies": sorted(f["study"].unique().tolist()),
         "pipeline_check": bool(f["pipeline_check"].any()),
         "unknown_task_ids": cells.unknown_task_ids, "duplicate_cells": cells.duplicate_cells,
+        "high_settings": list(config.high(settings)),
+        "cohorts": [asdict(c) for c in config.declared_cohorts(settings)],
     }
 
 
@@ -54,7 +57,7 @@ def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysi
     config = config or AnalysisConfig()
     reg = cluster_regression(cells.frame, config)
     series = series_tests(cells.frame, config)
-    return Analysis(inputs=_inputs(cells), config=config, paired=paired_comparison(cells.frame, config),
+    return Analysis(inputs=_inputs(cells, config), config=config, paired=paired_comparison(cells.frame, config),
                     regression=reg["regression"], regression_fits=reg["regression_fits"],
                     correlations=reg["correlations"], series=series, series_summary=series_summary(series))
 

@@ -6,8 +6,10 @@ measured and positive (log2 of 0 is undefined; such rows are counted in
 ``regression_fits[].excluded_*``, never imputed). All three models are fitted
 on the same rows. Design: intercept, study, arm and setting indicators
 (references: first study and setting in sorted order, first arm in the
-records' arm order), plus mean-centred log2 metrics. Constant or linearly
-dependent columns are dropped and named in ``dropped_columns``.
+records' arm order), plus mean-centred log2 metrics. Levels of study, arm or
+setting whose rows all share one outcome are left out and named in
+``separated_levels`` (their indicator has no finite estimate). Constant or
+linearly dependent columns are dropped and named in ``dropped_columns``.
 """
 
 from __future__ import annotations
@@ -30,16 +32,42 @@ MODELS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ARM_ORDER = (*ARMS, "function-output")
 
 
-def regression_rows(frame: pd.DataFrame, config: AnalysisConfig) -> tuple[pd.DataFrame, dict[str, int]]:
-    """The model's observations and counts of completed rows left out, by reason."""
+def regression_rows(frame: pd.DataFrame, config: AnalysisConfig) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The model's observations and what was left out: counts by reason and separated levels."""
     base = frame[frame["completed"] & (frame["language"] == config.regression_language)]
     if config.exclude_study:
         base = base[base["study"] != config.exclude_study]
     metrics = base[list(DYNAMIC_METRICS)]
     missing = metrics.isna().any(axis=1)
     nonpositive = ~missing & (metrics <= 0).any(axis=1)
-    counts = {"excluded_missing_metric": int(missing.sum()), "excluded_nonpositive_metric": int(nonpositive.sum())}
-    return base[~missing & ~nonpositive].reset_index(drop=True), counts
+    rows, separated = drop_separated_levels(base[~missing & ~nonpositive])
+    counts = {"excluded_missing_metric": int(missing.sum()), "excluded_nonpositive_metric": int(nonpositive.sum()),
+              "excluded_separated_rows": int((~missing & ~nonpositive).sum() - len(rows)),
+              "separated_levels": separated}
+    return rows.reset_index(drop=True), counts
+
+
+def drop_separated_levels(rows: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Drop study/arm/setting levels whose rows all share one outcome, until none is left.
+
+    Such a level's indicator has no finite maximum-likelihood estimate (it
+    runs to +-infinity) and, in that limit, its rows no longer inform the other
+    coefficients, so leaving them out gives the limiting estimates and a fit
+    that converges. Each dropped level is named, e.g. ``setting=x (all correct)``.
+    """
+    dropped: list[str] = []
+    changed = True
+    while changed and len(rows):
+        changed = False
+        for column in ("study", "arm", "setting"):
+            rate = rows.groupby(column, sort=True)["error"].mean()
+            constant = rate[(rate == 0) | (rate == 1)]
+            if len(constant) and len(constant) < len(rate):
+                dropped += [f"{column}={lvl} ({'all wrong' if r == 1 else 'all correct'})"
+                            for lvl, r in constant.items()]
+                rows = rows[~rows[column].isin(constant.index)]
+                changed = True
+    return rows, dropped
 
 
 def _indicators(values: pd.Series, prefix: str, order: list[str]) -> tuple[list[str], list[np.ndarray]]:
@@ -81,7 +109,7 @@ def _drop_dependent(X: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[s
     return X[:, keep], [names[j] for j in keep], dropped
 
 
-def _fit_row(model: str, fit: LogitFit, dropped: list[str], counts: dict[str, int]) -> dict[str, Any]:
+def _fit_row(model: str, fit: LogitFit, dropped: list[str], counts: dict[str, Any]) -> dict[str, Any]:
     return {
         "model": model, "status": fit.status, "n": fit.n, "clusters": fit.clusters,
         "parameters": len(fit.columns), "df": fit.df, "converged": fit.converged,

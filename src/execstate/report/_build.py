@@ -64,7 +64,7 @@ _REG_COLS = ["model", "predictor", "n", "clusters", "odds_ratio", "ci_low", "ci_
              "status"]
 _FIT_COLS = ["model", "status", "n", "clusters", "parameters", "converged", "iterations", "condition_number",
              "max_abs_score", "cov_positive_definite", "dropped_columns", "excluded_missing_metric",
-             "excluded_nonpositive_metric", "warnings"]
+             "excluded_nonpositive_metric", "excluded_separated_rows", "separated_levels", "warnings"]
 _SERIES_COLS = ["language", "study", "setting", "arm", "metric", "n", "failures", "excluded", "status", "theta",
                 "p", "nominal_support", "odds_ratio", "ci_low", "ci_high", "p_wald", "logit_status", "p_bh",
                 "bh_reject"]
