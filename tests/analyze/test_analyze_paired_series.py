@@ -152,3 +152,13 @@ def test_series_summary_counts_support():
     members = [r for r in rows if (r["language"], r["arm"], r["metric"]) == ("python", "pooled", "trace_length")]
     assert s["series"] == len(members) == 6 and s["estimable"] == 4
     assert s["supported"] == sum(bool(r["nominal_support"]) for r in members)
+
+
+def test_series_without_completed_responses_are_reported():
+    tasks = synthetic_tasks(3, (("classic", "python", 6),))
+    grades = [g.model_copy(update={"status": "no-response"})
+              for g in synthetic_grades(tasks, 3, settings={"down-high": 0.0})]
+    rows = series_tests(load_cells(tasks, grades).frame, FAST)
+    assert len(rows) == 3 + 4 * 4
+    assert all(r["n"] == 0 and not r["estimable"] and r["status"].startswith("inestimable: no completed")
+               for r in rows)

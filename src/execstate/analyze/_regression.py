@@ -89,7 +89,7 @@ def build_design(rows: pd.DataFrame, predictors: tuple[str, ...]) -> tuple[np.nd
     for metric in predictors:
         logged = np.log2(rows[metric].to_numpy(dtype=float))
         names.append(metric)
-        cols.append(logged - logged.mean())
+        cols.append(logged - logged.mean() if logged.size else logged)
     return _drop_dependent(np.column_stack(cols), names)
 
 

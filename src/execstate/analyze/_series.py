@@ -66,6 +66,7 @@ def _base_row(key: dict[str, str], metric: str, err: np.ndarray, excluded: int,
 def series_rows(group: pd.DataFrame, metrics: tuple[str, ...], key: dict[str, str],
                 config: AnalysisConfig) -> list[dict[str, Any]]:
     """One row per metric for one series; metrics measured on the same rows share their shuffles."""
+    group = group[group["completed"]]
     err_all = group["error"].to_numpy(dtype=bool)
     values = group[list(metrics)].to_numpy(dtype=float).reshape(len(group), len(metrics))
     valid = np.isfinite(values) & (values > 0)
@@ -87,9 +88,9 @@ def series_rows(group: pd.DataFrame, metrics: tuple[str, ...], key: dict[str, st
     return [rows[j] for j in range(len(metrics))]
 
 
-def _series_groups(done: pd.DataFrame):
+def _series_groups(frame: pd.DataFrame):
     """Yield (key, rows, metrics) for pooled and per-arm series, in a stable order."""
-    for (language, study, setting), group in done.groupby(["language", "study", "setting"], sort=True):
+    for (language, study, setting), group in frame.groupby(["language", "study", "setting"], sort=True):
         key = {"language": language, "study": study, "setting": setting}
         yield {**key, "arm": POOLED}, group, DYNAMIC_METRICS
         for arm, by_arm in group.groupby("arm", sort=True):
@@ -109,9 +110,11 @@ def apply_bh(rows: list[dict[str, Any]], config: AnalysisConfig) -> None:
 
 
 def series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, Any]]:
-    """All series x metric rows over completed predictions, BH applied over the declared family."""
-    done = frame[frame["completed"]]
-    rows = [row for key, group, metrics in _series_groups(done)
+    """All series x metric rows over completed predictions, BH applied over the declared family.
+
+    Series are enumerated from every graded cell, so a series with no completed
+    response still gets its (inestimable) rows."""
+    rows = [row for key, group, metrics in _series_groups(frame)
             for row in series_rows(group, metrics, key, config)]
     apply_bh(rows, config)
     return rows
