@@ -101,6 +101,15 @@ def _log2_axis(ax) -> None:
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"2^{np.log2(v):.0f}" if v > 0 else ""))
 
 
+def _label(ax, axes: list[Any], xlabel: str, ylabel: str) -> None:
+    """Axis labels on the first panel of each row only (fewer text objects, faster drawing)."""
+    ax.set_xlabel(xlabel)
+    if axes.index(ax) % _COLS == 0:
+        ax.set_ylabel(ylabel)
+    else:
+        ax.tick_params(labelleft=False)
+
+
 def _grid(n_panels: int) -> tuple[Figure, list[Any]]:
     rows = max(1, -(-n_panels // _COLS))
     cols = min(_COLS, max(1, n_panels))
@@ -153,8 +162,7 @@ def error_vs_load(frame: pd.DataFrame, study: str, out_dir: Path, level: float =
         sub = rows[rows["setting"] == setting]
         _log2_axis(ax)
         ax.set_ylim(-0.03, 1.03)
-        ax.set_xlabel("state load")
-        ax.set_ylabel("error probability")
+        _label(ax, axes, "state load", "error probability")
         if sub.empty:
             ax.set_title(f"{setting}\nno completed predictions", loc="left")
             continue
@@ -197,8 +205,7 @@ def accuracy_vs_peak(frame: pd.DataFrame, study: str, series: list[dict[str, Any
         sub = rows[rows["setting"] == setting]
         _log2_axis(ax)
         ax.set_ylim(-0.03, 1.03)
-        ax.set_xlabel("peak state")
-        ax.set_ylabel("accuracy")
+        _label(ax, axes, "peak state", "accuracy")
         head = _series_header(series, study, setting, "peak_state")
         ax.set_title(f"{setting} (n={len(sub)})\n{head}", loc="left")
         if sub.empty:
