@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from html.parser import HTMLParser
@@ -10,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from execstate.analyze import _cli, synthetic_grades, synthetic_tasks
+from execstate.analyze import synthetic_grades, synthetic_tasks
+from execstate.cli import main
 from execstate.records import Grade, Task, write_jsonl
 from execstate.report import binned_rates, quantile_bins
 
@@ -19,10 +19,8 @@ SETTINGS = {"m-high": -0.8, "m-off": 1.4}
 
 
 def _run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="execstate")
-    _cli.register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """The real entry point, as the console script calls it."""
+    return main(argv)
 
 
 def _inputs(tmp: Path) -> tuple[Path, Path, list[Task]]:
@@ -61,6 +59,8 @@ def test_analysis_json_rows_are_named_for_what_they_hold(runs):
             "ci_low", "ci_high"} <= set(data["paired"][0])
     assert {"model", "predictor", "odds_ratio", "ci_low", "ci_high", "p"} <= set(data["regression"][0])
     assert {"setting", "study", "arm", "metric", "theta", "p", "odds_ratio", "p_bh"} <= set(data["series"][0])
+    assert [r["setting"] for r in data["accuracy"]["accuracy_by_setting"]] == ["m-high", "m-off", "oracle-check"]
+    assert data["accuracy"]["accuracy_by_setting"][2]["pipeline_check"] is True
     assert data["inputs"]["unknown_task_ids"] == ["nowhere/x/short-trace-final"]
     assert data["inputs"]["pipeline_check"] is True
     assert data["inputs"]["high_settings"] == ["m-high"]

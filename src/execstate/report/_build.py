@@ -20,8 +20,8 @@ from typing import Any
 
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
+from execstate.grade import accuracy_tables
 from execstate.records import Grade, Task, read_jsonl
-from execstate.report._accuracy import USING_FALLBACK, accuracy_tables
 from execstate.report._figures import FigureOut, render_figures
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.report._tables import Table, make_table, write_table_files
@@ -71,7 +71,7 @@ _SERIES_COLS = ["language", "study", "setting", "arm", "metric", "n", "failures"
 
 
 def accuracy_section_tables(tasks: list[Task], grades: list[Grade]) -> list[Table]:
-    """Corpus and the three accuracy tables (from the grade stage, or the local fallback)."""
+    """Corpus and the three accuracy tables, computed by the grade stage."""
     acc = accuracy_tables(tasks, grades)
     note = "C/R = correct/completed, C/N = correct/planned, in percent."
     return [make_table("corpus", "Corpus (paper Table 2)", acc.corpus),
@@ -111,8 +111,6 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
         + (": " + ", ".join(i["unknown_task_ids"][:20]) if i["unknown_task_ids"] else ""),
         f"cells graded more than once (first kept): {len(i['duplicate_cells'])}",
         f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
-        "accuracy tables: " + ("local fallback (execstate.grade.accuracy_tables not available)"
-                               if USING_FALLBACK else "execstate.grade.accuracy_tables"),
         f"execstate {__version__}",
     ]
     return "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ul>"
