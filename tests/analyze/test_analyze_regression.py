@@ -153,3 +153,20 @@ def test_constant_outcome_is_inestimable_not_an_exception():
     result = cluster_regression(frame, AnalysisConfig())
     assert all(f["status"].startswith("inestimable") for f in result["regression_fits"])
     assert all(r["odds_ratio"] is None for r in result["regression"])
+
+
+def test_separated_predictor_is_flagged_not_reported_as_a_clean_fit():
+    x = np.linspace(-2, 2, 40)
+    y = (x > 0).astype(float)  # complete separation: no finite maximum
+    groups = np.arange(40) % 8
+    fit = fit_logit(y, np.column_stack([np.ones(40), x]), ["intercept", "x"], groups=groups)
+    assert not (fit.ok and fit.converged)
+    assert fit.warnings or not fit.ok
+
+
+def test_few_clusters_are_named_in_the_warnings():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([np.ones(60), rng.normal(size=60), rng.normal(size=60)])
+    y = (rng.random(60) < 0.5).astype(float)
+    fit = fit_logit(y, X, ["intercept", "a", "b"], groups=np.arange(60) % 3)
+    assert any("only 3 clusters for 3 parameters" in w for w in fit.warnings)

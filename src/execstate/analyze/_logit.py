@@ -8,7 +8,7 @@ freedom) and ``"wald"`` (the inverse information, normal reference).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import statsmodels.api as sm
@@ -77,16 +77,21 @@ def fit_logit(y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarr
     if groups is not None:
         codes = np.unique(np.asarray(groups), return_inverse=True)[1]
         kwargs.update(cov_type="cluster", cov_kwds={"groups": codes}, use_t=True)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, np.errstate(over="ignore"):
         warnings.simplefilter("always")
         try:
             res = model.fit(**kwargs)
+            fit = _wrap(model, res, columns, groups)
         except (np.linalg.LinAlgError, ValueError) as exc:
             return LogitFit(columns=columns, status=f"inestimable: {type(exc).__name__}: {exc}", n=int(y.size))
-    return _wrap(model, res, columns, groups, [str(w.message) for w in caught])
+    notes = [str(w.message) for w in caught]
+    if groups is not None and fit.clusters is not None and fit.clusters <= len(columns):
+        notes.append(f"only {fit.clusters} clusters for {len(columns)} parameters: the cluster covariance "
+                     "is rank-deficient")
+    return replace(fit, warnings=sorted(set(notes)))
 
 
-def _wrap(model, res, columns: list[str], groups, messages: list[str]) -> LogitFit:
+def _wrap(model, res, columns: list[str], groups) -> LogitFit:
     params = np.asarray(res.params, dtype=float)
     cov = np.asarray(res.cov_params(), dtype=float)
     info = -model.hessian(params)
@@ -102,7 +107,6 @@ def _wrap(model, res, columns: list[str], groups, messages: list[str]) -> LogitF
         condition_number=float(np.linalg.cond(info)) if finite else None,
         max_abs_score=float(np.max(np.abs(model.score(params)))) if finite else None,
         cov_min_eigenvalue=float(np.linalg.eigvalsh(cov).min()) if finite else None,
-        warnings=sorted(set(messages)),
     )
 
 

@@ -127,6 +127,8 @@ def _predictor_rows(model: str, predictors: tuple[str, ...], fit: LogitFit, leve
                                "coef": None, "se": None, "odds_ratio": None, "ci_low": None,
                                "ci_high": None, "t": None, "df": fit.df, "p": None, "status": fit.status}
         if fit.ok and metric in fit.columns:
+            if not fit.converged:
+                row["status"] = "not converged: estimates unreliable"
             s = fit.summary(fit.columns.index(metric), level)
             row.update(coef=s["coef"], se=s["se"], odds_ratio=float(np.exp(s["coef"])),
                        ci_low=float(np.exp(s["ci_low"])), ci_high=float(np.exp(s["ci_high"])),
