@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from execstate.analyze._config import AnalysisConfig, Cohort
@@ -43,19 +42,19 @@ def final_pairs(frame: pd.DataFrame) -> pd.DataFrame:
 def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig) -> dict[str, Any]:
     """Counts, decrement and bootstrap interval for one cohort x setting (or pooled)."""
     done = subset[subset["complete"]]
-    s, l = done["short_correct"].to_numpy(), done["long_correct"].to_numpy()
+    s, lg = done["short_correct"].to_numpy(), done["long_correct"].to_numpy()
     row: dict[str, Any] = {
         "cohort": cohort, "setting": setting, "settings": int(done["setting"].nunique()),
         "pairs": int(len(done)), "incomplete_pairs": int(len(subset) - len(done)),
         "sources": int(done["source_sha256"].nunique()),
-        "short_correct": int(s.sum()), "long_correct": int(l.sum()),
-        "correct_to_wrong": int((s & ~l).sum()), "wrong_to_correct": int((~s & l).sum()),
+        "short_correct": int(s.sum()), "long_correct": int(lg.sum()),
+        "correct_to_wrong": int((s & ~lg).sum()), "wrong_to_correct": int((~s & lg).sum()),
         "decrement_pp": None, "ci_low": None, "ci_high": None,
         "replicates": config.replicates, "level": config.level,
     }
     if len(done) == 0:
         return row
-    diff = s.astype(int) - l.astype(int)
+    diff = s.astype(int) - lg.astype(int)
     row["decrement_pp"] = 100.0 * float(diff.sum()) / len(done)
     by_src = pd.DataFrame({"src": done["source_sha256"].to_numpy(), "d": diff}).groupby("src", sort=True)["d"]
     reps = cluster_bootstrap_ratio(by_src.sum().to_numpy(), by_src.size().to_numpy(), config.replicates,
