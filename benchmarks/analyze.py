@@ -1,0 +1,80 @@
+"""Benchmark: the full `execstate analyze` on 11,200 synthetic graded cells (target < 60 s on 2 cores).
+
+Run:  python benchmarks/analyze.py [--out DIR]
+
+Builds the paper-shaped synthetic corpus (400 cases, 1,600 tasks, 7 settings),
+writes tasks.jsonl/grades.jsonl, then times each stage of the analysis with
+the protocol's counts (10,000 bootstrap replicates, 10,000 permutations) and
+the whole command side by side, printing each stage's share and the total's
+ratio to the 60-second target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from execstate.analyze import (
+    AnalysisConfig,
+    cluster_regression,
+    load_cells,
+    paired_comparison,
+    series_tests,
+    synthetic_grades,
+    synthetic_tasks,
+)
+from execstate.records import write_jsonl
+from execstate.report import analyze_files, render_figures
+
+TARGET_S = 60.0
+
+
+def _timed(label: str, fn, results: list[tuple[str, float, float]]):
+    """Run ``fn``; record wall and CPU seconds (CPU excludes waiting for cores other agents hold)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = fn()
+    results.append((label, time.perf_counter() - wall, time.process_time() - cpu))
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="keep the outputs here (default: a temporary directory)")
+    args = parser.parse_args(argv)
+    work = args.out or Path(tempfile.mkdtemp(prefix="execstate-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    tasks = synthetic_tasks(0)
+    grades = synthetic_grades(tasks, 0)
+    write_jsonl(work / "tasks.jsonl", tasks)
+    write_jsonl(work / "grades.jsonl", grades)
+    config = AnalysisConfig()
+    print(f"{len(tasks)} tasks, {len(grades)} graded cells, {config.replicates} replicates, "
+          f"{config.permutations} permutations; cpus available: {len(os.sched_getaffinity(0))}")
+
+    stages: list[tuple[str, float, float]] = []
+    cells = _timed("join tasks+grades", lambda: load_cells(tasks, grades), stages)
+    _timed("paired + bootstrap", lambda: paired_comparison(cells.frame, config), stages)
+    _timed("cluster regression", lambda: cluster_regression(cells.frame, config), stages)
+    series = _timed("series tests", lambda: series_tests(cells.frame, config), stages)
+    studies = sorted(cells.frame["study"].unique())
+    _timed("figures", lambda: render_figures(cells.frame, series, studies, work / "stage-figures"), stages)
+    total: list[tuple[str, float, float]] = []
+    _timed("execstate analyze (whole command)",
+           lambda: analyze_files(work / "tasks.jsonl", work / "grades.jsonl", work / "out", config), total)
+
+    whole, whole_cpu = total[0][1], total[0][2]
+    print(f"{'stage':36s} {'wall s':>8s} {'cpu s':>8s}  share of whole (wall)")
+    for label, seconds, cpu in stages + total:
+        print(f"{label:36s} {seconds:8.2f} {cpu:8.2f}  {seconds / whole:6.1%}")
+    print(f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
+          f"({'within' if whole < TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
+          f"load average at end {os.getloadavg()[0]:.1f}; outputs in {work / 'out'}")
+    return 0 if whole < TARGET_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The whole analysis of one tasks+grades pair as one record, and its JSON file."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from execstate.analyze._cells import Cells, load_cells
+from execstate.analyze._config import AnalysisConfig
+from execstate.analyze._paired import paired_comparison
+from execstate.analyze._regression import cluster_regression
+from execstate.analyze._series import series_summary, series_tests
+from execstate.records import Grade, Task
+
+ANALYSIS_SCHEMA_VERSION = 1
+_SIGNIFICANT = 12  # digits kept in JSON floats: re-runs compare equal as text
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Rows of every analysis, each a flat dict whose keys name what they hold."""
+
+    inputs: dict[str, Any]
+    config: AnalysisConfig
+    paired: list[dict[str, Any]] = field(default_factory=list)
+    regression: list[dict[str, Any]] = field(default_factory=list)
+    regression_fits: list[dict[str, Any]] = field(default_factory=list)
+    correlations: list[dict[str, Any]] = field(default_factory=list)
+    series: list[dict[str, Any]] = field(default_factory=list)
+    series_summary: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema_version": ANALYSIS_SCHEMA_VERSION, "inputs": self.inputs, "config": self.config.to_json(),
+                "paired": self.paired, "regression": self.regression, "regression_fits": self.regression_fits,
+                "correlations": self.correlations, "series": self.series,
+                "series_summary": self.series_summary}
+
+
+def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
+    f = cells.frame
+    settings = sorted(f["setting"].unique().tolist())
+    return {
+        "cells": int(len(f)), "completed": int(f["completed"].sum()), "correct": int(f["correct"].sum()),
+        "settings": settings, "studies": sorted(f["study"].unique().tolist()),
+        "pipeline_check": bool(f["pipeline_check"].any()),
+        "unknown_task_ids": cells.unknown_task_ids, "duplicate_cells": cells.duplicate_cells,
+        "high_settings": list(config.high(settings)),
+        "cohorts": [asdict(c) for c in config.declared_cohorts(settings)],
+    }
+
+
+def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysis:
+    """Run the paired comparison, the cluster regression and the series tests on joined cells."""
+    config = config or AnalysisConfig()
+    reg = cluster_regression(cells.frame, config)
+    series = series_tests(cells.frame, config)
+    return Analysis(inputs=_inputs(cells, config), config=config, paired=paired_comparison(cells.frame, config),
+                    regression=reg["regression"], regression_fits=reg["regression_fits"],
+                    correlations=reg["correlations"], series=series, series_summary=series_summary(series))
+
+
+def analyze(tasks: Iterable[Task], grades: Iterable[Grade], config: AnalysisConfig | None = None) -> Analysis:
+    """The full analysis of ``grades`` against ``tasks``; deterministic for a given config."""
+    return analyze_cells(load_cells(tasks, grades), config)
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe copy: floats rounded to 12 significant digits, NaN/inf -> None, numpy -> Python."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float):
+        return float(f"{value:.{_SIGNIFICANT}g}") if math.isfinite(value) else None
+    return value
+
+
+def write_analysis_json(analysis: Analysis, path: Path, extra: dict[str, Any] | None = None) -> Path:
+    """Write ``analysis.json`` (UTF-8, 1-space indent, stable order); ``extra`` keys are appended."""
+    payload = {**analysis.to_json(), **(extra or {})}
+    path.write_text(json.dumps(_clean(payload), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,73 @@
+"""Declared choices of an analysis: seeds, replicate counts, cohorts, the BH family."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+from execstate.analyze._cells import DYNAMIC_METRICS
+
+
+@dataclass(frozen=True)
+class Cohort:
+    """A declared subset of the paired comparison (paper Table 7)."""
+
+    name: str
+    settings: tuple[str, ...] | None = None
+    """Settings included; ``None`` means every setting in the grades."""
+    exclude_studies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BHFamily:
+    """The declared Benjamini-Hochberg family: estimable series tests matching all fields."""
+
+    language: str = "python"
+    arms: tuple[str, ...] = ("long-trace-final",)
+    metrics: tuple[str, ...] = DYNAMIC_METRICS
+
+
+@dataclass(frozen=True)
+class AnalysisConfig:
+    """Everything an analysis depends on besides its inputs; recorded in ``analysis.json``."""
+
+    seed: int = 20250101
+    """Base seed; each bootstrap/permutation derives its own stream from it and its row key."""
+    replicates: int = 10_000
+    """Cluster-bootstrap replicates per paired row."""
+    permutations: int = 10_000
+    """Label shuffles per series test."""
+    level: float = 0.95
+    high_settings: tuple[str, ...] | None = None
+    """The high-reasoning cohort's settings; ``None``: settings whose name ends in ``-high``."""
+    exclude_study: str | None = "networkx"
+    """The study left out by the sensitivity cohorts and by the regression (one shared source)."""
+    cohorts: tuple[Cohort, ...] | None = None
+    """Paired cohorts; ``None``: all Python, high settings, and both again without ``exclude_study``."""
+    regression_language: str = "python"
+    bh_family: BHFamily = field(default_factory=BHFamily)
+    bh_alpha: float = 0.05
+    figure_studies: tuple[str, ...] | None = None
+    """Studies that get per-study figures; ``None``: every study in the tasks."""
+
+    def high(self, settings: Iterable[str]) -> tuple[str, ...]:
+        """The high-reasoning settings among ``settings`` (declared, or by the ``-high`` suffix)."""
+        if self.high_settings is not None:
+            return tuple(self.high_settings)
+        return tuple(sorted(s for s in settings if s.endswith("-high")))
+
+    def declared_cohorts(self, settings: Iterable[str]) -> tuple[Cohort, ...]:
+        """The paired cohorts to report, in report order."""
+        if self.cohorts is not None:
+            return self.cohorts
+        high = self.high(settings)
+        cohorts = [Cohort("all-python"), Cohort("all-python/high", settings=high)]
+        if self.exclude_study:
+            ex = (self.exclude_study,)
+            cohorts += [Cohort(f"exclude-{self.exclude_study}", exclude_studies=ex),
+                        Cohort(f"exclude-{self.exclude_study}/high", settings=high, exclude_studies=ex)]
+        return tuple(cohorts)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-JSON form for the analysis record."""
+        return asdict(self)

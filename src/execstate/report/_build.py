@@ -1,0 +1,173 @@
+"""From tasks and grades to an output directory: analysis.json, tables, figures, report.html.
+
+Layout of ``out_dir``::
+
+    analysis.json          every analysis row (paired, regression, series, ...) + inputs + config
+    tables/<name>.csv|.md  one file pair per table, plus tables/tables.md
+    figures/<name>.svg|.png
+    report.html            one self-contained page
+
+Nothing in the outputs depends on the time, the working directory or the
+order of evaluation, so a re-run writes identical bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from execstate import __version__
+from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
+from execstate.grade import accuracy_tables
+from execstate.records import Grade, Task, read_jsonl
+from execstate.report._figures import FigureOut, render_figures
+from execstate.report._html import esc, figure_html, page, table_section, task_browser
+from execstate.report._tables import Table, make_table, write_table_files
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where everything was written."""
+
+    out_dir: Path
+    analysis_json: Path
+    report_html: Path
+    tables: list[Path] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+
+
+def _joinable(tasks: list[Task], grades: list[Grade]) -> list[Grade]:
+    """Grades of known tasks, first grade per cell (the rest are reported by the analysis)."""
+    known = {t.task_id for t in tasks}
+    seen: set[tuple[str, str, int]] = set()
+    out = []
+    for g in grades:
+        key = (g.task_id, g.setting, g.sample)
+        if g.task_id in known and key not in seen:
+            seen.add(key)
+            out.append(g)
+    return out
+
+
+def _banner(grades: list[Grade]) -> str | None:
+    checks = sorted({g.setting for g in grades if g.pipeline_check})
+    if not checks:
+        return None
+    return ("PIPELINE CHECK: the answers of setting(s) " + ", ".join(checks) + " came from the oracle provider. "
+            "Their numbers verify the pipeline; they are not a model's results.")
+
+_PAIRED_COLS = ["cohort", "setting", "settings", "pairs", "incomplete_pairs", "sources", "short_correct",
+                "long_correct", "correct_to_wrong", "wrong_to_correct", "decrement_pp", "ci_low", "ci_high"]
+_REG_COLS = ["model", "predictor", "n", "clusters", "odds_ratio", "ci_low", "ci_high", "p", "coef", "se", "df",
+             "status"]
+_FIT_COLS = ["model", "status", "n", "clusters", "parameters", "converged", "iterations", "condition_number",
+             "max_abs_score", "cov_positive_definite", "dropped_columns", "excluded_missing_metric",
+             "excluded_nonpositive_metric", "excluded_separated_rows", "separated_levels", "warnings"]
+_SERIES_COLS = ["language", "study", "setting", "arm", "metric", "n", "failures", "excluded", "status", "theta",
+                "p", "nominal_support", "odds_ratio", "ci_low", "ci_high", "p_wald", "logit_status", "p_bh",
+                "bh_reject"]
+
+
+def accuracy_section_tables(tasks: list[Task], grades: list[Grade]) -> list[Table]:
+    """Corpus and the three accuracy tables, computed by the grade stage."""
+    acc = accuracy_tables(tasks, grades)
+    note = "C/R = correct/completed, C/N = correct/planned, in percent."
+    return [make_table("corpus", "Corpus (paper Table 2)", acc.corpus),
+            make_table("accuracy_by_arm", "Accuracy by arm and setting (Table 3)", acc.by_arm, note=note),
+            make_table("accuracy_by_setting", "Accuracy by setting (Table 4)", acc.by_setting, note=note),
+            make_table("accuracy_by_study", "Accuracy by study and setting (Table 5)", acc.by_study, note=note)]
+
+
+def analysis_tables(a: Analysis) -> list[Table]:
+    """The tables of the paired comparison, the regression and the series tests."""
+    fam = a.config.bh_family
+    return [
+        make_table("paired", "Paired short- vs long-input final output (Table 7)", a.paired, _PAIRED_COLS,
+                   note=f"Decrement in percentage points; {a.config.level:.0%} source-cluster percentile "
+                        f"interval, {a.config.replicates} replicates."),
+        make_table("regression", "Cluster-robust logistic regression of error (Table 6)", a.regression, _REG_COLS,
+                   note="Odds ratio per doubling of the metric; source-cluster sandwich covariance, t(G-1)."),
+        make_table("regression_fits", "Regression fits: convergence and conditioning", a.regression_fits,
+                   _FIT_COLS),
+        make_table("correlations", "Correlations of the log2 predictors", a.correlations),
+        make_table("series_summary", "Series tests summarised (Table 8, Section 5.3)", a.series_summary,
+                   note="supported = theta > 0.5 and permutation p < 0.05 (unadjusted)."),
+        make_table("series_bh_family", "Series in the Benjamini-Hochberg family",
+                   [r for r in a.series if r["bh_family"]], _SERIES_COLS,
+                   note=f"Family: {fam.language}, arms {', '.join(fam.arms)}, metrics {', '.join(fam.metrics)}, "
+                        f"estimable series only; alpha {a.config.bh_alpha}."),
+        make_table("series", "All series tests", a.series, _SERIES_COLS),
+    ]
+
+
+def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
+    i = a.inputs
+    items = [f"{name}: sha256 {sha}" for name, sha in files.items()] + [
+        f"graded cells {i['cells']}, completed {i['completed']}, correct {i['correct']}",
+        "settings: " + ", ".join(i["settings"]), "studies: " + ", ".join(i["studies"]),
+        f"grades of unknown tasks (left out): {len(i['unknown_task_ids'])}"
+        + (": " + ", ".join(i["unknown_task_ids"][:20]) if i["unknown_task_ids"] else ""),
+        f"cells graded more than once (first kept): {len(i['duplicate_cells'])}",
+        f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
+        f"execstate {__version__}",
+    ]
+    return "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ul>"
+
+
+def _sections(a: Analysis, acc: list[Table], tabs: list[Table], figs: list[FigureOut], browser: str,
+              files: dict[str, str]) -> list[tuple[str, str, str]]:
+    by = {t.name: t for t in acc + tabs}
+    s = lambda *names: "".join(table_section(by[n]) for n in names)  # noqa: E731
+    all_series = f"<details><summary>All {len(a.series)} series tests</summary>{s('series')}</details>"
+    return [
+        ("inputs", "Inputs", _inputs_html(a, files)),
+        ("corpus", "Corpus", s("corpus")),
+        ("accuracy", "Accuracy", s("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
+        ("paired", "Paired comparison", s("paired")),
+        ("regression", "Regression", s("regression", "regression_fits", "correlations")),
+        ("series", "Series tests", s("series_summary", "series_bh_family") + all_series),
+        ("figures", "Figures", "".join(figure_html(f) for f in figs)),
+        ("tasks", "Tasks", f'<p class="note">One entry per case; open a task for its source, input, oracle '
+                           f"and every setting's answer.</p>{browser}"),
+    ]
+
+
+def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: AnalysisConfig | None = None,
+                 files: dict[str, str] | None = None) -> ReportFiles:
+    """Analyse, then write analysis.json, tables, figures and report.html under ``out_dir``."""
+    config = config or AnalysisConfig()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cells = load_cells(tasks, grades)
+    analysis = analyze_cells(cells, config)
+    joined = _joinable(tasks, grades)
+    acc, tabs = accuracy_section_tables(tasks, joined), analysis_tables(analysis)
+    extra: dict[str, Any] = {"accuracy": {t.name: t.rows for t in acc}, "files": files or {},
+                             "execstate_version": __version__}
+    json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
+    table_paths = write_table_files(acc + tabs, out_dir / "tables")
+    studies = list(config.figure_studies or sorted(cells.frame["study"].unique()))
+    figs = render_figures(cells.frame, analysis.series, studies, out_dir / "figures", config.level)
+    html_text = page("execstate analysis report", _banner(grades),
+                     _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}))
+    html_path = out_dir / "report.html"
+    html_path.write_text(html_text, encoding="utf-8", newline="")
+    return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in figs for p in f.paths])
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path,
+                  config: AnalysisConfig | None = None) -> ReportFiles:
+    """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``."""
+    tasks = list(read_jsonl(Path(tasks_path), Task))
+    grades = list(read_jsonl(Path(grades_path), Grade))
+    files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
+    return write_report(tasks, grades, Path(out_dir), config, files)

@@ -1,0 +1,107 @@
+"""The self-contained HTML report: one page, figures inlined as data URIs, every string escaped.
+
+The page has no external assets (no scripts, fonts, stylesheets or images
+fetched), no timestamps, and a stable order, so re-running the analysis
+yields the same bytes. The per-task browser uses ``<details>`` elements so
+the page stays usable with thousands of tasks.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from typing import Any, Iterable
+
+from execstate.records import ARMS, Grade, Task
+from execstate.report._figures import FigureOut
+from execstate.report._tables import Table, to_html
+
+_MAX_SHOWN = 20_000  # characters of one input/oracle/answer shown inline; the files hold the rest
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:1.5rem auto;max-width:1200px;
+padding:0 1rem;color:#222;line-height:1.4}
+h1{font-size:1.6rem}h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}h3{font-size:1.05rem}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem;display:block;overflow-x:auto}
+th,td{border:1px solid #ddd;padding:.15rem .4rem;text-align:left;white-space:nowrap}th{background:#f3f3f3}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.banner{background:#fff3cd;border:2px solid #d39e00;padding:.6rem 1rem;font-weight:600}
+.note{color:#555;font-size:.85rem}figure{margin:1rem 0}figure img{max-width:100%;border:1px solid #eee}
+figcaption{font-size:.85rem;color:#444}pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.78rem;
+max-height:30rem}details{margin:.2rem 0}summary{cursor:pointer}.correct-valid,.correct-invalid{color:#1a7f37}
+.wrong-valid,.wrong-invalid{color:#b42318}.no-response{color:#777}nav a{margin-right:.8rem}
+"""
+
+
+def esc(value: Any) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _clip(text: str | None) -> str:
+    if text is None:
+        return "(none)"
+    if len(text) <= _MAX_SHOWN:
+        return text
+    return text[:_MAX_SHOWN] + f"\n... [{len(text) - _MAX_SHOWN} more characters; see the JSONL file]"
+
+
+def figure_html(fig: FigureOut) -> str:
+    data = base64.b64encode(fig.svg.encode("utf-8")).decode("ascii")
+    return (f'<figure id="fig-{esc(fig.name)}"><h3>{esc(fig.title)}</h3>'
+            f'<img alt="{esc(fig.title)}" src="data:image/svg+xml;base64,{data}">'
+            f"<figcaption>{esc(fig.caption)} Files: {esc(fig.name)}.svg, {esc(fig.name)}.png</figcaption></figure>")
+
+
+def table_section(table: Table) -> str:
+    note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
+    return f'<h3 id="table-{esc(table.name)}">{esc(table.title)}</h3>{note}{to_html(table)}'
+
+
+def _grade_rows(grades: list[Grade]) -> str:
+    rows = "".join(
+        f'<tr><td>{esc(g.setting)}</td><td class="num">{g.sample}</td><td class="{esc(g.status)}">{esc(g.status)}'
+        f"</td><td><pre>{esc(_clip(g.answer))}</pre></td></tr>" for g in grades)
+    return f"<table><thead><tr><th>setting</th><th>sample</th><th>status</th><th>answer</th></tr></thead>" \
+           f"<tbody>{rows}</tbody></table>" if grades else "<p><em>(no grades for this task)</em></p>"
+
+
+def _task_html(task: Task, grades: list[Grade]) -> str:
+    correct = sum(g.status.startswith("correct") for g in grades)
+    m = task.metrics
+    meta = (f"trace {m.trace_length}, peak {m.peak_state}, load {m.state_load}, cyclomatic {m.cyclomatic}; "
+            f"rule {task.grading_rule}; source sha256 {task.source_sha256[:12]}")
+    return (f'<details id="task-{esc(task.task_id)}"><summary>{esc(task.arm)}: {correct}/{len(grades)} correct '
+            f'<span class="note">({esc(task.task_id)})</span></summary>'
+            f'<p class="note">{esc(meta)}</p>'
+            f"<h4>Source</h4><pre>{esc(task.source)}</pre><h4>Input</h4><pre>{esc(_clip(task.input))}</pre>"
+            f"<h4>Oracle</h4><pre>{esc(_clip(task.oracle))}</pre>{_grade_rows(grades)}</details>")
+
+
+def task_browser(tasks: Iterable[Task], grades: Iterable[Grade]) -> str:
+    """One ``<details>`` per case (tasks-file order), holding one per task with source, input,
+    oracle and every setting's answer and status."""
+    by_task: dict[str, list[Grade]] = {}
+    for g in grades:
+        by_task.setdefault(g.task_id, []).append(g)
+    cases: dict[str, list[Task]] = {}
+    for t in tasks:
+        cases.setdefault(t.case_id, []).append(t)
+    rank = {a: i for i, a in enumerate(ARMS)}
+    parts = []
+    for case_id, members in cases.items():
+        members.sort(key=lambda t: rank.get(t.arm, len(rank)))
+        first = members[0]
+        inner = "".join(_task_html(t, sorted(by_task.get(t.task_id, []), key=lambda g: (g.setting, g.sample)))
+                        for t in members)
+        parts.append(f"<details><summary><strong>{esc(case_id)}</strong> ({esc(first.study)}, "
+                     f"{esc(first.language)}, {len(members)} tasks)</summary>{inner}</details>")
+    return "".join(parts)
+
+
+def page(title: str, banner: str | None, sections: list[tuple[str, str, str]]) -> str:
+    """The whole document; ``sections`` are (anchor, heading, inner HTML)."""
+    nav = "".join(f'<a href="#{esc(a)}">{esc(h)}</a>' for a, h, _ in sections)
+    body = "".join(f'<section id="{esc(a)}"><h2>{esc(h)}</h2>{inner}</section>' for a, h, inner in sections)
+    top = f'<p class="banner">{esc(banner)}</p>' if banner else ""
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style></head>'
+            f"<body><h1>{esc(title)}</h1>{top}<nav>{nav}</nav>{body}</body></html>\n")
