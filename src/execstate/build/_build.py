@@ -28,21 +28,49 @@ class BuildResult:
     manifest: BuildManifest
 
 
+def _imported_studies() -> dict[str, Callable[[], list[Task]]]:
+    """Built-in studies that arrive as ready tasks from a dataset rather than as case specs."""
+    from execstate.studies.cruxeval import cruxeval_tasks
+
+    return {"cruxeval": cruxeval_tasks}
+
+
+def builtin_studies() -> list[str]:
+    """Names accepted by ``--study``."""
+    specs = [p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and any(p.rglob("case.toml"))]
+    return sorted(set(specs) | set(_imported_studies()))
+
+
 def study_dir(name: str) -> Path:
-    """The directory of a built-in study; ``ValueError`` lists the available ones."""
+    """The case-spec directory of a built-in study; ``ValueError`` lists the available ones."""
     path = STUDIES_DIR / name
     if not name.isidentifier() or not any(path.rglob("case.toml")):
-        known = sorted(p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and any(p.rglob("case.toml")))
-        raise ValueError(f"no built-in study named {name!r}; available: {', '.join(known) or 'none'}")
+        raise ValueError(f"no built-in study of case specs named {name!r}; available: {', '.join(builtin_studies())}")
     return path
 
 
-def build(paths: list[Path], *, jobs: int = 1, options: BuildOptions | None = None,
-          progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
-    """Build every case spec found under ``paths``; one bad case never stops the batch.
+def study_paths_and_tasks(names: list[str]) -> tuple[list[Path], list[Task]]:
+    """Split built-in study names into spec directories to build and imported ready tasks."""
+    imported = _imported_studies()
+    paths, tasks = [], []
+    for name in names:
+        if name in imported:
+            tasks.extend(imported[name]())
+        else:
+            paths.append(study_dir(name))
+    return paths, tasks
 
-    ``progress(done, total, case_id)`` is called after each case.
+
+def build(paths: list[Path], *, studies: list[str] = (), jobs: int = 1, options: BuildOptions | None = None,
+          progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
+    """Build every case spec found under ``paths`` and in the built-in ``studies``.
+
+    One bad case never stops the batch. Imported studies (``cruxeval``) add their
+    ready tasks as admitted cases. ``progress(done, total, case_id)`` is called
+    after each built case. ``ValueError`` for an unknown study name.
     """
+    study_specs, imported = study_paths_and_tasks(list(studies))
+    paths = list(paths) + study_specs
     opts = options or BuildOptions()
     spec_files = find_specs(paths)
     specs, exclusions = [], []
@@ -64,6 +92,8 @@ def build(paths: list[Path], *, jobs: int = 1, options: BuildOptions | None = No
                 results[futures[fut].id] = out
             if progress:
                 progress(n, len(specs), futures[fut].id)
+    for task in imported:
+        results.setdefault(task.case_id, []).append(task)
     tasks = [t for cid in sorted(results) for t in results[cid]]
     exclusions.sort(key=lambda e: (e.case_id, e.spec_path or ""))
     manifest = _manifest(spec_files, tasks, exclusions, len(results))
@@ -96,7 +126,7 @@ def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
     by_check: dict[str, int] = {}
     for e in exclusions:
         by_check[e.check] = by_check.get(e.check, 0) + 1
-    python = tasks[0].meta["python"] if tasks else platform.python_version()
+    python = next((t.meta["python"] for t in tasks if "python" in t.meta), platform.python_version())
     return BuildManifest(
         execstate_version=__version__, python=python, specs=[str(p) for p in spec_files],
         cases_admitted=admitted, cases_excluded=len(exclusions), tasks=len(tasks),

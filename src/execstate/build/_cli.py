@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from execstate.build._build import build, study_dir, write_build
+from execstate.build._build import build, builtin_studies, write_build
 from execstate.build._case import BuildOptions
 from execstate.sandbox import Limits
 
@@ -24,12 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        paths = list(args.paths) + [study_dir(name) for name in args.study]
-    except ValueError as exc:
-        print(f"execstate build: {exc}", file=sys.stderr)
+    unknown = [name for name in args.study if name not in builtin_studies()]
+    if unknown:
+        print(f"execstate build: unknown study {', '.join(unknown)}; available: {', '.join(builtin_studies())}",
+              file=sys.stderr)
         return 2
-    if not paths:
+    paths = list(args.paths)
+    if not paths and not args.study:
         print("execstate build: give case spec paths or --study NAME", file=sys.stderr)
         return 2
     missing = [p for p in paths if not p.exists()]
@@ -38,15 +39,15 @@ def main(args: argparse.Namespace) -> int:
         return 2
     opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
                         python=args.python)
-    result = _build_with_progress(paths, args.jobs, opts)
+    result = _build_with_progress(paths, args.study, args.jobs, opts)
     write_build(result, args.out)
     _summary(result, args.out)
     return 0
 
 
-def _build_with_progress(paths, jobs, opts):
+def _build_with_progress(paths, studies, jobs, opts):
     if not sys.stderr.isatty():
-        return build(paths, jobs=jobs, options=opts)
+        return build(paths, studies=studies, jobs=jobs, options=opts)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("building"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -56,7 +57,7 @@ def _build_with_progress(paths, jobs, opts):
         def report(done: int, total: int, case_id: str) -> None:
             bar.update(job, completed=done, total=total, description=case_id)
 
-        return build(paths, jobs=jobs, options=opts, progress=report)
+        return build(paths, studies=studies, jobs=jobs, options=opts, progress=report)
 
 
 def _summary(result, out: Path) -> None:

@@ -1,1 +1,5 @@
-"""The whole pipeline as one call."""
+"""The whole pipeline as one call: build, run, grade, tables, analysis, report."""
+
+from execstate.pipeline._pipeline import DEFAULT_STUDIES, ORACLE_SETTING, PipelineResult, run_pipeline
+
+__all__ = ["DEFAULT_STUDIES", "ORACLE_SETTING", "PipelineResult", "run_pipeline"]

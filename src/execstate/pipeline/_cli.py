@@ -1,0 +1,48 @@
+"""`execstate pipeline`: the main job in one command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from execstate.build import BuildOptions
+from execstate.build._build import builtin_studies
+from execstate.pipeline._pipeline import DEFAULT_STUDIES, run_pipeline
+from execstate.sandbox import Limits
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go")
+    p.add_argument("paths", nargs="*", type=Path, help="extra case.toml files or directories")
+    p.add_argument("--out", type=Path, required=True, help="output directory")
+    p.add_argument("--study", action="append", default=None,
+                   help=f"built-in study (repeatable; default: {', '.join(DEFAULT_STUDIES)}); 'none' for only PATHS")
+    p.add_argument("--settings", type=Path, default=None,
+                   help="settings TOML of model endpoints (default: the offline oracle pipeline check)")
+    p.add_argument("--setting", default=None, help="run only this setting of the settings file")
+    p.add_argument("--samples", type=int, default=1, help="responses per task and setting")
+    p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
+    p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    studies = tuple(args.study) if args.study else DEFAULT_STUDIES
+    studies = tuple(s for s in studies if s != "none")
+    unknown = [s for s in studies if s not in builtin_studies()]
+    if unknown:
+        print(f"execstate pipeline: unknown study {', '.join(unknown)}; available: {', '.join(builtin_studies())}",
+              file=sys.stderr)
+        return 2
+    opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
+    try:
+        result = run_pipeline(args.out, studies=studies, paths=tuple(args.paths), settings_file=args.settings,
+                              setting=args.setting, samples=args.samples, jobs=args.jobs, options=opts)
+    except (ValueError, OSError) as exc:
+        print(f"execstate pipeline: {exc}", file=sys.stderr)
+        return 2
+    if result.pipeline_check:
+        print("NOTE: answers came from the oracle provider; this is a PIPELINE CHECK, not a model's result.")
+    print(f"report: {result.report.resolve()}")
+    return 0

@@ -1,0 +1,69 @@
+"""The whole pipeline as one call: build -> run -> grade -> tables -> analyze -> report.
+
+Each stage writes its own file under ``out`` and the next stage reads only
+that file, so any stage can be re-run alone. Without a settings file the run
+uses the offline ``oracle`` provider: a pipeline check whose every grade is
+labelled as such, never a model's result.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from execstate.build import BuildOptions, build, write_build
+from execstate.grade import accuracy_tables, grade_all, write_tables
+from execstate.records import Response, Task, read_jsonl, write_jsonl
+from execstate.report import analyze_files
+from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
+
+DEFAULT_STUDIES = ("classic", "cruxeval")
+ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """Where every stage wrote its output."""
+
+    tasks: Path
+    responses: Path
+    grades: Path
+    tables: Path
+    report: Path
+    pipeline_check: bool
+
+
+def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths: tuple[Path, ...] = (),
+                 settings_file: Path | None = None, setting: str | None = None, samples: int = 1,
+                 jobs: int = 2, options: BuildOptions | None = None, log=print) -> PipelineResult:
+    """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
+    check), grade every planned cell, and write tables, analysis and ``report.html`` under ``out``.
+
+    Re-running resumes the run stage (recorded responses are kept) and rewrites the later stages.
+    """
+    out = Path(out)
+    log(f"[1/5] building {', '.join(studies) or 'no built-in study'}"
+        + (f" and {len(paths)} path(s)" if paths else "") + f" -> {out / 'build'}")
+    built = build(list(paths), studies=list(studies), jobs=jobs, options=options)
+    write_build(built, out / "build")
+    log(f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
+        f"excluded {built.manifest.cases_excluded}")
+    settings = load_settings(settings_file) if settings_file else [ORACLE_SETTING]
+    if setting:
+        settings = [s for s in settings if s.name == setting]
+        if not settings:
+            raise ValueError(f"no setting named {setting!r} in {settings_file}")
+    log(f"[2/5] running {len(built.tasks)} tasks on {', '.join(s.name for s in settings)} -> {out / 'run'}")
+    run_tasks(built.tasks, settings, out / "run", samples=samples)
+    responses = list(read_jsonl(out / "run" / RESPONSES_NAME, Response))
+    log(f"[3/5] grading {len(responses)} responses -> {out / 'grades.jsonl'}")
+    grades = grade_all(built.tasks, responses, settings=[s.name for s in settings], samples=samples)
+    write_jsonl(out / "grades.jsonl", grades)
+    log(f"[4/5] accuracy tables -> {out / 'tables'}")
+    write_tables(accuracy_tables(built.tasks, grades), out / "tables")
+    log(f"[5/5] analysis and report -> {out / 'report'}")
+    analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report")
+    check = all(g.pipeline_check for g in grades)
+    return PipelineResult(out / "build" / "tasks.jsonl", out / "run" / RESPONSES_NAME, out / "grades.jsonl",
+                          out / "tables", out / "report" / "report.html", check)
