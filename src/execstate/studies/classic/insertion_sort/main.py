@@ -1,0 +1,40 @@
+"""Insertion sort that reports how much work it did.
+
+Input: n, then n integers. Output: the sorted values, then the number of
+element shifts (which equals the number of inversions) and the number of
+elements that were already in place when reached.
+"""
+import sys
+
+
+def insertion_sort(values):
+    a = list(values)
+    shifts = 0
+    in_place = 0
+    for i in range(1, len(a)):
+        key = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > key:
+            a[j + 1] = a[j]  # slide the larger element one slot right
+            j -= 1
+            shifts += 1
+        if j == i - 1:
+            in_place += 1
+        a[j + 1] = key
+    return a, shifts, in_place
+
+
+def main():
+    data = sys.stdin.read().split()
+    n = int(data[0])
+    values = [int(tok) for tok in data[1:1 + n]]
+    if len(values) != n:
+        raise SystemExit(f"expected {n} values, got {len(values)}")
+    ordered, shifts, in_place = insertion_sort(values)
+    print(" ".join(map(str, ordered)))
+    print("shifts", shifts)
+    print("in place", in_place)
+
+
+if __name__ == "__main__":
+    main()
