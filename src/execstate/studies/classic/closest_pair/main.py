@@ -15,7 +15,7 @@ def closest(points):
     compared = 0
     for i, (x, y) in enumerate(pts):
         # Points more than sqrt(best) to the left can never beat the current best.
-        while best is not None and (x - pts[left][0]) ** 2 >= best:
+        while best is not None and left < i and (x - pts[left][0]) ** 2 >= best:
             left += 1
         for j in range(left, i):
             px, py = pts[j]

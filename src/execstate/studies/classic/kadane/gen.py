@@ -12,7 +12,7 @@ def lcg(seed):
 
 def main():
     if sys.argv[1] == "short":
-        values = [-2, 3, -1, 4, -6, 2, 5]
+        values = [-2, 3, -3, 5, -6, 2, 3]  # three runs tie at 5
     else:
         stream = lcg(20240611)
         values = [next(stream) % 101 - 52 for _ in range(800)]

@@ -12,7 +12,7 @@ def lcg(seed):
 
 def main():
     if sys.argv[1] == "short":
-        text = "aabccc"
+        text = "aabbbccc"  # two longest runs tie
     else:
         stream = lcg(1234)
         runs = []

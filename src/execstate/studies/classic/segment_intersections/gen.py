@@ -12,7 +12,7 @@ def lcg(seed):
 
 def main():
     if sys.argv[1] == "short":
-        segments = [(0, 0, 4, 4), (0, 4, 4, 0), (5, 5, 6, 6), (4, 4, 5, 5)]  # cross, touch, touch
+        segments = [(0, 0, 4, 4), (0, 4, 4, 0), (2, 2, 5, 0), (4, 4, 5, 5)]  # cross, T-junctions, collinear touch
     else:
         stream = lcg(777)
         segments = []
