@@ -78,7 +78,8 @@ class Task(Record):
     input: str
     """Exact standard-input text."""
     oracle: str
-    """Expected answer produced by execution: stdout for final arms, the JSON line (no newline) for state arms."""
+    """Expected answer produced by execution: the exact stdout, trailing newline included (a state arm's
+    stdout is one canonical JSON line plus ``\n``). Grading rules decide what the newline means."""
     answer_kind: Literal["text", "json"]
     grading_rule: GradingRule
     source_sha256: str

@@ -1,1 +1,6 @@
-"""execstate.metrics stage."""
+"""execstate.metrics: trace length, peak state, state load (measured in a child) and cyclomatic complexity."""
+
+from execstate.metrics._cyclomatic import cyclomatic
+from execstate.metrics._measure import Measurement, measure, python_version
+
+__all__ = ["Measurement", "cyclomatic", "measure", "python_version"]

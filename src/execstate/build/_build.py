@@ -1,0 +1,113 @@
+"""Build a batch of case specs into tasks.jsonl, excluded.jsonl and manifest.json."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from execstate import __version__
+from execstate.build._case import BuildOptions, build_case
+from execstate.build._spec import SpecError, find_specs, load_spec
+from execstate.records import BuildManifest, Exclusion, Task, write_jsonl
+
+STUDIES_DIR = Path(__file__).resolve().parent.parent / "studies"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build produced, in stable order (tasks by case id then arm)."""
+
+    tasks: list[Task]
+    exclusions: list[Exclusion]
+    manifest: BuildManifest
+
+
+def study_dir(name: str) -> Path:
+    """The directory of a built-in study; ``ValueError`` lists the available ones."""
+    path = STUDIES_DIR / name
+    if not name.isidentifier() or not any(path.rglob("case.toml")):
+        known = sorted(p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and any(p.rglob("case.toml")))
+        raise ValueError(f"no built-in study named {name!r}; available: {', '.join(known) or 'none'}")
+    return path
+
+
+def build(paths: list[Path], *, jobs: int = 1, options: BuildOptions | None = None,
+          progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
+    """Build every case spec found under ``paths``; one bad case never stops the batch.
+
+    ``progress(done, total, case_id)`` is called after each case.
+    """
+    opts = options or BuildOptions()
+    spec_files = find_specs(paths)
+    specs, exclusions = [], []
+    for path in spec_files:
+        try:
+            specs.append(load_spec(path))
+        except SpecError as exc:
+            exclusions.append(Exclusion(case_id=_guess_id(path), check="spec", reason=str(exc), spec_path=str(path)))
+    specs, dupes = _dedupe(specs)
+    exclusions += dupes
+    results: dict[str, list[Task]] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(build_case, spec, opts): spec for spec in specs}
+        for n, fut in enumerate(as_completed(futures), 1):
+            out = fut.result()
+            if isinstance(out, Exclusion):
+                exclusions.append(out)
+            else:
+                results[futures[fut].id] = out
+            if progress:
+                progress(n, len(specs), futures[fut].id)
+    tasks = [t for cid in sorted(results) for t in results[cid]]
+    exclusions.sort(key=lambda e: (e.case_id, e.spec_path or ""))
+    manifest = _manifest(spec_files, tasks, exclusions, len(results))
+    return BuildResult(tasks, exclusions, manifest)
+
+
+def _guess_id(path: Path) -> str:
+    return f"?/{path.parent.name}"
+
+
+def _dedupe(specs):
+    seen, keep, dupes = {}, [], []
+    for spec in specs:
+        if spec.id in seen:
+            dupes.append(Exclusion(case_id=spec.id, check="spec", spec_path=str(spec.spec_path),
+                                   reason=f"{spec.spec_path}: id {spec.id!r} is already used by {seen[spec.id]}. "
+                                          "Fix: give every case a unique id"))
+        else:
+            seen[spec.id] = spec.spec_path
+            keep.append(spec)
+    return keep, dupes
+
+
+def tasks_bytes(tasks: list[Task]) -> bytes:
+    """The exact bytes of ``tasks.jsonl``."""
+    return "".join(t.to_json_line() + "\n" for t in tasks).encode("utf-8")
+
+
+def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
+    by_check: dict[str, int] = {}
+    for e in exclusions:
+        by_check[e.check] = by_check.get(e.check, 0) + 1
+    python = tasks[0].meta["python"] if tasks else platform.python_version()
+    return BuildManifest(
+        execstate_version=__version__, python=python, specs=[str(p) for p in spec_files],
+        cases_admitted=admitted, cases_excluded=len(exclusions), tasks=len(tasks),
+        tasks_sha256=hashlib.sha256(tasks_bytes(tasks)).hexdigest(), exclusions_by_check=by_check,
+    )
+
+
+def write_build(result: BuildResult, out: Path) -> None:
+    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tasks.jsonl").write_bytes(tasks_bytes(result.tasks))
+    write_jsonl(out / "excluded.jsonl", result.exclusions)
+    (out / "manifest.json").write_text(json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n",
+                                       encoding="utf-8")

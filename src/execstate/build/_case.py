@@ -1,0 +1,257 @@
+"""Admit one case: run the nine checks of SPEC section 4 and make its four tasks.
+
+Language-specific work goes through a ``Language`` adapter; nothing here
+knows which language the program is written in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from execstate.build._language import Language, LanguageError, PythonLanguage
+from execstate.build._python import Instrumented
+from execstate.build._spec import CaseSpec, InputSource, SpecError
+from execstate.records import Exclusion, Metrics, Task
+from execstate.sandbox import Limits, SandboxResult
+
+HASH_SEEDS = (0, 1, 2)
+
+
+class Excluded(Exception):
+    """Raised inside a case build; becomes an ``Exclusion`` record."""
+
+    def __init__(self, check: str, reason: str) -> None:
+        super().__init__(reason)
+        self.check, self.reason = check, reason
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Knobs of a build. ``python`` is the interpreter that runs and measures Python programs."""
+
+    limits: Limits = field(default_factory=Limits)
+    python: str = sys.executable
+    measure_timeout_s: float = 120.0
+
+    def language(self, name: str) -> Language | None:
+        if name == "python":
+            return PythonLanguage(self.limits, self.python, self.measure_timeout_s)
+        return None
+
+
+@dataclass
+class _Case:
+    spec: CaseSpec
+    lang: Language
+    source: str
+    workdir: Path
+    generators: PythonLanguage
+    """Input generators are Python programs whatever the case's language."""
+
+    def run(self, source: str, stdin: bytes, seed: int = 0) -> SandboxResult:
+        return self.lang.run(source, stdin, self.workdir, seed=seed)
+
+
+def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
+    """Four tasks in arm order, or the exclusion naming the failed check and its evidence."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="execstate-case-") as tmp:
+            return _admit(spec, opts, Path(tmp))
+    except Excluded as exc:
+        return Exclusion(case_id=spec.id, check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
+    except SpecError as exc:
+        return Exclusion(case_id=spec.id, check="spec", reason=str(exc), spec_path=str(spec.spec_path))
+
+
+def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
+    lang = opts.language(spec.language)
+    if lang is None:
+        raise Excluded("spec", f"{spec.spec_path}: language {spec.language!r} is not supported by this builder yet")
+    source = _read_source(spec)
+    try:
+        cp = spec.checkpoint
+        loop_line = lang.locate_loop(source, cp.loop, cp.loop_text, cp.variables)
+    except LanguageError as exc:
+        where = "program" if exc.key == "program" else exc.key
+        problem = f"{spec.program}: {exc.problem}" if exc.key == "program" else exc.problem
+        raise SpecError(spec.spec_path, where, problem, exc.fix) from None
+    case = _Case(spec, lang, source, tmp, PythonLanguage(opts.limits, opts.python, filename="gen.py"))
+    short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
+    outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
+    traces = {name: _trace_lengths(case, data, name) for name, data in (("short", short), ("long", long))}
+    if not max(traces["short"]) < min(traces["long"]):
+        raise Excluded("trace-order", f"trace length of the short input {traces['short']} is not strictly below "
+                                      f"that of the long input {traces['long']} in three measurements")
+    K = _count_iterations(case, loop_line, long)
+    if K < 2:
+        raise Excluded("iterations", f"the selected loop (line {loop_line}) runs {K} iteration(s) on the long input; "
+                                     "at least 2 are needed")
+    k = spec.checkpoint.inside_iteration or K // 2 + 1
+    if k > K:
+        raise Excluded("reachability", f"inside_iteration {k} exceeds the {K} iterations of the loop on the long input")
+    variables = spec.checkpoint.variables
+    inst = {arm: lang.instrument(source, loop_line, variables, arm, k) for arm in ("inside", "post")}
+    oracles = {arm: _state_oracle(case, inst[arm], long, arm) for arm in ("inside", "post")}
+    _check_fields(oracles["inside"], oracles["post"])
+    for arm in ("inside", "post"):
+        _check_preservation(case, inst[arm], arm, {"short": (short, outs["short"]), "long": (long, outs["long"])})
+    meta = {"k": k, "K": K, "loop_line": loop_line, "loop_header": source.splitlines()[loop_line - 1].strip(),
+            "variables": list(variables), "trace_short": traces["short"][0], "trace_long": traces["long"][0],
+            "hash_seeds": list(HASH_SEEDS), "instrument_prefix": inst["inside"].prefix}
+    return _tasks(case, short, long, outs, oracles, inst, meta)
+
+
+def _read_source(spec: CaseSpec) -> str:
+    try:
+        return spec.program.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(spec.spec_path, "program", f"{spec.program} is not UTF-8 ({exc})", "save it as UTF-8") from None
+
+
+def _make_input(case: _Case, src: InputSource, key: str) -> bytes:
+    if src.file is not None:
+        data = src.file.read_bytes()
+    else:
+        assert src.generator is not None
+        res = case.generators.run(src.generator.read_text(encoding="utf-8"), b"", case.workdir, args=src.args)
+        if not res.ok:
+            raise SpecError(case.spec.spec_path, key, f"input generator {src.generator.name} failed: {res.describe()}",
+                            "make the generator exit 0 and print the input on stdout")
+        data = res.stdout
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SpecError(case.spec.spec_path, key, "the input is not UTF-8 text", "provide a UTF-8 input") from None
+    return data
+
+
+def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
+    first = case.run(case.source, data, HASH_SEEDS[0])
+    if not first.ok:
+        raise Excluded("run", f"clean program on the {name} input: {first.describe()}")
+    for seed in HASH_SEEDS[1:]:
+        other = case.run(case.source, data, seed)
+        if not other.ok:
+            raise Excluded("run", f"clean program on the {name} input with PYTHONHASHSEED={seed}: {other.describe()}")
+        if other.stdout != first.stdout:
+            raise Excluded("determinism", f"stdout on the {name} input differs between PYTHONHASHSEED=0 and {seed}: "
+                                          f"{_clip(first.stdout)} vs {_clip(other.stdout)}")
+    try:
+        first.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Excluded("run", f"stdout on the {name} input is not UTF-8 text") from None
+    return first.stdout
+
+
+def _trace_lengths(case: _Case, data: bytes, name: str) -> list[int]:
+    values = []
+    for _ in range(3):
+        m = case.lang.measure(case.source, data, None, state=False)
+        if m.status != "ok" or m.trace_length is None:
+            raise Excluded("run", f"measuring the trace length on the {name} input: {m.status}; {m.detail}")
+        values.append(m.trace_length)
+    return values
+
+
+def _count_iterations(case: _Case, loop_line: int, data: bytes) -> int:
+    counted = case.lang.instrument(case.source, loop_line, case.spec.checkpoint.variables, "count")
+    res = case.run(counted.source, data)
+    K = case.lang.iterations(res)
+    if K is None:
+        raise Excluded("run", f"counting iterations of the selected loop failed: {res.describe()}")
+    return K
+
+
+def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str:
+    results = [case.run(inst.source, data, seed) for seed in HASH_SEEDS]
+    for seed, res in zip(HASH_SEEDS, results):
+        if not res.ok:
+            raise _checkpoint_failure(arm, seed, res)
+        if not res.stdout:
+            raise Excluded("reachability", f"the {arm} checkpoint never fired on the long input (the program ran "
+                                           "to its end without reaching it)")
+    texts = [r.stdout for r in results]
+    if len(set(texts)) > 1:
+        raise Excluded("oracle-determinism", f"the {arm} checkpoint emitted different states across "
+                                             f"PYTHONHASHSEED 0,1,2: " + " vs ".join(_clip(t) for t in texts))
+    text = texts[0].decode("utf-8")
+    if text.count("\n") != 1 or not text.endswith("\n"):
+        raise Excluded("reachability", f"the {arm} checkpoint output is not exactly one line: {_clip(texts[0])}")
+    return text
+
+
+def _checkpoint_failure(arm: str, seed: int, res: SandboxResult) -> Excluded:
+    err = res.stderr.decode("utf-8", "replace")
+    if "NameError" in err or "UnboundLocalError" in err:
+        last = err.strip().splitlines()[-1]
+        return Excluded("reachability", f"a projected variable is not bound at the {arm} checkpoint ({last}); "
+                                        "project variables assigned before the loop starts")
+    if "not JSON-representable" in err:
+        return Excluded("fields", f"{arm} checkpoint: {err.strip().splitlines()[-1]}")
+    return Excluded("run", f"instrumented program ({arm}) with PYTHONHASHSEED={seed}: {res.describe()}")
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", type(None): "null", list: "array", dict: "object"}[type(value)]
+
+
+def _check_fields(inside: str, post: str) -> None:
+    a, b = json.loads(inside), json.loads(post)
+    if list(a) != list(b):
+        raise Excluded("fields", f"checkpoints emit different keys: {list(a)} vs {list(b)}")
+    differing = [key for key in a if _json_type(a[key]) != _json_type(b[key])]
+    if differing:
+        detail = ", ".join(f"{key}: {_json_type(a[key])} vs {_json_type(b[key])}" for key in differing)
+        raise Excluded("fields", f"top-level JSON types differ between inside and post ({detail})")
+    if inside == post:
+        raise Excluded("change", f"no projected field changes between the checkpoints: both are {inside.strip()}")
+
+
+def _check_preservation(case: _Case, inst: Instrumented, arm: str, inputs: dict) -> None:
+    variant = case.lang.disabled(inst)
+    for name, (data, expected) in inputs.items():
+        res = case.run(variant, data)
+        if not res.ok or res.stdout != expected:
+            raise Excluded("preservation", f"the {arm} instrumented copy with its checkpoint disabled does not "
+                                           f"reproduce the clean output on the {name} input: "
+                                           f"{res.describe() if not res.ok else _clip(res.stdout)} vs {_clip(expected)}")
+
+
+def _clip(data: bytes, n: int = 120) -> str:
+    text = data.decode("utf-8", "replace")
+    return repr(text if len(text) <= n else text[:n] + f"... ({len(text)} chars)")
+
+
+def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, inst: dict, meta: dict) -> list[Task]:
+    spec, source = case.spec, case.source
+    sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    cyc = case.lang.cyclomatic(source)
+    python = None
+    tasks = []
+    plan = [("short-trace-final", source, short, outs["short"].decode("utf-8"), "text", None),
+            ("long-trace-final", source, long, outs["long"].decode("utf-8"), "text", None),
+            ("inside-loop-state", inst["inside"].source, long, oracles["inside"], "json", inst["inside"]),
+            ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"])]
+    for arm, text, data, oracle, kind, ins in plan:
+        m = case.lang.measure(text, data, ins, state=True)
+        if m.status != "ok":
+            raise Excluded("run", f"measuring metrics of {arm}: {m.status}; {m.detail}")
+        python = m.python
+        tasks.append(Task(
+            task_id=f"{spec.id}/{arm}", case_id=spec.id, study=spec.study, language=spec.language, arm=arm,
+            source=text, input=data.decode("utf-8", "replace"), oracle=oracle, answer_kind=kind,
+            grading_rule=spec.grading_rule, source_sha256=sha,
+            metrics=Metrics(trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load,
+                            cyclomatic=cyc),
+            meta={**meta, "python": python, "spec": spec.spec_path.name},
+        ))
+    return tasks

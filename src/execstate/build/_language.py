@@ -1,0 +1,102 @@
+"""What a language must provide to the builder: one small protocol, and its Python implementation.
+
+The builder, the admission checks and the records never look at the language;
+a C++ adapter implements the same protocol (compile once, instrument with the
+same modes, measure with coverage counts).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from execstate.build._python import (
+    COUNT_MARKER, AnchorError, Instrumented, Mode, check_variables, instrument, resolve_loop,
+)
+from execstate.metrics import Measurement, cyclomatic, measure
+from execstate.sandbox import Limits, SandboxResult, run_python
+
+
+class LanguageError(ValueError):
+    """The program does not fit the language's rules; ``key`` names the spec key to fix."""
+
+    def __init__(self, key: str, problem: str, fix: str) -> None:
+        self.key, self.problem, self.fix = key, problem, fix
+        super().__init__(f"{problem}. Fix: {fix}")
+
+
+class Language(Protocol):
+    """Operations the builder needs from a language. ``workdir`` is a private scratch directory."""
+
+    name: str
+
+    def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
+        """Validate the program and return the selected loop's 1-based header line (``LanguageError``)."""
+
+    def instrument(self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1,
+                   *, active: bool = True) -> Instrumented:
+        """The instrumented copy for ``mode`` (``inside``, ``post`` or ``count``)."""
+
+    def disabled(self, inst: Instrumented) -> str:
+        """The preservation variant: ``inst`` with guards that never fire and output not silenced."""
+
+    def run(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> SandboxResult:
+        """Run a program text under the sandbox limits."""
+
+    def iterations(self, counted: SandboxResult) -> int | None:
+        """K from a run of the ``count`` variant, or None if it did not report."""
+
+    def measure(self, source: str, stdin: bytes, inst: Instrumented | None, *, state: bool) -> Measurement:
+        """Execution metrics of the clean run (``inst`` None) or up to the checkpoint of ``inst``."""
+
+    def cyclomatic(self, source: str) -> int | None:
+        """Cyclomatic complexity of the clean source."""
+
+
+@dataclass(frozen=True)
+class PythonLanguage:
+    """CPython programs, run and measured by ``python`` (default: the running interpreter)."""
+
+    limits: Limits = Limits()
+    python: str = sys.executable
+    measure_timeout_s: float = 120.0
+    filename: str = "main.py"
+    name: str = "python"
+
+    def locate_loop(self, source, loop, loop_text, variables) -> int:
+        try:
+            compile(source, self.filename, "exec")
+        except SyntaxError as exc:
+            raise LanguageError("program", f"syntax error at line {exc.lineno}: {exc.msg}", "fix the program") from None
+        try:
+            line = resolve_loop(source, loop, loop_text)
+            check_variables(source, variables)
+        except AnchorError as exc:
+            raise LanguageError(exc.key, exc.problem, exc.fix) from None
+        return line
+
+    def instrument(self, source, loop_line, variables, mode, k=1, *, active=True) -> Instrumented:
+        return instrument(source, loop_line, variables, mode, k, active=active)
+
+    def disabled(self, inst: Instrumented) -> str:
+        return inst.source.replace(f"{inst.prefix}active = True\n", f"{inst.prefix}active = False\n", 1)
+
+    def run(self, source, stdin, workdir, *, seed=0, args: tuple[str, ...] = ()) -> SandboxResult:
+        path = workdir / self.filename
+        path.write_text(source, encoding="utf-8")
+        return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
+
+    def iterations(self, counted: SandboxResult) -> int | None:
+        found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)
+        return int(found[-1]) if counted.ok and found else None
+
+    def measure(self, source, stdin, inst, *, state) -> Measurement:
+        return measure(source, stdin, filename=self.filename, python=self.python, state=state,
+                       exclude_lines=inst.inserted_lines if inst else frozenset(),
+                       hidden_prefix=inst.prefix if inst else None, timeout_s=self.measure_timeout_s)
+
+    def cyclomatic(self, source: str) -> int | None:
+        return cyclomatic(source)

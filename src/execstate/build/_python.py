@@ -1,0 +1,223 @@
+"""Python checkpoint instrumentation: minimal, readable insertions placed by ast positions.
+
+The clean source is copied line by line; only whole lines are inserted (plus
+one split of a one-line loop body onto its own line), so comments and layout
+survive. Every inserted name starts with a prefix that occurs nowhere in the
+program's text, so it cannot collide with the program's names.
+
+Modes:
+- ``inside``: count iterations of the selected loop (cumulatively, every entry
+  counts); at the top of iteration ``k``, before the body runs, emit the
+  projection as canonical JSON on the real stdout and stop (exit status 0).
+- ``post``: the same count; the loop execution that reaches iteration ``k``
+  marks itself, and right after that loop statement finishes (normal exit,
+  including its ``else:`` clause, or ``break``) the projection is emitted.
+- ``count``: no checkpoint and no silencing; at exit the total count is
+  written to stderr (used by the builder to measure K).
+
+``active=False`` gives the preservation variant: identical to the task source
+except the one guard constant, so no checkpoint fires and output is not silenced.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import Literal
+
+Mode = Literal["inside", "post", "count"]
+COUNT_MARKER = "__execstate_iterations__="
+
+
+class AnchorError(ValueError):
+    """The checkpoint's loop or variables do not fit the program; ``key`` names the spec key."""
+
+    def __init__(self, key: str, problem: str, fix: str) -> None:
+        self.key, self.problem, self.fix = key, problem, fix
+        super().__init__(f"{problem}. Fix: {fix}")
+
+
+@dataclass(frozen=True)
+class Instrumented:
+    """An instrumented copy and which of its lines were inserted (1-based)."""
+
+    source: str
+    inserted_lines: frozenset[int]
+    prefix: str
+
+
+def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
+    """Return the 1-based header line of the selected ``for``/``while`` loop."""
+    tree = ast.parse(source)
+    headers = {n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))}
+    lines = source.splitlines()
+    if loop_text is not None:
+        hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
+        if not hits:
+            raise AnchorError("checkpoint.loop_text", f"no line of the program is exactly {loop_text!r}",
+                              "copy the loop header line exactly (surrounding spaces are ignored)")
+        if len(hits) > 1:
+            raise AnchorError("checkpoint.loop_text", f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
+                              "use `loop = <line>` instead, or make the header unique")
+        loop = hits[0]
+    assert loop is not None
+    if loop not in headers:
+        shown = lines[loop - 1].strip() if 0 < loop <= len(lines) else "<past the end of the file>"
+        raise AnchorError("checkpoint.loop", f"line {loop} ({shown!r}) is not the header of a for/while loop",
+                          f"point at one of the loop headers on lines {sorted(headers)}")
+    return loop
+
+
+def check_variables(source: str, variables: tuple[str, ...]) -> None:
+    """Refuse projected names the program never mentions."""
+    names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    names |= {a.arg for a in ast.walk(ast.parse(source)) if isinstance(a, ast.arg)}
+    missing = [v for v in variables if v not in names]
+    if missing:
+        raise AnchorError("checkpoint.variables", f"the program has no variable named {', '.join(missing)}",
+                          "project variables the program assigns")
+
+
+def choose_prefix(source: str) -> str:
+    """``_es_``, or ``_es1_``, ``_es2_``... : the first prefix no identifier in the source starts with."""
+    words = {tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+             if tok.type == tokenize.NAME}
+    n = 0
+    while True:
+        prefix = "_es_" if n == 0 else f"_es{n}_"
+        if not any(w.startswith(prefix) for w in words) and prefix not in source:
+            return prefix
+        n += 1
+
+
+def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mode,
+               k: int = 1, *, active: bool = True) -> Instrumented:
+    """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``."""
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
+    p = choose_prefix(source)
+    lines = source.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    out = _Builder(lines)
+    projection = "{" + ", ".join(f'"{v}": {v}' for v in variables) + "}"
+    out.insert_before(_prelude_line(tree, lines), _prelude(p, mode, active))
+    loop_indent = _indent(lines[node.lineno - 1])
+    if mode == "post":
+        out.insert_before(node.lineno, [loop_indent + f"{p}seen = False  # becomes True in the loop run that reaches iteration {k}\n"])
+    body = node.body[0]
+    top = [f"{p}count[0] += 1\n"]
+    if mode == "inside":
+        top += [f"if {p}active and {p}count[0] == {k}:\n", f"    {p}emit({projection})\n"]
+    elif mode == "post":
+        top += [f"if {p}count[0] == {k}:\n", f"    {p}seen = True\n"]
+    if body.lineno == node.lineno or _starts_after_colon(lines[body.lineno - 1], body.col_offset):
+        out.split_one_line_body(body.lineno, body.col_offset, loop_indent + "    ", top)
+    else:
+        body_indent = _indent(lines[body.lineno - 1])
+        out.insert_before(body.lineno, [body_indent + t for t in top])
+    if mode == "post":
+        out.insert_after(node.end_lineno, [loop_indent + f"if {p}active and {p}seen:\n",
+                                           loop_indent + f"    {p}emit({projection})\n"])
+    return out.result(p)
+
+
+def _starts_after_colon(line: str, col_offset: int) -> bool:
+    """True when the body statement shares its line with the header (one-line body)."""
+    head = line.encode("utf-8")[:col_offset].decode("utf-8", "replace")
+    return head.strip() != ""
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _prelude_line(tree: ast.Module, lines: list[str]) -> int:
+    """First line after a module docstring, ``from __future__`` imports and a shebang/coding line."""
+    after = 1
+    for i, line in enumerate(lines[:2]):
+        if line.startswith("#!") or re.match(r"^[ \t\f]*#.*?coding[:=]", line):
+            after = i + 2
+    for stmt in tree.body:
+        is_doc = (stmt is tree.body[0] and isinstance(stmt, ast.Expr)
+                  and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))
+        if is_doc or (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"):
+            after = max(after, stmt.end_lineno + 1)
+        else:
+            break
+    return after
+
+
+def _prelude(p: str, mode: Mode, active: bool) -> list[str]:
+    if mode == "count":
+        return [
+            "# --- execstate: count iterations of the selected loop (inserted) ---\n",
+            f"import atexit as {p}atexit, os as {p}os\n",
+            f"{p}count = [0]\n",
+            f"{p}atexit.register(lambda: {p}os.write(2, b'\\n{COUNT_MARKER}%d\\n' % {p}count[0]))\n",
+            "# --- end of execstate code ---\n",
+        ]
+    return [
+        "# --- execstate checkpoint support (inserted) ---\n",
+        "# The program's own output is silenced. At the checkpoint below, the selected\n",
+        "# variables are printed as one line of JSON and the program stops.\n",
+        f"import collections as {p}collections, json as {p}json, os as {p}os\n",
+        f"{p}active = {active}\n",
+        f"{p}count = [0]  # iterations of the selected loop so far, over the whole run\n",
+        f"if {p}active:\n",
+        f"    {p}stdout = {p}os.dup(1)\n",
+        f"    {p}os.dup2({p}os.open({p}os.devnull, {p}os.O_WRONLY), 1)\n",
+        f"def {p}plain(value):\n",
+        "    # JSON values only: tuples and deques become lists; anything else is refused.\n",
+        "    if value is None or type(value) in (bool, int, str):\n",
+        "        return value\n",
+        "    if type(value) is float and value == value and abs(value) != float('inf'):\n",
+        "        return value\n",
+        f"    if isinstance(value, (list, tuple, {p}collections.deque)):\n",
+        f"        return [{p}plain(item) for item in value]\n",
+        "    if isinstance(value, dict) and all(type(key) is str for key in value):\n",
+        f"        return {{key: {p}plain(item) for key, item in value.items()}}\n",
+        "    raise TypeError('execstate: a checkpoint value of type %s is not JSON-representable' % type(value).__name__)\n",
+        f"def {p}emit(state):\n",
+        f"    line = {p}json.dumps({p}plain(state), ensure_ascii=False, separators=(',', ':'), allow_nan=False)\n",
+        f"    {p}os.write({p}stdout, (line + '\\n').encode('utf-8'))\n",
+        f"    {p}os._exit(0)\n",
+        "# --- end of execstate checkpoint support ---\n",
+    ]
+
+
+class _Builder:
+    """Collect insertions keyed by clean line numbers, then render with inserted-line bookkeeping."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.before: dict[int, list[tuple[str, bool]]] = {}
+        self.after: dict[int, list[tuple[str, bool]]] = {}
+        self.replace: dict[int, list[tuple[str, bool]]] = {}
+
+    def insert_before(self, line: int, texts: list[str]) -> None:
+        self.before.setdefault(line, []).extend((t, True) for t in texts)
+
+    def insert_after(self, line: int, texts: list[str]) -> None:
+        self.after.setdefault(line, []).extend((t, True) for t in texts)
+
+    def split_one_line_body(self, line: int, col: int, indent: str, texts: list[str]) -> None:
+        raw = self.lines[line - 1].encode("utf-8")
+        head = raw[:col].decode("utf-8").rstrip() + "\n"
+        tail = indent + raw[col:].decode("utf-8")
+        self.replace[line] = [(head, False)] + [(indent + t, True) for t in texts] + [(tail, False)]
+
+    def result(self, prefix: str) -> Instrumented:
+        rendered: list[tuple[str, bool]] = []
+        n = len(self.lines)
+        for i in range(1, n + 2):
+            rendered.extend(self.before.get(i, []))
+            if i <= n:
+                rendered.extend(self.replace.get(i, [(self.lines[i - 1], False)]))
+            rendered.extend(self.after.get(i, []))
+        text = "".join(t for t, _ in rendered)
+        inserted = frozenset(i + 1 for i, (_, ins) in enumerate(rendered) if ins)
+        return Instrumented(text, inserted, prefix)

@@ -1,0 +1,184 @@
+"""Parse and validate case specs (SPEC section 3) into typed records."""
+
+from __future__ import annotations
+
+import keyword
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from execstate.records import GRADING_RULES
+
+STUDY_RULES = {
+    "classic": "json-or-tokens",
+    "lcb_python": "json-or-tokens",
+    "lcb_cpp": "json-or-tokens",
+    "codecontests": "int-alpha-tokens",
+    "networkx": "bytes",
+    "cruxeval": "python-literal",
+}
+_TOP_KEYS = {"id", "study", "language", "program", "short_input", "long_input", "grading_rule", "checkpoint"}
+_REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
+_CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration"}
+_INPUT_KEYS = {"generator", "args"}
+
+
+class SpecError(ValueError):
+    """A case spec that cannot be used; the message names the file, the key and the fix."""
+
+    def __init__(self, path: Path, key: str | None, problem: str, fix: str) -> None:
+        self.path, self.key, self.problem, self.fix = path, key, problem, fix
+        where = f"{path}" + (f" [{key}]" if key else "")
+        super().__init__(f"{where}: {problem}. Fix: {fix}")
+
+
+class InputSource(BaseModel):
+    """Where an input comes from: a file, or a generator program's stdout."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    file: Path | None = None
+    generator: Path | None = None
+    args: tuple[str, ...] = ()
+
+
+class Checkpoint(BaseModel):
+    """The selected loop and the ordered projection."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    loop: int | None = None
+    """1-based line of the loop header, as given or resolved from ``loop_text``."""
+    loop_text: str | None = None
+    variables: tuple[str, ...]
+    inside_iteration: int | None = None
+
+
+class CaseSpec(BaseModel):
+    """One validated case spec; paths are absolute."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    schema_version: int = 1
+    id: str
+    study: str
+    language: Literal["python", "cpp"]
+    program: Path
+    short_input: InputSource
+    long_input: InputSource
+    grading_rule: str
+    checkpoint: Checkpoint
+    spec_path: Path
+
+
+def load_spec(path: Path) -> CaseSpec:
+    """Read and validate one case spec; raises ``SpecError`` on any problem."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(path, None, "case spec file not found", "check the path") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
+    _check_keys(path, raw, _TOP_KEYS, "")
+    for key in _REQUIRED:
+        if key not in raw:
+            raise SpecError(path, key, "required key is missing", f"add `{key} = ...` (see SPEC section 3)")
+    base = path.parent
+    case_id, study = _str(path, raw, "id"), _str(path, raw, "study")
+    if not case_id.startswith(study + "/") or len(case_id) == len(study) + 1:
+        raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'",
+                        f"use id = \"{study}/<name>\"")
+    language = _str(path, raw, "language")
+    if language not in ("python", "cpp"):
+        raise SpecError(path, "language", f"unknown language {language!r}", "use \"python\" or \"cpp\"")
+    rule = raw.get("grading_rule", STUDY_RULES.get(study, "json-or-tokens"))
+    if rule not in GRADING_RULES:
+        raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
+    program = _existing(path, "program", base / _str(path, raw, "program"))
+    if "checkpoint" not in raw:
+        raise SpecError(path, "checkpoint", "no [checkpoint] table; automatic loop selection is not available yet",
+                        "add [checkpoint] with `loop` or `loop_text` and `variables`")
+    return CaseSpec(
+        id=case_id, study=study, language=language, program=program,
+        short_input=_input(path, raw, "short_input"), long_input=_input(path, raw, "long_input"),
+        grading_rule=rule, checkpoint=_checkpoint(path, raw["checkpoint"]), spec_path=path.resolve(),
+    )
+
+
+def _check_keys(path: Path, table: dict, allowed: set[str], prefix: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise SpecError(path, prefix + key, "unknown key",
+                            f"remove it or use one of: {', '.join(sorted(allowed))}")
+
+
+def _str(path: Path, raw: dict, key: str) -> str:
+    value = raw[key]
+    if not isinstance(value, str) or not value:
+        raise SpecError(path, key, f"expected a non-empty string, got {value!r}", f"write {key} = \"...\"")
+    return value
+
+
+def _existing(path: Path, key: str, target: Path) -> Path:
+    if not target.is_file():
+        raise SpecError(path, key, f"file {target} does not exist", "fix the path (relative to the spec file)")
+    return target.resolve()
+
+
+def _input(path: Path, raw: dict, key: str) -> InputSource:
+    value = raw[key]
+    if isinstance(value, str):
+        return InputSource(file=_existing(path, key, path.parent / value))
+    if not isinstance(value, dict):
+        raise SpecError(path, key, f"expected a file name or {{ generator = ..., args = [...] }}, got {value!r}",
+                        f"write {key} = \"input.txt\" or {key} = {{ generator = \"gen.py\", args = [\"1\"] }}")
+    _check_keys(path, value, _INPUT_KEYS, key + ".")
+    if "generator" not in value:
+        raise SpecError(path, key + ".generator", "missing generator program", "add generator = \"gen.py\"")
+    args = value.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, (str, int)) for a in args):
+        raise SpecError(path, key + ".args", f"expected a list of strings, got {args!r}", "write args = [\"1002\"]")
+    gen = _existing(path, key + ".generator", path.parent / str(value["generator"]))
+    return InputSource(generator=gen, args=tuple(str(a) for a in args))
+
+
+def _checkpoint(path: Path, table: object) -> Checkpoint:
+    if not isinstance(table, dict):
+        raise SpecError(path, "checkpoint", "expected a table", "write a [checkpoint] table")
+    _check_keys(path, table, _CHECKPOINT_KEYS, "checkpoint.")
+    loop, text = table.get("loop"), table.get("loop_text")
+    if (loop is None) == (text is None):
+        raise SpecError(path, "checkpoint.loop", "give exactly one of `loop` (a line number) and `loop_text`",
+                        "keep one of the two keys")
+    if loop is not None and (not isinstance(loop, int) or isinstance(loop, bool) or loop < 1):
+        raise SpecError(path, "checkpoint.loop", f"expected a 1-based line number, got {loop!r}", "write loop = 12")
+    if text is not None and (not isinstance(text, str) or not text.strip()):
+        raise SpecError(path, "checkpoint.loop_text", "expected the loop header's exact text",
+                        "write loop_text = \"for ch in S:\"")
+    variables = table.get("variables")
+    if not isinstance(variables, list) or not variables:
+        raise SpecError(path, "checkpoint.variables", "expected a non-empty list of variable names",
+                        "write variables = [\"ans\", \"cnt\"]")
+    for name in variables:
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+            raise SpecError(path, "checkpoint.variables", f"{name!r} is not a Python identifier",
+                            "list plain variable names such as \"total\"")
+    if len(set(variables)) != len(variables):
+        raise SpecError(path, "checkpoint.variables", "a variable is listed twice", "list each name once")
+    k = table.get("inside_iteration")
+    if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
+        raise SpecError(path, "checkpoint.inside_iteration", f"expected a positive integer, got {k!r}",
+                        "write inside_iteration = 502 or remove the key")
+    return Checkpoint(loop=loop, loop_text=text.strip() if text else None,
+                      variables=tuple(variables), inside_iteration=k)
+
+
+def find_specs(paths: list[Path]) -> list[Path]:
+    """Expand each path: a file is a spec; a directory is searched recursively for ``case.toml``."""
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found.extend(sorted(p.rglob("case.toml")))
+        else:
+            found.append(p)
+    return found

@@ -1,0 +1,140 @@
+"""Grade responses against tasks: one Grade per planned cell (task x setting x sample).
+
+Exception hierarchy::
+
+    GradePlanError (ValueError)   the responses do not cover the plan exactly once
+                                  (``missing``, ``duplicate``, ``unplanned`` cells)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterable, NamedTuple, Sequence
+
+from execstate.grade._envelope import extract
+from execstate.grade._rules import answer_matches
+from execstate.records import Grade, GradeStatus, Response, Task
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class Cell(NamedTuple):
+    """One planned prediction."""
+
+    task_id: str
+    setting: str
+    sample: int
+
+    def __str__(self) -> str:
+        return f"{self.task_id} x {self.setting} x sample {self.sample}"
+
+
+class GradePlanError(ValueError):
+    """Responses that do not cover the planned cells exactly once.
+
+    ``missing``: planned cells with no response line (a run that lost them must
+    be resumed, or the cell recorded as ``no-response`` by the runner);
+    ``duplicate``: cells with more than one response line; ``unplanned``:
+    response lines for unknown tasks, settings or samples.
+    """
+
+    def __init__(self, missing: list[Cell], duplicate: list[Cell], unplanned: list[Cell]) -> None:
+        self.missing, self.duplicate, self.unplanned = missing, duplicate, unplanned
+        parts = []
+        for label, cells, fix in (
+            ("planned cell(s) have no response line", missing, "resume the run so it records them"),
+            ("cell(s) have more than one response line", duplicate, "keep one line per cell"),
+            ("response line(s) match no planned cell", unplanned, "check the tasks file, --settings and --samples"),
+        ):
+            if cells:
+                shown = "; ".join(str(c) for c in cells[:10]) + ("; ..." if len(cells) > 10 else "")
+                parts.append(f"{len(cells)} {label} ({fix}): {shown}")
+        super().__init__("responses do not match the plan: " + " | ".join(parts))
+
+
+def _status(correct: bool, valid: bool) -> GradeStatus:
+    if correct:
+        return "correct-valid" if valid else "correct-invalid"
+    return "wrong-valid" if valid else "wrong-invalid"
+
+
+def grade_response(task: Task, response: Response) -> Grade:
+    """Grade one response to ``task`` under the task's grading rule (SPEC 9).
+
+    A ``no-response`` response grades ``no-response``. A completed response with
+    no extractable answer is ``wrong-invalid`` with ``answer=None``. ``answer``
+    keeps the extracted text, except that lone surrogates (from ``\\ud800``-style
+    escapes) become U+FFFD so the record is valid UTF-8; correctness is decided
+    on the exact text. Never raises for any response text.
+    """
+    if task.task_id != response.task_id:
+        raise ValueError(f"response for {response.task_id!r} graded against task {task.task_id!r}")
+    common = dict(task_id=task.task_id, setting=response.setting, sample=response.sample,
+                  rule=task.grading_rule, pipeline_check=response.pipeline_check)
+    if response.status == "no-response":
+        return Grade(status="no-response", envelope_valid=None, answer=None, **common)
+    found = extract(response.text)
+    if found.answer is None:
+        return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
+    correct = answer_matches(task.grading_rule, found.answer, task.oracle)
+    answer = _SURROGATE.sub("\ufffd", found.answer)
+    return Grade(status=_status(correct, found.envelope_valid), envelope_valid=found.envelope_valid,
+                 answer=answer, **common)
+
+
+def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:
+    """Samples per setting: ``samples`` if given, else 1 + the highest sample seen in that setting."""
+    if samples is not None:
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples}")
+        return {s: samples for s in settings}
+    top = {s: 0 for s in settings}
+    for r in responses:
+        if r.setting in top:
+            top[r.setting] = max(top[r.setting], r.sample)
+    return {s: n + 1 for s, n in top.items()}
+
+
+def plan_cells(tasks: Sequence[Task], settings: Sequence[str], samples: dict[str, int]) -> list[Cell]:
+    """The planned cells in grade order: setting, then task (file order), then sample."""
+    return [Cell(t.task_id, s, k) for s in settings for t in tasks for k in range(samples[s])]
+
+
+def grade_all(
+    tasks: Iterable[Task],
+    responses: Iterable[Response],
+    *,
+    settings: Sequence[str] | None = None,
+    samples: int | None = None,
+) -> list[Grade]:
+    """Grade every planned cell exactly once, in ``plan_cells`` order.
+
+    The plan is every task x every setting (``settings``, default: the settings
+    of the responses in first-seen order) x samples ``0..n-1`` (``samples``,
+    default per setting: 1 + its highest sample index); no settings at all is a
+    ``ValueError``. Raises
+    ``GradePlanError`` naming every missing, duplicated or unplanned cell
+    before grading anything; grading itself never stops on a bad answer.
+    """
+    tasks, responses = list(tasks), list(responses)
+    task_ids = Counter(t.task_id for t in tasks)
+    repeated = [tid for tid, n in task_ids.items() if n > 1]
+    if repeated:
+        raise ValueError(f"task ids repeated in the tasks file: {', '.join(repeated[:10])}")
+    settings = list(settings) if settings is not None else list(dict.fromkeys(r.setting for r in responses))
+    if not settings:
+        raise ValueError("nothing is planned: no responses and no settings given (pass the settings explicitly)")
+    plan = plan_cells(tasks, settings, _planned_samples(responses, settings, samples))
+    by_cell: dict[Cell, Response] = {}
+    seen = Counter(Cell(r.task_id, r.setting, r.sample) for r in responses)
+    planned = set(plan)
+    missing = [c for c in plan if c not in seen]
+    duplicate = [c for c, n in seen.items() if n > 1]
+    unplanned = [c for c in seen if c not in planned]
+    if missing or duplicate or unplanned:
+        raise GradePlanError(missing, duplicate, unplanned)
+    for r in responses:
+        by_cell[Cell(r.task_id, r.setting, r.sample)] = r
+    by_task = {t.task_id: t for t in tasks}
+    return [grade_response(by_task[c.task_id], by_cell[c]) for c in plan]

@@ -1,0 +1,203 @@
+"""Accuracy tables of SPEC section 10 items 1-2, computed from tasks and grades alone.
+
+Tables (each a list of plain dict rows, in a stable order):
+
+- ``corpus`` (paper Table 2): per study and language, cases, distinct sources,
+  tasks, planned and graded (= completed) predictions, cyclomatic median and
+  range over cases (from each case's clean-source metrics).
+- ``by_arm`` (Table 3): per arm x setting, correct, completed, planned, C/R, C/N.
+- ``by_setting`` (Table 4): per setting, planned, completed, invalid envelopes
+  (among completed), the four graded statuses, C/R and C/N.
+- ``by_study`` (Table 5): per study x setting, as ``by_arm``.
+
+C/R = correct / completed and C/N = correct / planned, in percent; ``None``
+when the denominator is 0. Every grade is one planned cell (``grade_all``
+guarantees it), so planned = number of grades; with n samples per cell each
+sample counts as one cell. Pipeline-check grades (oracle provider) are
+tabulated like any setting and flagged in ``by_setting``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task
+
+Row = dict[str, Any]
+_STATUSES = ("correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response")
+_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output")
+TABLE_NAMES = ("corpus", "by_arm", "by_setting", "by_study")
+
+
+@dataclass(frozen=True)
+class AccuracyTables:
+    """The four tables; rows are plain dicts with the columns named in the module docstring."""
+
+    corpus: list[Row]
+    by_arm: list[Row]
+    by_setting: list[Row]
+    by_study: list[Row]
+
+
+def _pct(num: int, den: int) -> float | None:
+    return 100.0 * num / den if den else None
+
+
+def _accuracy(grades: Sequence[Grade]) -> Row:
+    """correct / completed / planned counts and both accuracies of a group of grades."""
+    planned = len(grades)
+    completed = sum(g.status != "no-response" for g in grades)
+    correct = sum(g.status in CORRECT_STATUSES for g in grades)
+    return {"correct": correct, "completed": completed, "planned": planned,
+            "acc_completed_pct": _pct(correct, completed), "acc_planned_pct": _pct(correct, planned)}
+
+
+def _check_grades(tasks: Sequence[Task], grades: Sequence[Grade]) -> dict[str, Task]:
+    by_id = {t.task_id: t for t in tasks}
+    unknown = sorted({g.task_id for g in grades if g.task_id not in by_id})
+    if unknown:
+        raise ValueError(f"{len(unknown)} graded task id(s) are not in the tasks file "
+                         f"(pass the tasks file the grades came from): {', '.join(unknown[:10])}")
+    cells = Counter((g.task_id, g.setting, g.sample) for g in grades)
+    repeated = [c for c, n in cells.items() if n > 1]
+    if repeated:
+        shown = "; ".join(f"{t} x {s} x sample {k}" for t, s, k in repeated[:10])
+        raise ValueError(f"{len(repeated)} cell(s) graded more than once (re-run `execstate grade`): {shown}")
+    return by_id
+
+
+def _group(grades: Iterable[Grade], key: Any) -> dict[Any, list[Grade]]:
+    groups: dict[Any, list[Grade]] = {}
+    for g in grades:
+        groups.setdefault(key(g), []).append(g)
+    return groups
+
+
+def _case_cyclomatic(tasks: Sequence[Task]) -> dict[str, int]:
+    """Cyclomatic complexity per case, from its clean-source task (short arm first)."""
+    rank = {arm: i for i, arm in enumerate(_CLEAN_ARM_PREFERENCE)}
+    chosen: dict[str, tuple[int, int]] = {}
+    for t in tasks:
+        value = t.metrics.cyclomatic
+        r = rank.get(t.arm, len(rank))
+        if value is not None and (t.case_id not in chosen or r < chosen[t.case_id][0]):
+            chosen[t.case_id] = (r, value)
+    return {case: value for case, (_, value) in chosen.items()}
+
+
+def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade]) -> list[Row]:
+    """Paper Table 2: one row per (study, language) in tasks-file order."""
+    cyclo = _case_cyclomatic(tasks)
+    rows = []
+    for (study, lang), group in _group(tasks, lambda t: (t.study, t.language)).items():
+        ids = {t.task_id for t in group}
+        mine = [g for g in grades if g.task_id in ids]
+        cases = sorted({t.case_id for t in group})
+        values = [cyclo[c] for c in cases if c in cyclo]
+        rows.append({
+            "study": study, "language": lang, "cases": len(cases),
+            "sources": len({t.source_sha256 for t in group}), "tasks": len(group),
+            "planned": len(mine), "graded": sum(g.status != "no-response" for g in mine),
+            "cyclomatic_median": float(statistics.median(values)) if values else None,
+            "cyclomatic_min": min(values, default=None), "cyclomatic_max": max(values, default=None),
+        })
+    return rows
+
+
+def _arm_order(tasks: Sequence[Task]) -> list[str]:
+    present = list(dict.fromkeys(t.arm for t in tasks))
+    return [a for a in ARMS if a in present] + [a for a in present if a not in ARMS]
+
+
+def by_setting_table(grades: Sequence[Grade]) -> list[Row]:
+    """Paper Table 4: completed, invalid envelopes, status counts, C/R and C/N per setting."""
+    rows = []
+    for setting, group in _group(grades, lambda g: g.setting).items():
+        counts = Counter(g.status for g in group)
+        row: Row = {"setting": setting, **_accuracy(group)}
+        row["no_response"] = counts["no-response"]
+        row["invalid_envelope"] = sum(g.status != "no-response" and g.envelope_valid is False for g in group)
+        row.update({s.replace("-", "_"): counts[s] for s in _STATUSES[:4]})
+        row["pipeline_check"] = all(g.pipeline_check for g in group)
+        rows.append(row)
+    return rows
+
+
+def accuracy_tables(tasks: Iterable[Task], grades: Iterable[Grade]) -> AccuracyTables:
+    """Compute the four accuracy tables; raises ``ValueError`` on grades of unknown tasks or repeated cells."""
+    tasks, grades = list(tasks), list(grades)
+    by_id = _check_grades(tasks, grades)
+    settings = list(dict.fromkeys(g.setting for g in grades))
+    studies = list(dict.fromkeys(t.study for t in tasks))
+    by_arm_setting = _group(grades, lambda g: (by_id[g.task_id].arm, g.setting))
+    by_study_setting = _group(grades, lambda g: (by_id[g.task_id].study, g.setting))
+    return AccuracyTables(
+        corpus=corpus_table(tasks, grades),
+        by_arm=[{"arm": a, "setting": s, **_accuracy(by_arm_setting[(a, s)])}
+                for a in _arm_order(tasks) for s in settings if (a, s) in by_arm_setting],
+        by_setting=by_setting_table(grades),
+        by_study=[{"study": st, "setting": s, **_accuracy(by_study_setting[(st, s)])}
+                  for st in studies for s in settings if (st, s) in by_study_setting],
+    )
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def format_markdown(tables: AccuracyTables) -> str:
+    """All four tables as Markdown (percentages to one decimal, ``-`` for undefined)."""
+    out = []
+    for name in TABLE_NAMES:
+        rows: list[Row] = getattr(tables, name)
+        out.append(f"## {name}\n")
+        if not rows:
+            out.append("(no rows)\n")
+            continue
+        cols = list(rows[0])
+        out.append("| " + " | ".join(cols) + " |")
+        out.append("|" + "|".join(" --- " for _ in cols) + "|")
+        out.extend("| " + " | ".join(_fmt(r[c]) for c in cols) + " |" for r in rows)
+        out.append("")
+    return "\n".join(out)
+
+
+def print_tables(tables: AccuracyTables) -> None:
+    """Print the Markdown rendering to standard output."""
+    print(format_markdown(tables))
+
+
+def write_tables(tables: AccuracyTables, out_dir: Path | str) -> list[Path]:
+    """Write ``<table>.csv`` and ``<table>.json`` per table plus ``tables.json`` and ``tables.md``.
+
+    Creates ``out_dir`` if needed; returns the written paths. CSV leaves undefined
+    percentages empty; JSON keeps them ``null`` and full float precision.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in TABLE_NAMES:
+        rows: list[Row] = getattr(tables, name)
+        csv_path, json_path = out / f"{name}.csv", out / f"{name}.json"
+        with open(csv_path, "w", encoding="utf-8", newline="") as fh:
+            if rows:
+                writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+        json_path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written += [csv_path, json_path]
+    combined = out / "tables.json"
+    combined.write_text(json.dumps(asdict(tables), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    markdown = out / "tables.md"
+    markdown.write_text(format_markdown(tables), encoding="utf-8")
+    return written + [combined, markdown]

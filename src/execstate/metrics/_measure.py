@@ -1,0 +1,141 @@
+"""Measure one Python program's execution metrics (SPEC section 6) in a sandboxed child probe."""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
+
+PROBE = Path(__file__).with_name("_probe.py")
+"""The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
+_LAUNCHER = Path(__file__).resolve().parent.parent / "_launch.py"
+_TAIL_LINES = 6
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Metrics of one run; the three metrics are ``None`` unless ``status == "ok"``."""
+
+    status: str
+    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``."""
+    detail: str
+    """Why the status is not ``ok`` (e.g. the program's traceback tail); empty when ok."""
+    trace_length: int | None
+    """Instruction events in owned code, excluded lines not counted, up to exit or ``os._exit``."""
+    peak_state: int | None
+    """max_t |S_t| over observations; ``None`` when measured with ``state=False``."""
+    state_load: int | None
+    """sum_t |S_t| over observations; ``None`` when measured with ``state=False``."""
+    python: str
+    """x.y.z of the measuring interpreter."""
+    stdout: bytes
+    """The program's own standard output."""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def measure(
+    source: str,
+    stdin: bytes,
+    *,
+    filename: str = "main.py",
+    python: str | None = None,
+    exclude_lines: frozenset[int] = frozenset(),
+    hidden_prefix: str | None = None,
+    state: bool = True,
+    timeout_s: float = 60.0,
+) -> Measurement:
+    """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
+
+    Owned code is every code object compiled from ``source`` under ``filename``.
+    Instruction and line events on ``exclude_lines`` (1-based lines of ``source``)
+    are not counted, and names starting with ``hidden_prefix`` are not state
+    roots: both mark instrumentation inserted into a clean program. The run ends
+    at normal exit, ``sys.exit``, an uncaught exception (status ``crash``) or a
+    call of ``os._exit`` (the state arms' checkpoint). ``state=False`` measures
+    only ``trace_length`` (faster). ``python`` is the interpreter that runs the
+    program (default: the one running execstate); counts differ across CPython
+    versions, so ``Measurement.python`` records it.
+    """
+    return run_probe(PROBE, source, stdin, filename=filename, python=python, exclude_lines=exclude_lines,
+                     hidden_prefix=hidden_prefix, state=state, timeout_s=timeout_s)
+
+
+def run_probe(
+    probe: Path,
+    source: str,
+    stdin: bytes,
+    *,
+    filename: str = "main.py",
+    python: str | None = None,
+    exclude_lines: frozenset[int] = frozenset(),
+    hidden_prefix: str | None = None,
+    state: bool = True,
+    timeout_s: float = 60.0,
+) -> Measurement:
+    """``measure`` with an explicit probe script (the tests pass the reference probe)."""
+    interpreter = python or sys.executable
+    version = python_version(interpreter)
+    with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp:
+        work = Path(tmp)
+        (work / "source.py").write_text(source, encoding="utf-8")
+        config = {
+            "source_path": str(work / "source.py"), "filename": filename,
+            "exclude_lines": sorted(exclude_lines), "hidden_prefix": hidden_prefix, "state": state,
+            "result_path": str(work / "result.json"), "launcher": str(_LAUNCHER),
+        }
+        (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
+        argv = [interpreter, "-s", "-B", str(probe), str(work / "config.json")]
+        limits = Limits(wall_s=timeout_s, cpu_s=timeout_s)
+        result = run(argv, stdin, limits, env=scrubbed_env())
+        report = _read_report(work / "result.json")
+    return _classify(result, report, version)
+
+
+def _read_report(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _classify(result: SandboxResult, report: dict | None, version: str) -> Measurement:
+    """Combine the sandbox outcome with the probe's report into one Measurement."""
+
+    def failed(status: str, detail: str) -> Measurement:
+        return Measurement(status, detail, None, None, None, version, result.stdout)
+
+    if result.status in ("timeout", "memory", "output-limit"):
+        return failed(result.status, result.describe())
+    if report is None:
+        status = "crash" if result.status == "crash" else "error"
+        return failed(status, "the measuring probe wrote no result: " + result.describe())
+    if report["outcome"] == "syntax-error":
+        return failed("error", f"the program does not compile under Python {version}: {report['detail'].strip()}")
+    if report["outcome"] == "exception":
+        return failed("crash", _tail(report["detail"]))
+    if report["exit_code"] != 0:
+        return failed("crash", f"the program exited with status {report['exit_code']}; " + _tail(result.stderr.decode("utf-8", "replace")))
+    return Measurement("ok", "", report["trace_length"], report["peak_state"], report["state_load"], version, result.stdout)
+
+
+def _tail(text: str) -> str:
+    return "\n".join(text.strip().splitlines()[-_TAIL_LINES:])
+
+
+@functools.lru_cache(maxsize=None)
+def python_version(interpreter: str) -> str:
+    """x.y.z of ``interpreter``; raises FileNotFoundError naming it when it does not exist."""
+    if not Path(interpreter).is_file():
+        raise FileNotFoundError(f"Python interpreter not found: {interpreter} (pass the path of an existing python)")
+    out = subprocess.run([interpreter, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    return out.stdout.strip()

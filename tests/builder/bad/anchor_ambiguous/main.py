@@ -1,0 +1,8 @@
+import sys
+n = int(sys.stdin.read())
+total = 0
+for i in range(n):
+    total += i
+print(total)
+for i in range(n):
+    total -= i

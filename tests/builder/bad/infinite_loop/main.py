@@ -1,0 +1,8 @@
+import sys
+n = int(sys.stdin.read())
+total = 0
+for i in range(n):
+    total += i
+while n > 10:
+    total += 1
+print(total)

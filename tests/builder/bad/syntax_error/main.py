@@ -1,0 +1,3 @@
+n = int(input())
+for i in range(n)
+    print(i)

@@ -1,0 +1,64 @@
+"""The sandbox: limits, statuses, scrubbed environment, process-group cleanup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from execstate.sandbox import Limits, run, run_python
+
+FAST = Limits(wall_s=3, cpu_s=3, memory_mb=512, output_bytes=100_000)
+
+
+def _prog(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "main.py"
+    path.write_text(text)
+    return path
+
+
+def test_ok_run_reads_stdin_and_has_a_fixed_hash_seed(tmp_path):
+    res = run_python(_prog(tmp_path, "import os,sys\nprint(sys.stdin.read().upper(), os.environ['PYTHONHASHSEED'])"),
+                     b"abc", FAST, hash_seed=2)
+    assert res.status == "ok" and res.stdout == b"ABC 2\n"
+
+
+def test_environment_is_scrubbed(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    res = run_python(_prog(tmp_path, "import os\nprint(sorted(os.environ.items()))"), b"", FAST)
+    assert res.ok and b"sk-secret-value" not in res.stdout and b"OPENAI" not in res.stdout
+
+
+def test_working_directory_is_empty_and_temporary(tmp_path):
+    res = run_python(_prog(tmp_path, "import os\nprint(os.listdir('.'), os.getcwd())"), b"", FAST)
+    listing, cwd = res.stdout.decode().split(" ", 1)
+    assert listing == "[]" and cwd.strip() != str(tmp_path)
+
+
+def test_named_statuses(tmp_path):
+    cases = {
+        "while True: pass": "timeout",
+        "x = bytearray(2 * 1024**3)": "memory",
+        "while True: print('x' * 1000)": "output-limit",
+        "raise SystemExit(3)": "crash",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)": "crash",
+    }
+    for text, status in cases.items():
+        res = run_python(_prog(tmp_path, text), b"", FAST)
+        assert res.status == status, (text, res.describe())
+    assert run_python(_prog(tmp_path, "raise SystemExit(3)"), b"", FAST).exit_code == 3
+
+
+def test_process_creation_is_refused(tmp_path):
+    for text in ("import os\nos.fork()", "import subprocess\nsubprocess.run(['true'])", "import os\nos.system('true')"):
+        res = run_python(_prog(tmp_path, text), b"", FAST)
+        assert res.status == "crash" and b"creating processes is not allowed" in res.stderr
+
+
+def test_whole_process_group_is_killed(tmp_path):
+    """A shell that leaves a background child behind: the child must not survive the run."""
+    marker = tmp_path / "alive"
+    script = f"(sleep 30; touch {marker}) & echo $!"
+    res = run(["/bin/sh", "-c", script], b"", FAST)
+    pid = int(res.stdout)
+    stat = Path(f"/proc/{pid}/stat")
+    # gone, or a zombie waiting for its new parent to reap it: either way not running
+    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"
