@@ -12,6 +12,7 @@ inside and post checkpoints.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import statistics
 import subprocess
@@ -169,3 +170,23 @@ def test_probe_counts_a_known_loop(tmp_path: Path) -> None:
     assert (result.count, result.stdout) == (6, "15\n")
     assert result.inside == {"total": 3, "x": 3}  # top of iteration 4: after 0 + 1 + 2
     assert result.post == {"total": 15, "x": 5}
+
+
+def test_builder_agrees_with_the_probe() -> None:
+    """Build two cheap cases with the real builder; its oracles must match the test-side probe."""
+    from execstate.build import build, study_dir
+
+    names = ["decode_ways", "integer_sqrt"]
+    assert study_dir("classic") == CASES_DIR
+    result = build([CASES_DIR / name / "case.toml" for name in names], jobs=1)
+    assert not result.exclusions, [(e.case_id, e.check, e.reason) for e in result.exclusions]
+    oracles = {(t.case_id, t.arm): t.oracle for t in result.tasks}
+    assert len(oracles) == 8
+    for name in names:
+        checkpoint = spec(name)["checkpoint"]
+        for which, arm in (("short_input", "short-trace-final"), ("long_input", "long-trace-final")):
+            assert oracles[(f"classic/{name}", arm)] == run_program(name, generated(name, which))
+        seen = checkpoints(CASES_DIR / name / "main.py", checkpoint["loop_text"], checkpoint["variables"],
+                           generated(name, "long_input"))
+        for arm, snapshot in (("inside-loop-state", seen.inside), ("post-loop-state", seen.post)):
+            assert json.loads(oracles[(f"classic/{name}", arm)]) == snapshot

@@ -1,12 +1,11 @@
 """Shortest paths with negative edge weights: Bellman-Ford with early exit.
 
-Input: n and m, then m directed edges "u v w" (nodes 1..n, w may be
-negative), then the source. Output: the number of rounds that changed
+Input: n and m, then m directed edges "u v w", one per line (nodes 1..n, w
+may be negative), then the source. Output: the number of rounds that changed
 something and the total number of successful relaxations, then the distance
-to each node ("inf" if unreachable), or "negative cycle" if one is
-reachable from the source.
+to each node ("inf" if unreachable), or "negative cycle" if one is reachable
+from the source.
 """
-import sys
 
 INF = float("inf")
 
@@ -34,10 +33,9 @@ def bellman_ford(n, edges, source):
 
 
 def main():
-    tokens = sys.stdin.read().split()
-    n, m = int(tokens[0]), int(tokens[1])
-    edges = [tuple(int(tok) for tok in tokens[2 + 3 * e:5 + 3 * e]) for e in range(m)]
-    dist, rounds, relaxations = bellman_ford(n, edges, int(tokens[2 + 3 * m]))
+    n, m = map(int, input().split())
+    edges = [tuple(map(int, input().split())) for _ in range(m)]
+    dist, rounds, relaxations = bellman_ford(n, edges, int(input()))
     print("rounds", rounds, "relaxations", relaxations)
     if dist is None:
         print("negative cycle")

@@ -1,10 +1,9 @@
 """Closest pair of points with a sweep over points sorted by x.
 
-Input: n, then n integer points "x y". Output: the smallest squared distance
-between two of the points, the distance itself to 6 decimals, and the number
-of candidate pairs the sweep actually compared.
+Input: n, then n integer points "x y", one per line. Output: the smallest
+squared distance between two of the points, the distance itself to 6
+decimals, and the number of candidate pairs the sweep actually compared.
 """
-import sys
 from math import sqrt
 
 
@@ -27,11 +26,10 @@ def closest(points):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
+    n = int(input())
     if n < 2:
         raise SystemExit("need at least two points")
-    points = [(int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n)]
+    points = [tuple(map(int, input().split())) for _ in range(n)]
     best, compared = closest(points)
     print("squared", best)
     print(f"distance {sqrt(best):.6f}")

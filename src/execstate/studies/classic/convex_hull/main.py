@@ -1,11 +1,10 @@
 """Convex hull of integer points by Andrew's monotone chain.
 
-Input: n, then n points "x y". Output: the number of hull vertices; the
-vertices in counter-clockwise order starting from the smallest (x, y);
-twice the hull's area; and its perimeter to 4 decimals. Points lying on a
-hull edge between two vertices are not vertices.
+Input: n, then n integer points "x y", one per line. Output: the number of
+hull vertices; the vertices in counter-clockwise order starting from the
+smallest (x, y); twice the hull's area; and its perimeter to 4 decimals.
+Points lying on a hull edge between two vertices are not vertices.
 """
-import sys
 from math import dist
 
 
@@ -34,9 +33,8 @@ def convex_hull(points):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    points = [(int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n)]
+    n = int(input())
+    points = [tuple(map(int, input().split())) for _ in range(n)]
     hull = convex_hull(points)
     twice_area = sum(cross((0, 0), hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull)))
     perimeter = sum(dist(hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull)))

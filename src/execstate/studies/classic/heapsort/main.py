@@ -1,9 +1,9 @@
 """Heapsort with an explicit sift-down on a max-heap.
 
-Input: n, then n integers. Output: the values in ascending order, then the
-number of swaps made while building the heap and while extracting.
+Input: n, then the n integers on one line. Output: the values in ascending
+order, then the number of swaps made while building the heap and while
+extracting.
 """
-import sys
 
 
 def sift_down(a, root, end):
@@ -33,8 +33,8 @@ def heapsort(a):
 
 
 def main():
-    data = sys.stdin.read().split()
-    values = [int(tok) for tok in data[1:1 + int(data[0])]]
+    input()  # n: the values on the next line are all there is
+    values = list(map(int, input().split()))
     build, extract = heapsort(values)
     print(" ".join(map(str, values)))
     print("build swaps", build)

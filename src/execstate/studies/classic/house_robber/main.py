@@ -1,9 +1,9 @@
 """Circular house robber: best total from houses on a ring, no two neighbours.
 
-Input: n, then n non-negative amounts around a circle (house n is next to
-house 1). Output: the best total, then the 1-based houses of one best plan.
+Input: n, then on one line the n non-negative amounts around a circle (house
+n is next to house 1). Output: the best total, then the 1-based houses of
+one best plan.
 """
-import sys
 
 
 def rob_line(values):
@@ -37,9 +37,8 @@ def rob_ring(values):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    values = [int(tok) for tok in data[1:1 + n]]
+    input()  # n: the values on the next line are all there is
+    values = list(map(int, input().split()))
     total, plan = rob_ring(values)
     print(total)
     print(" ".join(str(i + 1) for i in plan))

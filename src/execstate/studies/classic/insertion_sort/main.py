@@ -1,10 +1,9 @@
 """Insertion sort that reports how much work it did.
 
-Input: n, then n integers. Output: the sorted values, then the number of
-element shifts (which equals the number of inversions) and the number of
-elements that were already in place when reached.
+Input: n, then the n integers on one line. Output: the sorted values, then
+the number of element shifts (which equals the number of inversions) and the
+number of elements that were already in place when reached.
 """
-import sys
 
 
 def insertion_sort(values):
@@ -25,9 +24,8 @@ def insertion_sort(values):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    values = [int(tok) for tok in data[1:1 + n]]
+    n = int(input())
+    values = list(map(int, input().split()))
     if len(values) != n:
         raise SystemExit(f"expected {n} values, got {len(values)}")
     ordered, shifts, in_place = insertion_sort(values)

@@ -1,10 +1,9 @@
 """Maximum subarray sum with Kadane's algorithm.
 
-Input: n, then n integers. Output: the largest sum of a non-empty contiguous
-run, then the 1-based first and last positions of the run that ends earliest
-(and, among those, the shortest one).
+Input: n, then the n integers on one line. Output: the largest sum of a
+non-empty contiguous run, then the 1-based first and last positions of the
+run that ends earliest (and, among those, the shortest one).
 """
-import sys
 
 
 def max_subarray(values):
@@ -26,9 +25,8 @@ def max_subarray(values):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    values = [int(tok) for tok in data[1:1 + n]]
+    input()  # n: the values on the next line are all there is
+    values = list(map(int, input().split()))
     best, start, end = max_subarray(values)
     print(best)
     print(start + 1, end + 1)

@@ -15,9 +15,9 @@ def main():
         n, edges = 5, [(1, 2, 3), (2, 3, 1), (1, 3, 2), (4, 5, 7), (3, 4, 9)]
     else:
         stream = lcg(8675309)
-        n = 180
+        n = 120
         edges = []
-        for _ in range(420):
+        for _ in range(250):
             u = 1 + next(stream) % n
             v = 1 + next(stream) % n
             if u != v:

@@ -1,10 +1,9 @@
 """Minimum spanning forest with Kruskal's algorithm and union-find.
 
-Input: n and m, then m undirected edges "u v w" (nodes 1..n). Output: the
-total weight of a minimum spanning forest, the number of edges in it and
-the number of connected components.
+Input: n and m, then m undirected edges "u v w", one per line (nodes 1..n).
+Output: the total weight of a minimum spanning forest, the number of edges
+in it and the number of connected components.
 """
-import sys
 
 
 class DisjointSets:
@@ -35,7 +34,8 @@ def spanning_forest(n, edges):
     sets = DisjointSets(n)
     total = 0
     used = 0
-    for w, u, v in sorted(edges):
+    edges.sort()  # by weight; ties by endpoints, so the result never depends on input order
+    for w, u, v in edges:
         if used == n - 1:
             break  # a spanning tree is complete; no later edge can join anything
         if sets.union(u, v):
@@ -45,11 +45,10 @@ def spanning_forest(n, edges):
 
 
 def main():
-    tokens = sys.stdin.read().split()
-    n, m = int(tokens[0]), int(tokens[1])
+    n, m = map(int, input().split())
     edges = []
-    for e in range(m):
-        u, v, w = (int(tok) for tok in tokens[2 + 3 * e:5 + 3 * e])
+    for _ in range(m):
+        u, v, w = map(int, input().split())
         edges.append((w, u, v))
     total, used = spanning_forest(n, edges)
     print("weight", total)

@@ -1,10 +1,10 @@
 """Longest strictly increasing subsequence by patience sorting.
 
-Input: n, then n integers. Output: the length of the longest strictly
-increasing subsequence, then one such subsequence: the one rebuilt from the
-last pile, following each element back to the pile top it landed on.
+Input: n, then the n integers on one line. Output: the length of the longest
+strictly increasing subsequence, then one such subsequence: the one rebuilt
+from the last pile, following each element back to the pile top it landed
+on.
 """
-import sys
 from bisect import bisect_left
 
 
@@ -32,9 +32,8 @@ def longest_increasing(seq):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    seq = [int(tok) for tok in data[1:1 + n]]
+    input()  # n: the values on the next line are all there is
+    seq = list(map(int, input().split()))
     run = longest_increasing(seq)
     print(len(run))
     print(" ".join(map(str, run)))

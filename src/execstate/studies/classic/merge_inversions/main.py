@@ -1,9 +1,8 @@
 """Count inversions with a top-down merge sort.
 
-Input: n, then n integers. Output: the number of pairs i < j with
-a[i] > a[j], then the sorted values.
+Input: n, then the n integers on one line. Output: the number of pairs i < j
+with a[i] > a[j], then the sorted values.
 """
-import sys
 
 
 def merge(left, right):
@@ -36,8 +35,8 @@ def sort_count(values):
 
 
 def main():
-    data = sys.stdin.read().split()
-    values = [int(tok) for tok in data[1:1 + int(data[0])]]
+    input()  # n: the values on the next line are all there is
+    values = list(map(int, input().split()))
     ordered, inversions = sort_count(values)
     print(inversions)
     print(" ".join(map(str, ordered)))

@@ -1,10 +1,10 @@
 """Area and lattice-point counts of a simple lattice polygon (shoelace + Pick).
 
-Input: n, then the n vertices "x y" of a simple polygon in order. Output: the
-orientation ("counter-clockwise" or "clockwise"), the area, the number of
-lattice points on the boundary and the number strictly inside.
+Input: n, then the n vertices "x y" of a simple polygon in order, one per
+line. Output: the orientation ("counter-clockwise" or "clockwise"), the
+area, the number of lattice points on the boundary and the number strictly
+inside.
 """
-import sys
 from math import gcd
 
 
@@ -30,9 +30,8 @@ def format_half(twice):
 
 
 def main():
-    data = sys.stdin.read().split()
-    n = int(data[0])
-    vertices = [(int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n)]
+    n = int(input())
+    vertices = [tuple(map(int, input().split())) for _ in range(n)]
     if n < 3:
         raise SystemExit("a polygon needs at least 3 vertices")
     twice_area, boundary = measure(vertices)

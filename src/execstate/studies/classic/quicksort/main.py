@@ -1,10 +1,9 @@
 """Iterative quicksort (Lomuto partition), then a few order statistics.
 
-Input: n, then n integers. Output: the sorted values, then the median (the
-mean of the two middle values when n is even, printed as a fraction if it
-is not whole) and the number of distinct values.
+Input: n, then the n integers on one line. Output: the sorted values, then
+the median (the mean of the two middle values when n is even, printed as a
+fraction if it is not whole) and the number of distinct values.
 """
-import sys
 
 
 def partition(a, lo, hi):
@@ -41,8 +40,8 @@ def median_text(ordered):
 
 
 def main():
-    data = sys.stdin.read().split()
-    values = [int(tok) for tok in data[1:1 + int(data[0])]]
+    input()  # n: the values on the next line are all there is
+    values = list(map(int, input().split()))
     quicksort(values)
     distinct = sum(1 for i, v in enumerate(values) if i == 0 or v != values[i - 1])
     print(" ".join(map(str, values)))

@@ -1,12 +1,12 @@
 """Classify how pairs of line segments meet, using orientation tests.
 
-Input: n, then n segments "x1 y1 x2 y2" with integer endpoints. Every pair
-of segments is either disjoint, or they "cross" (a single point inside
-both), "touch" (a single point that is an endpoint of at least one), or
-"overlap" (collinear and sharing more than one point). Output: the number
-of pairs of each kind, then for each segment the number of others it meets.
+Input: n, then n segments "x1 y1 x2 y2" with integer endpoints, one per
+line. Every pair of segments is either disjoint, or they "cross" (a single
+point inside both), "touch" (a single point that is an endpoint of at least
+one), or "overlap" (collinear and sharing more than one point). Output: the
+number of pairs of each kind, then for each segment the number of others it
+meets.
 """
-import sys
 
 
 def orientation(p, q, r):
@@ -43,9 +43,11 @@ def classify(s, t):
 
 
 def main():
-    data = [int(tok) for tok in sys.stdin.read().split()]
-    n = data[0]
-    segments = [((data[1 + 4 * i], data[2 + 4 * i]), (data[3 + 4 * i], data[4 + 4 * i])) for i in range(n)]
+    n = int(input())
+    segments = []
+    for _ in range(n):
+        x1, y1, x2, y2 = map(int, input().split())
+        segments.append(((x1, y1), (x2, y2)))
     degree = [0] * n
     kinds = {"cross": 0, "touch": 0, "overlap": 0}
     for i in range(n):
