@@ -21,7 +21,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from execstate.records import Task
+from execstate.metrics import cyclomatic
+from execstate.records import Metrics, Task
 
 DATA_PATH = Path(__file__).with_name("cruxeval.jsonl")
 """The bundled copy of CRUXEval's ``cruxeval.jsonl``."""
@@ -58,7 +59,7 @@ def item_task(item: dict[str, Any]) -> Task:
     return Task(
         task_id=f"{case_id}/function-output", case_id=case_id, study=STUDY, language="python",
         arm="function-output", source=item["code"], input=item["input"], oracle=item["output"],
-        answer_kind="text", grading_rule="python-literal",
+        answer_kind="text", grading_rule="python-literal", metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
         source_sha256=hashlib.sha256(item["code"].encode("utf-8")).hexdigest(),
         meta={"cruxeval_id": item["id"], "call": f"f({item['input']})",
               "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)"},

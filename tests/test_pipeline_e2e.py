@@ -1,0 +1,43 @@
+"""End to end: build -> run (oracle, and a replayed wrong answer) -> grade -> tables -> analysis -> report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from execstate.pipeline import run_pipeline
+from execstate.records import Grade, Task, read_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_pipeline_on_the_examples(tmp_path):
+    result = run_pipeline(tmp_path / "out", studies=(), paths=(ROOT / "examples",), log=lambda *_: None)
+    tasks = list(read_jsonl(result.tasks, Task))
+    grades = list(read_jsonl(result.grades, Grade))
+    assert len(tasks) == 12 and len(grades) == 12
+    assert {g.status for g in grades} == {"correct-valid"}  # the oracle answers its own oracle
+    assert result.pipeline_check and all(g.pipeline_check for g in grades)
+    html = result.report.read_text(encoding="utf-8")
+    assert "PIPELINE CHECK" in html
+    for task in tasks:
+        assert task.task_id in html
+    analysis = json.loads((result.report.parent / "analysis.json").read_text())
+    assert {"paired", "regression", "series"} <= set(analysis)
+
+
+def test_pipeline_with_replayed_answers_grades_them(tmp_path):
+    """A replay setting answers one task wrong and one without an envelope; the rest have no answer."""
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text(
+        json.dumps({"task_id": "examples/collatz/short-trace-final", "text": '{"output":"8 16"}'}) + "\n"
+        + json.dumps({"task_id": "examples/collatz/long-trace-final", "text": "The answer is 111 9231."}) + "\n")
+    settings = tmp_path / "settings.toml"
+    settings.write_text('[[setting]]\nname = "replayed"\nprovider = "replay"\nreplay_file = "answers.jsonl"\n')
+    result = run_pipeline(tmp_path / "out", studies=(), paths=(ROOT / "examples",), settings_file=settings,
+                          log=lambda *_: None)
+    grades = {g.task_id: g for g in read_jsonl(result.grades, Grade)}
+    assert len(grades) == 12 and not result.pipeline_check
+    assert grades["examples/collatz/short-trace-final"].status == "correct-valid"
+    assert grades["examples/collatz/long-trace-final"].status == "wrong-invalid"
+    assert grades["examples/nested_inner/post-loop-state"].status == "no-response"
