@@ -141,3 +141,15 @@ def write_build(result: BuildResult, out: Path) -> None:
     write_jsonl(out / "excluded.jsonl", result.exclusions)
     (out / "manifest.json").write_text(json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n",
                                        encoding="utf-8")
+
+
+def format_corpus(tasks: list[Task]) -> str:
+    """The corpus table rows (paper Table 2: study, language, cases, sources, cyclomatic median [range])."""
+    from execstate.grade._tables import corpus_table
+
+    lines = [f"{'study':<14} {'language':<9} {'cases':>6} {'sources':>8}  cyclomatic median [range]"]
+    for row in corpus_table(tasks, []):
+        cyc = ("n/a" if row["cyclomatic_median"] is None else
+               f"{row['cyclomatic_median']:g} [{row['cyclomatic_min']}, {row['cyclomatic_max']}]")
+        lines.append(f"{row['study']:<14} {row['language']:<9} {row['cases']:>6} {row['sources']:>8}  {cyc}")
+    return "\n".join(lines)

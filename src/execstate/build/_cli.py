@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from execstate.build._build import build, builtin_studies, write_build
+from execstate.build._build import build, builtin_studies, format_corpus, write_build
 from execstate.build._case import BuildOptions
 from execstate.sandbox import Limits
 
@@ -68,14 +68,3 @@ def _summary(result, out: Path) -> None:
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}")
     print(format_corpus(result.tasks))
 
-
-def format_corpus(tasks) -> str:
-    """The corpus table rows (paper Table 2) of the built tasks, as aligned text."""
-    from execstate.grade._tables import corpus_table
-
-    lines = [f"{'study':<14} {'language':<9} {'cases':>6} {'sources':>8}  cyclomatic median [range]"]
-    for row in corpus_table(tasks, []):
-        cyc = ("n/a" if row["cyclomatic_median"] is None else
-               f"{row['cyclomatic_median']:g} [{row['cyclomatic_min']}, {row['cyclomatic_max']}]")
-        lines.append(f"{row['study']:<14} {row['language']:<9} {row['cases']:>6} {row['sources']:>8}  {cyc}")
-    return "\n".join(lines)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from execstate.build import BuildOptions, build, write_build
+from execstate.build._build import format_corpus
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.records import Response, Task, read_jsonl, write_jsonl
 from execstate.report import analyze_files
@@ -49,6 +50,7 @@ def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths
     write_build(built, out / "build")
     log(f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
         f"excluded {built.manifest.cases_excluded}")
+    log(format_corpus(built.tasks))
     settings = load_settings(settings_file) if settings_file else [ORACLE_SETTING]
     if setting:
         settings = [s for s in settings if s.name == setting]
