@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from execstate.build._language import Language, LanguageError, PythonLanguage
-from execstate.build._python import Instrumented
+from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource, SpecError
 from execstate.records import Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
@@ -100,7 +100,7 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     _check_fields(oracles["inside"], oracles["post"])
     for arm in ("inside", "post"):
         _check_preservation(case, inst[arm], arm, {"short": (short, outs["short"]), "long": (long, outs["long"])})
-    meta = {"k": k, "K": K, "loop_line": loop_line, "loop_header": source.splitlines()[loop_line - 1].strip(),
+    meta = {"k": k, "K": K, "loop_line": loop_line, "loop_header": source_lines(source)[loop_line - 1].strip(),
             "variables": list(variables), "trace_short": traces["short"][0], "trace_long": traces["long"][0],
             "hash_seeds": list(HASH_SEEDS), "instrument_prefix": inst["inside"].prefix}
     return _tasks(case, short, long, outs, oracles, inst, meta)

@@ -53,7 +53,7 @@ def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
     """Return the 1-based header line of the selected ``for``/``while`` loop."""
     tree = ast.parse(source)
     headers = {n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))}
-    lines = source.splitlines()
+    lines = [line.rstrip("\r\n") for line in source_lines(source)]
     if loop_text is not None:
         hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
         if not hits:
@@ -99,7 +99,7 @@ def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mo
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
     p = choose_prefix(source)
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     out = _Builder(lines)
@@ -108,21 +108,43 @@ def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mo
     loop_indent = _indent(lines[node.lineno - 1])
     if mode == "post":
         out.insert_before(node.lineno, [loop_indent + f"{p}seen = False  # becomes True in the loop run that reaches iteration {k}\n"])
-    body = node.body[0]
+    body = _first_body_statement(node)
     top = [f"{p}count[0] += 1\n"]
     if mode == "inside":
         top += [f"if {p}active and {p}count[0] == {k}:\n", f"    {p}emit({projection})\n"]
     elif mode == "post":
         top += [f"if {p}count[0] == {k}:\n", f"    {p}seen = True\n"]
-    if body.lineno == node.lineno or _starts_after_colon(lines[body.lineno - 1], body.col_offset):
-        out.split_one_line_body(body.lineno, body.col_offset, loop_indent + "    ", top)
+    start = _statement_start(body)
+    if _starts_after_colon(lines[start - 1], body.col_offset):
+        out.split_one_line_body(start, body.col_offset, loop_indent + "    ", top)
+    elif lines[start - 2].rstrip("\r\n").endswith("\\"):
+        out.unjoin_body(start, loop_indent + "    ", top)
     else:
-        body_indent = _indent(lines[body.lineno - 1])
-        out.insert_before(body.lineno, [body_indent + t for t in top])
+        out.insert_before(start, [_indent(lines[start - 1]) + t for t in top])
     if mode == "post":
         out.insert_after(node.end_lineno, [loop_indent + f"if {p}active and {p}seen:\n",
                                            loop_indent + f"    {p}emit({projection})\n"])
     return out.result(p)
+
+
+def source_lines(source: str) -> list[str]:
+    """Lines as Python counts them (ends: \\n, \\r\\n, \\r only; not form feed or \\u2028), ends kept."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
+
+
+def _first_body_statement(node: ast.For | ast.While) -> ast.stmt:
+    """The statement the checkpoint goes before: the first that is not a global/nonlocal declaration
+    (a declaration must precede every use of its names in the scope)."""
+    for stmt in node.body:
+        if not isinstance(stmt, (ast.Global, ast.Nonlocal)):
+            return stmt
+    return node.body[-1]
+
+
+def _statement_start(stmt: ast.stmt) -> int:
+    """First line of a statement, decorators included."""
+    decorators = getattr(stmt, "decorator_list", [])
+    return min([stmt.lineno] + [d.lineno for d in decorators])
 
 
 def _starts_after_colon(line: str, col_offset: int) -> bool:
@@ -209,6 +231,13 @@ class _Builder:
         head = raw[:col].decode("utf-8").rstrip() + "\n"
         tail = indent + raw[col:].decode("utf-8")
         self.replace[line] = [(head, False)] + [(indent + t, True) for t in texts] + [(tail, False)]
+
+    def unjoin_body(self, line: int, indent: str, texts: list[str]) -> None:
+        """A body joined to its header by a backslash: drop the backslash, put the body on its own line."""
+        prev = self.lines[line - 2].rstrip("\r\n")
+        self.replace[line - 1] = [(prev[:-1].rstrip() + "\n", False)]
+        body = self.lines[line - 1]
+        self.replace[line] = [(indent + t, True) for t in texts] + [(indent + body.lstrip(" \t"), False)]
 
     def result(self, prefix: str) -> Instrumented:
         rendered: list[tuple[str, bool]] = []
