@@ -38,7 +38,9 @@ Span = tuple[int, int, int, int]
 
 
 def _span(node: ast.AST) -> Span:
-    return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+    """Source span of a statement; a decorated def/class starts at its first decorator."""
+    first = min([node, *getattr(node, "decorator_list", [])], key=lambda n: (n.lineno, n.col_offset))
+    return (first.lineno, first.col_offset, node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
 
 
 def _inside(pos, span: Span) -> bool | None:

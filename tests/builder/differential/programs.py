@@ -1,13 +1,14 @@
 """Hypothesis strategy: small deterministic Python programs with one selected loop and their stdin.
 
-Shapes covered: ``for`` over a range or a list and ``while`` with a counter; the selected loop at
-module level, in a function or in a method; optionally inside an outer loop (inner selected) and/or
-containing a nested ``for``/``while`` (outer selected); bodies with conditional ``break``/``continue``,
-``if``/``else``, ``print``, ``return`` (functions only) and recursive calls that re-enter the loop;
-an optional ``else:`` clause; one-line bodies (``for x in s: a += x; b += 1``). The body's first
-statement is drawn like any other, so it is often an ``if`` or a loop. Every program terminates:
-``while`` counters are incremented before every ``continue`` and at the end of the body, nested
-``while`` loops stop within five steps, recursion stops at depth 1.
+Shapes covered: ``for`` over a range, a list or ``enumerate`` (a tuple target) and ``while`` with
+a counter; the selected loop at module level, in a function or in a method; optionally inside an
+outer loop (inner selected) and/or containing a nested ``for``/``while`` (outer selected); bodies
+with conditional ``break``/``continue``, ``if``/``else``, ``try``/``except``, ``print``, ``return``
+(functions only) and recursive calls that re-enter the loop; an optional ``else:`` clause; one-line
+bodies (``for x in s: a += x; b += 1``). The body's first statement is drawn like any other, so it
+is often an ``if``, a ``try`` or a loop. Every program terminates: ``while`` counters are incremented
+before every ``continue`` and at the end of the body, nested ``while`` loops stop within five steps,
+recursion stops at depth 1.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class _Ctx:
 
 
 _SIMPLE = ("acc", "log", "steps")
-_COMPOUND = ("if", "continue", "break", "inner_for", "inner_while", "print", "return")
+_COMPOUND = ("if", "continue", "break", "inner_for", "inner_while", "try", "print", "return")
 
 
 def _simple(kind: str, v: str) -> str:
@@ -88,6 +89,11 @@ def _statement(out: _Emitter, d: int, kind: str, ctx: _Ctx) -> None:
         out.add(d + 1, "if steps % 2 == 0:")
         out.add(d + 2, "continue")
         out.add(d + 1, "total += 1")
+    elif kind == "try":
+        out.add(d, "try:")
+        out.add(d + 1, f"total += 12 // ({v} % 3)")
+        out.add(d, "except ZeroDivisionError:")
+        out.add(d + 1, "steps += 3")
     elif kind == "print":
         out.add(d, f"print('at', {v}, total)")
     elif kind == "recurse":
@@ -114,7 +120,7 @@ def _loop_plan(draw, ctx_kind: str) -> dict:
             body.insert(draw(st.integers(0, len(body))), "recurse")
     return {
         "loop": loop, "one_line": one_line, "body": body,
-        "iterable": draw(st.sampled_from(["range(a + 2)", "data", "range(b, a + b + 3)"])),
+        "iterable": draw(st.sampled_from(["range(a + 2)", "data", "range(b, a + b + 3)", "enumerate(data)"])),
         "else": draw(st.booleans()),
         "outer": draw(st.sampled_from([None, "for", "while"])),
         "after_in_outer": draw(st.booleans()),
@@ -128,7 +134,8 @@ def _selected_loop(out: _Emitter, d: int, plan: dict, ctx: _Ctx) -> None:
         out.add(d, f"{v} = 0")
         header = f"while {v} < a + 3:"
     else:
-        header = f"for {v} in {plan['iterable']}:"
+        target = f"i, {v}" if plan["iterable"].startswith("enumerate") else v  # a tuple target
+        header = f"for {target} in {plan['iterable']}:"
     out.mark()
     if plan["one_line"]:
         parts = [_simple(k, v) for k in plan["body"]] + ([f"{v} += 1"] if ctx.loop == "while" else [])
@@ -162,6 +169,8 @@ def _loop_nest(out: _Emitter, d: int, plan: dict, ctx: _Ctx) -> None:
 
 def _variables(draw, plan: dict, ctx: _Ctx) -> tuple[str, ...]:
     names = ["total", "steps", "log", ctx.var]
+    if ctx.loop == "for" and plan["iterable"].startswith("enumerate"):
+        names.append("i")
     if plan["outer"]:
         names.append("r")
     if ctx.kind != "module":
