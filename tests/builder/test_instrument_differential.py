@@ -7,7 +7,9 @@ the top of iteration k (inside) and at the exit of the loop execution containing
 total count K. The instrumented programs (inside, post, count) and the preservation variants run
 through ``execstate.sandbox.run_python`` and must agree with it exactly, byte for byte.
 
-The observer itself is checked against hand-derived values in the first tests below.
+The observer itself is checked against hand-derived values in the first tests below. ``PINNED``
+programs cover interactions too rare for 40 random examples (recursion, an exception exit followed by
+a normal exit in the same frame) at every k. Strict-xfail tests at the end pin known instrument() bugs.
 Run: ``python -m pytest tests/builder/test_instrument_differential.py -q``
 (``--hypothesis-show-statistics`` shows the example count).
 """
@@ -110,6 +112,28 @@ def test_observer_marks_a_loop_left_by_return_and_unbound_names(tmp_path):
     assert ref == {"K": 2, "inside": ["unbound", '{"i":1,"y":0}'], "post": [None, None], "starts": [1]}
 
 
+LEFT_BY_EXCEPTION = """\
+def f():
+    t = 0
+    for r in range(2):
+        try:
+            for i in range(4):
+                t += 12 // (i - 2)
+        except ZeroDivisionError:
+            t += 100
+    return t
+print(f())
+"""
+
+
+def test_observer_gives_no_exit_to_a_loop_left_by_an_exception(tmp_path):
+    # By hand: i=0 adds 12//-2 = -6, i=1 adds -12, i=2 divides by zero (+100 in the handler): 3 per entry.
+    ref = observe(tmp_path, LEFT_BY_EXCEPTION, 5, ("t", "i", "r"), b"")
+    assert ref["inside"] == ['{"t":0,"i":0,"r":0}', '{"t":-6,"i":1,"r":0}', '{"t":-18,"i":2,"r":0}',
+                             '{"t":82,"i":0,"r":1}', '{"t":76,"i":1,"r":1}', '{"t":64,"i":2,"r":1}']
+    assert ref["post"] == [None] * 6 and ref["starts"] == [1, 4]
+
+
 # --- the differential property -----------------------------------------------------------------
 
 def kept_lines(inst: Instrumented) -> list[str]:
@@ -177,13 +201,8 @@ def _choose_k(ref: dict, mode: str) -> st.SearchStrategy[int]:
     return anywhere
 
 
-def _settings():
-    return settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@_settings()
-@given(prog=programs(), data=st.data())
-def test_instrumented_checkpoints_match_the_bytecode_observer(prog: Program, data) -> None:
+def check_against_observer(prog: Program, choose_ks) -> None:
+    """Run every differential check on ``prog``; ``choose_ks(ref, mode)`` gives the k values to try."""
     with tempfile.TemporaryDirectory(prefix="execstate-diff-") as name:
         tmp = Path(name)
         clean = _run(tmp, prog.source, prog.stdin)
@@ -192,12 +211,51 @@ def test_instrumented_checkpoints_match_the_bytecode_observer(prog: Program, dat
         assert len(ref["inside"]) == len(ref["post"]) == ref["K"]
         check_count(tmp, prog, ref, clean.stdout)
         for mode in ("inside", "post"):
-            k = data.draw(_choose_k(ref, mode), label=f"k ({mode})")
-            inst = instrument(prog.source, prog.loop_line, prog.variables, mode, k)
-            assert_only_insertions(prog, inst)
-            expected = ref[mode][k - 1] if k <= ref["K"] else None
-            assert_checkpoint(_run(tmp, inst.source, prog.stdin), expected)
-            assert_preserving(tmp, prog, inst, mode, k, clean.stdout)
+            for n, k in enumerate(choose_ks(ref, mode)):
+                inst = instrument(prog.source, prog.loop_line, prog.variables, mode, k)
+                assert_only_insertions(prog, inst)
+                expected = ref[mode][k - 1] if k <= ref["K"] else None
+                assert_checkpoint(_run(tmp, inst.source, prog.stdin), expected)
+                if n == 0:  # the variants for other k differ only in the constant k
+                    assert_preserving(tmp, prog, inst, mode, k, clean.stdout)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prog=programs(), data=st.data())
+def test_instrumented_checkpoints_match_the_bytecode_observer(prog: Program, data) -> None:
+    check_against_observer(prog, lambda ref, mode: [data.draw(_choose_k(ref, mode), label=f"k ({mode})")])
+
+
+def _pinned(source: str, header: str, variables: tuple[str, ...]) -> Program:
+    line = source.splitlines().index(header) + 1
+    loop = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.For, ast.While)) and n.lineno == line)
+    return Program(source, b"", line, variables, loop.body[0].lineno == line, ("pinned",))
+
+
+# Interactions too rare for 40 random examples to reach reliably; every k from 1 to K+1 is checked.
+PINNED = {
+    # post of k=1 is depth 0's exit, after depth 1's loop (a re-entry) has exited first.
+    "recursion": _pinned("def walk(depth):\n    acc = 0\n    for step in range(3):\n        if depth < 1:\n"
+                         "            acc += walk(depth + 1)\n        acc += step\n    return acc\nprint(walk(0))\n",
+                         "    for step in range(3):", ("acc", "step", "depth")),
+    # the first execution is left by ZeroDivisionError (no post), the second exits normally in the same frame.
+    "exception-then-normal-exit": _pinned(
+        "total, steps = 0, 1\nfor r in range(2):\n    try:\n        for x in range(3):\n"
+        "            total += 12 // ((x + steps) % 4 - 3)\n    except ZeroDivisionError:\n"
+        "        steps += 7\nprint(total, steps)\n", "        for x in range(3):", ("total", "steps", "x")),
+    # a nested while opening the body, whose continue jumps to the outer body's first instruction.
+    "nested-while-continue": _pinned(NESTED_WHILE_CONTINUE, "    for o in range(n):", ("t", "o")),
+    # a one-line while body with an else clause, in a method, inner loop of a nest and last in its body.
+    "one-line-while-else": _pinned(
+        "class C:\n    def run(self):\n        out = []\n        for r in range(3):\n            w = 0\n"
+        "            while w < r + 1: out.append(w); w += 1\n            else:\n                out.append(-1)\n"
+        "        return out\nprint(C().run())\n", "            while w < r + 1: out.append(w); w += 1", ("out", "w", "r")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_pinned_programs_match_the_observer_at_every_k(name: str) -> None:
+    check_against_observer(PINNED[name], lambda ref, mode: range(1, ref["K"] + 2))
 
 
 # --- known bugs in _python.instrument (strict xfail: each flips to a failure once fixed) ----------

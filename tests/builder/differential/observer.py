@@ -22,7 +22,8 @@ is the outer body's first instruction when that while is the outer body's first 
 
 Loop exit: after iteration k started in a frame, the first instruction of that same frame whose
 position lies outside the loop statement's span (``else:`` clause included). Instructions without a
-position are ignored.
+position are ignored. When that first outside instruction follows an ``exception`` trace event of
+the frame (an exception handler outside the loop), the loop was left by the exception: no exit.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class Observer:
         self.inside: list[str] = []
         self.post: list[str | None] = []
         self.starts: list[int] = []
+        self.unwinding: set[int] = set()      # frames between an exception event and the next positioned opcode
 
     def snapshot(self, frame) -> str:
         scope = frame.f_globals if self.is_module else frame.f_locals
@@ -108,18 +110,25 @@ class Observer:
         key = id(frame)
         if event == "opcode":
             self._opcode(frame, key, frame.f_lasti)
+        elif event == "exception":
+            self.unwinding.add(key)
         elif event == "return":
             # Left by return or an exception: any loop execution still open in this frame never exits.
             for k in self.armed.pop(key, []):
                 self.post[k - 1] = None
             self.prev.pop(key, None)
+            self.unwinding.discard(key)
         return self.local_trace
 
     def _opcode(self, frame, key: int, offset: int) -> None:
         pos = self.positions.get(offset)
         open_iterations = self.armed.get(key)
-        if open_iterations and _inside(pos, self.loop) is False:
-            state = self.snapshot(frame)
+        where = _inside(pos, self.loop)
+        by_exception = key in self.unwinding
+        if where is not None:
+            self.unwinding.discard(key)
+        if open_iterations and where is False:
+            state = None if by_exception else self.snapshot(frame)
             for k in open_iterations:
                 self.post[k - 1] = state
             self.armed[key] = []

@@ -4,7 +4,8 @@ Shapes covered: ``for`` over a range, a list or ``enumerate`` (a tuple target) a
 a counter; the selected loop at module level, in a function or in a method; optionally inside an
 outer loop (inner selected) and/or containing a nested ``for``/``while`` (outer selected); bodies
 with conditional ``break``/``continue``, ``if``/``else``, ``try``/``except``, ``print``, ``return``
-(functions only) and recursive calls that re-enter the loop; an optional ``else:`` clause; one-line
+(functions only), recursive calls that re-enter the loop and a division by zero that leaves the loop
+for an enclosing ``try``; an optional ``else:`` clause; one-line
 bodies (``for x in s: a += x; b += 1``). The body's first statement is drawn like any other, so it
 is often an ``if``, a ``try`` or a loop. Every program terminates: ``while`` counters are incremented
 before every ``continue`` and at the end of the body, nested ``while`` loops stop within five steps,
@@ -94,6 +95,8 @@ def _statement(out: _Emitter, d: int, kind: str, ctx: _Ctx) -> None:
         out.add(d + 1, f"total += 12 // ({v} % 3)")
         out.add(d, "except ZeroDivisionError:")
         out.add(d + 1, "steps += 3")
+    elif kind == "raise":
+        out.add(d, f"total += 12 // (({v} + steps) % 4 - 3)")  # the handler changes steps
     elif kind == "print":
         out.add(d, f"print('at', {v}, total)")
     elif kind == "recurse":
@@ -118,7 +121,11 @@ def _loop_plan(draw, ctx_kind: str) -> dict:
         # containing k" differs from "the first loop exit after k": draw it often, at any position.
         if ctx_kind != "module" and draw(st.booleans()):
             body.insert(draw(st.integers(0, len(body))), "recurse")
+    try_wrap = draw(st.booleans())
+    if try_wrap and not one_line and draw(st.booleans()):
+        body.insert(draw(st.integers(0, len(body))), "raise")  # leaves the loop by an exception
     return {
+        "try_wrap": try_wrap,
         "loop": loop, "one_line": one_line, "body": body,
         "iterable": draw(st.sampled_from(["range(a + 2)", "data", "range(b, a + b + 3)", "enumerate(data)"])),
         "else": draw(st.booleans()),
@@ -151,20 +158,31 @@ def _selected_loop(out: _Emitter, d: int, plan: dict, ctx: _Ctx) -> None:
         out.add(d + 1, "steps += 100")
 
 
+def _guarded_loop(out: _Emitter, d: int, plan: dict, ctx: _Ctx) -> None:
+    """The selected loop, inside ``try: ... except ZeroDivisionError:`` when the plan says so."""
+    if not plan["try_wrap"]:
+        _selected_loop(out, d, plan, ctx)
+        return
+    out.add(d, "try:")
+    _selected_loop(out, d + 1, plan, ctx)
+    out.add(d, "except ZeroDivisionError:")
+    out.add(d + 1, "steps += 7")
+
+
 def _loop_nest(out: _Emitter, d: int, plan: dict, ctx: _Ctx) -> None:
     """The selected loop, optionally wrapped in an outer loop, then a statement after it."""
     if plan["outer"] == "for":
         out.add(d, "for r in range(b % 3 + 1):")
-        _selected_loop(out, d + 1, plan, ctx)
+        _guarded_loop(out, d + 1, plan, ctx)
         if plan["after_in_outer"]:
             out.add(d + 1, "steps += r")
     elif plan["outer"] == "while":
         out.add(d, "r = 0")
         out.add(d, "while r <= b % 3:")
-        _selected_loop(out, d + 1, plan, ctx)
+        _guarded_loop(out, d + 1, plan, ctx)
         out.add(d + 1, "r += 1")
     else:
-        _selected_loop(out, d, plan, ctx)
+        _guarded_loop(out, d, plan, ctx)
 
 
 def _variables(draw, plan: dict, ctx: _Ctx) -> tuple[str, ...]:
@@ -209,7 +227,7 @@ def programs(draw) -> Program:
         target = "Solver().solve" if kind == "method" else "solve"
         out.add(0, f"print({target}(0, a, b, [a, b, a + b, 3]))")
     a, b = draw(st.integers(0, 4)), draw(st.integers(0, 4))
-    features = (kind, plan["loop"], f"outer={plan['outer']}", f"else={plan['else']}",
+    features = (kind, plan["loop"], f"outer={plan['outer']}", f"else={plan['else']}", f"try={plan['try_wrap']}",
                 f"one_line={plan['one_line']}", *plan["body"])
     assert out.selected is not None
     return Program("".join(out.lines), f"{a} {b}\n".encode(), out.selected, _variables(draw, plan, ctx),
