@@ -9,7 +9,7 @@ through ``execstate.sandbox.run_python`` and must agree with it exactly, byte fo
 
 The observer itself is checked against hand-derived values in the first tests below. ``PINNED``
 programs cover interactions too rare for 40 random examples (recursion, an exception exit followed by
-a normal exit in the same frame) at every k. Strict-xfail tests at the end pin known instrument() bugs.
+a normal exit in the same frame) at every k. Tests at the end pin instrument() bugs it found (fixed).
 Run: ``python -m pytest tests/builder/test_instrument_differential.py -q``
 (``--hypothesis-show-statistics`` shows the example count).
 """
@@ -258,14 +258,12 @@ def test_pinned_programs_match_the_observer_at_every_k(name: str) -> None:
     check_against_observer(PINNED[name], lambda ref, mode: range(1, ref["K"] + 2))
 
 
-# --- known bugs in _python.instrument (strict xfail: each flips to a failure once fixed) ----------
+# --- regressions: instrument() bugs this test found, now fixed ----------
 
 def _inside(tmp: Path, source: str, loop_line: int, variables: tuple[str, ...], k: int) -> SandboxResult:
     return _run(tmp, instrument(source, loop_line, variables, "inside", k).source, b"")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the counter is inserted between a decorator and its def, "
-                                       "because FunctionDef.lineno is the `def` line, not the `@` line")
 def test_decorated_def_as_the_bodys_first_statement(tmp_path):
     src = ("def deco(f):\n    return f\ntotal = 0\nfor i in range(3):\n    @deco\n    def g():\n"
            "        return 1\n    total += i + g()\nprint(total)\n")
@@ -273,33 +271,24 @@ def test_decorated_def_as_the_bodys_first_statement(tmp_path):
     assert res.ok and res.stdout == b'{"i":1,"total":1}\n', res.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: str.splitlines also splits at form feed (and \\x85, \\u2028...), "
-                                       "which Python does not count as line ends, so ast line numbers "
-                                       "index the wrong lines")
 def test_form_feed_line_before_the_loop(tmp_path):
     src = "total = 0\n\x0c\nfor i in range(3):\n    total += i + 1\nprint(total)\n"
     res = _inside(tmp_path, src, 3, ("total",), 2)
     assert res.ok and res.stdout == b'{"total":1}\n', res.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the projection is inserted before a `global` statement that "
-                                       "opens the body, a SyntaxError (name used prior to global declaration)")
 def test_global_statement_as_the_bodys_first_statement(tmp_path):
     src = "total = 0\ndef f():\n    for i in range(3):\n        global total\n        total += i + 1\nf()\nprint(total)\n"
     res = _inside(tmp_path, src, 3, ("total",), 2)
     assert res.ok and res.stdout == b'{"total":1}\n', res.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a body joined to the header by a backslash continuation is "
-                                       "not detected as a one-line body; the counter line joins the header")
 def test_body_joined_to_the_header_by_a_backslash(tmp_path):
     src = "total = 0\nfor i in range(3): \\\n    total += i + 1\nprint(total)\n"
     res = _inside(tmp_path, src, 2, ("total",), 2)
     assert res.ok and res.stdout == b'{"total":1}\n', res.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: with two form-feed lines the misplaced counter lands before the "
-                                       "loop as valid code, so K is silently 1 instead of 3")
 def test_form_feed_lines_silently_miscount(tmp_path):
     src = "total = 0\n\x0c\n\x0c\n\n\nfor i in range(3):\n    total += i\nprint(total)\n"
     res = _run(tmp_path, instrument(src, 6, ("total",), "count").source, b"")
