@@ -14,7 +14,7 @@ one shared pool of C connections is far slower still). The httpx row is why
 the provider uses aiohttp: its CPU per request alone caps throughput below the
 target at C=256.
 
-    python benchmarks/runner.py [--latency 0.2] [--rounds 20] [--concurrency 64 256] [--compare]
+    python benchmarks/runner.py [--latency 0.2] [--rounds 50] [--concurrency 64 256] [--compare]
 """
 
 from __future__ import annotations
@@ -153,7 +153,8 @@ def _measure(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument("--rounds", type=int, default=20, help="requests per worker (n = concurrency x rounds)")
+    ap.add_argument("--rounds", type=int, default=50,
+                    help="requests per worker (n = concurrency x rounds); 50 amortizes start-up (preflight, manifest)")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--compare", action="store_true", help="also time bare aiohttp and bare httpx")
     args = ap.parse_args()
