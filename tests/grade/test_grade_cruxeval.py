@@ -75,27 +75,28 @@ def test_tasks_grade_their_own_oracle_correct() -> None:
     t0 = tasks[0]
     assert (t0.task_id, t0.arm, t0.grading_rule, t0.study) == (
         "cruxeval/sample_0/function-output", "function-output", "python-literal", "cruxeval")
-    assert t0.input == "[1, 1, 3, 1, 3, 1]" and t0.meta["call"] == "f([1, 1, 3, 1, 3, 1])"
+    assert t0.input == "" and t0.meta["call"] == "f([1, 1, 3, 1, 3, 1])"
+    assert t0.source.startswith("def f(nums):") and t0.source.endswith("\nprint(repr(f([1, 1, 3, 1, 3, 1])))\n")
     responses = [Response(task_id=t.task_id, setting="oracle", status="completed",
                           text=json.dumps({"output": t.oracle}), pipeline_check=True) for t in tasks]
     assert {g.status for g in grade_all(tasks, responses)} == {"correct-valid"}
 
 
 _CHECK = """
-import ast, json, sys
+import ast, contextlib, io, json, sys
 bad = []
 for t in json.load(sys.stdin):
-    env = {}
-    exec(t["source"], env)
-    value = eval("f(" + t["input"] + ")", env)
-    if value != ast.literal_eval(t["oracle"]):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(t["source"], {"__name__": "__main__"})
+    if ast.literal_eval(out.getvalue()) != ast.literal_eval(t["oracle"]):
         bad.append(t["task_id"])
 print(json.dumps(bad))
 """
 
 
 def test_source_and_input_reproduce_the_oracle_when_executed() -> None:
-    """The importer's mapping is exact: running f(<input>) gives the oracle (trusted data, in a subprocess)."""
+    """The importer's mapping is exact: each task's program prints the oracle's value (trusted data, in a subprocess)."""
     tasks = [t.model_dump(include={"task_id", "source", "input", "oracle"}) for t in cruxeval_tasks()]
     proc = subprocess.run([sys.executable, "-I", "-c", _CHECK], input=json.dumps(tasks), capture_output=True,
                           text=True, timeout=120, check=True)

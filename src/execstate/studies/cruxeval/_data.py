@@ -54,14 +54,22 @@ def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
 
 
 def item_task(item: dict[str, Any]) -> Task:
-    """The execstate task of one CRUXEval item."""
+    """The execstate task of one CRUXEval item.
+
+    The fixed SPEC prompt asks for a program's exact output, so the task's
+    program is the function followed by the line that prints the literal of the
+    call, ``print(repr(f(<input>)))``, and its stdin is empty. The oracle is
+    CRUXEval's released output literal; ``python-literal`` compares by value.
+    """
     case_id = f"{STUDY}/{item['id']}"
+    call = f"f({item['input']})"
+    source = f"{item['code'].rstrip()}\n\n\nprint(repr({call}))\n"
     return Task(
         task_id=f"{case_id}/function-output", case_id=case_id, study=STUDY, language="python",
-        arm="function-output", source=item["code"], input=item["input"], oracle=item["output"],
+        arm="function-output", source=source, input="", oracle=item["output"],
         answer_kind="text", grading_rule="python-literal", metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
-        source_sha256=hashlib.sha256(item["code"].encode("utf-8")).hexdigest(),
-        meta={"cruxeval_id": item["id"], "call": f"f({item['input']})",
+        source_sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        meta={"cruxeval_id": item["id"], "call": call, "arguments": item["input"],
               "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)"},
     )
 
