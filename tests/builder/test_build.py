@@ -13,21 +13,18 @@ from execstate.records import ARMS
 from execstate.sandbox import Limits
 
 HERE = Path(__file__).parent
+EXAMPLES = HERE.parent.parent / "examples"  # the shipped examples double as good cases here
 OPTS = BuildOptions(limits=Limits(wall_s=5, cpu_s=5, memory_mb=1024, output_bytes=4 * 1024 * 1024))
 
 
 @pytest.fixture(scope="module")
 def batch():
-    return build([HERE / "cases", HERE / "bad"], jobs=2, options=OPTS)
+    return build([HERE / "cases", HERE / "bad", EXAMPLES], jobs=2, options=OPTS)
 
 
 @pytest.fixture(scope="module")
 def by_task(batch):
     return {t.task_id: t for t in batch.tasks}
-
-
-def _read(case: str, name: str) -> str:
-    return (HERE / "cases" / case / name).read_text()
 
 
 # --- independent re-implementations: (final stdout of an input, state at top of iteration k, state after the loop run containing k)
@@ -119,7 +116,7 @@ def ref_method_loop(text: str, k: int):
 
 
 REFS = {
-    "tests/module_for": ref_module_for, "tests/while_loop": ref_while_loop, "tests/nested_inner": ref_nested_inner,
+    "tests/module_for": ref_module_for, "examples/collatz": ref_while_loop, "examples/nested_inner": ref_nested_inner,
     "tests/break_loop": ref_break_loop, "tests/one_line": ref_one_line, "tests/prints_in_loop": ref_prints_in_loop,
     "tests/list_state": ref_list_state, "tests/method_loop": ref_method_loop,
 }
@@ -218,5 +215,5 @@ def test_every_bad_case_is_excluded_with_its_cause(batch):
 
 
 def test_building_twice_is_byte_identical(batch):
-    again = build([HERE / "cases"], jobs=1, options=OPTS)
+    again = build([HERE / "cases", EXAMPLES], jobs=1, options=OPTS)
     assert tasks_bytes(again.tasks) == tasks_bytes(batch.tasks)
