@@ -11,7 +11,7 @@ PUBLIC = {
         'AnchorError', 'BuildOptions', 'BuildResult', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
     },
     'execstate.run': {
-        'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
+        'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
     },
     'execstate.grade': {
         'AccuracyTables', 'Cell', 'Extraction', 'GradePlanError', 'RULES', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'plan_cells', 'print_tables', 'write_tables',
@@ -26,7 +26,7 @@ PUBLIC = {
         'Measurement', 'cyclomatic', 'measure', 'python_version',
     },
     'execstate.pipeline': {
-        'DEFAULT_STUDIES', 'ORACLE_SETTING', 'PipelineResult', 'run_pipeline',
+        'DEFAULT_STUDIES', 'ORACLE_SETTING', 'PIPELINE_CHECK_SETTINGS', 'PipelineResult', 'SYNTHETIC_SETTING', 'run_pipeline',
     },
     'execstate.studies.cruxeval': {
         'CruxevalScore', 'DATA_PATH', 'STUDY', 'cruxeval_tasks', 'item_task', 'load_items', 'pass_at_k', 'score_file', 'score_generations',

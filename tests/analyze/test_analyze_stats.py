@@ -147,3 +147,12 @@ def test_wilson_matches_statsmodels(k, n):
 
 def test_wilson_of_nothing_is_undefined():
     assert all(np.isnan(wilson_interval(0, 0)))
+
+
+def test_logit_with_no_residual_degrees_of_freedom_is_inestimable_not_an_error():
+    from execstate.analyze import fit_logit
+
+    y = np.array([0.0, 1.0, 1.0])
+    X = np.column_stack([np.ones(3), [1.0, 2.0, 4.0], [0.0, 1.0, 0.0]])
+    fit = fit_logit(y, X, ["const", "a", "b"], groups=np.array([0, 1, 2]))
+    assert fit.status.startswith("inestimable") and "3 observations for 3 parameters" in fit.status

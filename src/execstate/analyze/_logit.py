@@ -72,6 +72,9 @@ def fit_logit(y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarr
     reason = _precheck(y, groups)
     if reason:
         return LogitFit(columns=columns, status=reason, n=int(y.size))
+    if y.size <= np.shape(X)[1]:  # the finite-sample factor (N-1)/(N-p) needs N > p
+        return LogitFit(columns=columns, n=int(y.size),
+                        status=f"inestimable: {y.size} observations for {np.shape(X)[1]} parameters")
     model = sm.Logit(y, X)
     kwargs: dict = {"method": "newton", "maxiter": maxiter, "disp": False}
     if groups is not None:
@@ -82,7 +85,7 @@ def fit_logit(y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarr
         try:
             res = model.fit(**kwargs)
             fit = _wrap(model, res, columns, groups)
-        except (np.linalg.LinAlgError, ValueError) as exc:
+        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError) as exc:
             return LogitFit(columns=columns, status=f"inestimable: {type(exc).__name__}: {exc}", n=int(y.size))
     notes = [str(w.message) for w in caught]
     if groups is not None and fit.clusters is not None and fit.clusters <= len(columns):

@@ -43,6 +43,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"execstate pipeline: {exc}", file=sys.stderr)
         return 2
     if result.pipeline_check:
-        print("NOTE: answers came from the oracle provider; this is a PIPELINE CHECK, not a model's result.")
+        print("NOTE: answers came from the offline oracle and synthetic providers; this is a PIPELINE CHECK, "
+              "not a model's result.")
     print(f"report: {result.report.resolve()}")
     return 0

@@ -2,8 +2,10 @@
 
 Each stage writes its own file under ``out`` and the next stage reads only
 that file, so any stage can be re-run alone. Without a settings file the run
-uses the offline ``oracle`` provider: a pipeline check whose every grade is
-labelled as such, never a model's result.
+uses two offline providers, ``oracle`` (answers every task right) and
+``synthetic`` (a seeded simulated predictor whose errors rise with trace
+length): pipeline checks whose every grade is labelled as such, never a
+model's result.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
 
 DEFAULT_STUDIES = ("classic", "cruxeval")
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
+SYNTHETIC_SETTING = Setting(name="synthetic-pipeline-check", provider="synthetic", concurrency=64)
+PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths
     log(f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
         f"excluded {built.manifest.cases_excluded}")
     log(format_corpus(built.tasks))
-    settings = load_settings(settings_file) if settings_file else [ORACLE_SETTING]
+    settings = load_settings(settings_file) if settings_file else list(PIPELINE_CHECK_SETTINGS)
     if setting:
         settings = [s for s in settings if s.name == setting]
         if not settings:

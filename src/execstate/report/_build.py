@@ -55,8 +55,9 @@ def _banner(grades: list[Grade]) -> str | None:
     checks = sorted({g.setting for g in grades if g.pipeline_check})
     if not checks:
         return None
-    return ("PIPELINE CHECK: the answers of setting(s) " + ", ".join(checks) + " came from the oracle provider. "
-            "Their numbers verify the pipeline; they are not a model's results.")
+    return ("PIPELINE CHECK: the answers of setting(s) " + ", ".join(checks) + " came from an offline "
+            "pipeline-check provider (oracle or synthetic). Their numbers verify the pipeline; they are not a "
+            "model's results.")
 
 _PAIRED_COLS = ["cohort", "setting", "settings", "pairs", "incomplete_pairs", "sources", "short_correct",
                 "long_correct", "correct_to_wrong", "wrong_to_correct", "decrement_pp", "ci_low", "ci_high"]

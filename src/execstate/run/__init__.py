@@ -14,12 +14,13 @@ from execstate.run._providers import (
 )
 from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, run_tasks
 from execstate.run._settings import Setting, SettingsError, load_settings
+from execstate.run._synthetic import SyntheticProvider
 from execstate.run._store import Repair, ResponseStore, StoreError, open_store
 
 __all__ = [
     "RESPONSES_NAME", "SYSTEM_TEMPLATE", "USER_MESSAGE",
     "Attempt", "OpenAIProvider", "OracleProvider", "Provider", "Repair", "ReplayProvider", "ResponseStore",
-    "RunInvocation", "RunManifest", "RunSummary", "Setting", "SettingAborted", "SettingsError", "StoreError",
+    "RunInvocation", "RunManifest", "RunSummary", "Setting", "SettingAborted", "SettingsError", "StoreError", "SyntheticProvider",
     "arun_tasks", "backoff_s", "classify_response", "load_settings", "open_store", "render_messages",
     "render_system", "request_body", "run_cell", "run_tasks",
 ]

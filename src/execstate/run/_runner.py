@@ -29,6 +29,7 @@ from execstate.run._manifest import (
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
 from execstate.run._providers import OpenAIProvider, OracleProvider, Provider, ReplayProvider, preflight
+from execstate.run._synthetic import SyntheticProvider
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
 
@@ -194,6 +195,8 @@ async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider],
                 secrets += [key] if key else []
             elif s.provider == "oracle":
                 providers[s.name] = OracleProvider()
+            elif s.provider == "synthetic":
+                providers[s.name] = SyntheticProvider(s.name)
             else:
                 providers[s.name] = ReplayProvider(Path(str(s.replay_file)), model=s.model)
     except BaseException:

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-Provider = Literal["openai", "oracle", "replay"]
+Provider = Literal["openai", "oracle", "replay", "synthetic"]
 Reasoning = Literal["off", "minimal", "low", "medium", "high"]
 
 # Fields that change what a request asks for. A resumed run refuses to mix
