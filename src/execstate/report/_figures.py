@@ -247,7 +247,7 @@ def accuracy_by_arm(frame: pd.DataFrame, out_dir: Path, level: float = 0.95) -> 
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("accuracy (C/R)")
     if arms:
-        ax.legend(fontsize=6, ncols=min(5, max(1, len(arms))), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+        ax.legend(fontsize=6, ncols=min(3, max(1, len(arms))), loc="lower center", bbox_to_anchor=(0.5, 1.0),
                   frameon=False)
     svg, paths = _save(fig, out_dir, "accuracy_by_arm")
     caption = (f"Completed-response accuracy by arm and setting, all studies pooled, with Wilson {level:.0%} "
