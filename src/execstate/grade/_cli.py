@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from execstate.grade._grader import GradePlanError, grade_all
+from execstate.grade._grader import grade_all
 from execstate.grade._tables import accuracy_tables, print_tables, write_tables
 from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 

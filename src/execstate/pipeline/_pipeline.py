@@ -10,14 +10,13 @@ model's result.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from execstate.build import BuildOptions, build, write_build
 from execstate.build._build import format_corpus
 from execstate.grade import accuracy_tables, grade_all, write_tables
-from execstate.records import Response, Task, read_jsonl, write_jsonl
+from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
 
