@@ -35,7 +35,7 @@ from pathlib import Path
 import aiohttp
 import httpx
 
-from execstate.records import Task
+from execstate.records import Task, write_jsonl
 from execstate.run import Setting, run_tasks
 
 
@@ -72,9 +72,11 @@ def bench_run_tasks(url: str, concurrency: int, rounds: int) -> tuple[int, float
     """(requests, wall seconds, client CPU seconds) for one full ``run_tasks``."""
     n = concurrency * rounds
     setting = Setting(name=f"bench-c{concurrency}", base_url=url, model="loopback", concurrency=concurrency)
-    with tempfile.TemporaryDirectory() as out:
+    with tempfile.TemporaryDirectory() as tmp:
+        tasks = Path(tmp) / "tasks.jsonl"
+        write_jsonl(tasks, _tasks(n))  # the input file, as `execstate run --tasks FILE` reads it
         cpu0, t0 = _cpu_s(), time.perf_counter()
-        summary = run_tasks(_tasks(n), [setting], Path(out), progress=False)
+        summary = run_tasks(tasks, [setting], Path(tmp) / "out", progress=False)
         wall, cpu = time.perf_counter() - t0, _cpu_s() - cpu0
     if summary.new_records != n or summary.recorded[setting.name]["completed"] != n:
         raise RuntimeError(f"expected {n} completed records, got {summary.recorded}")

@@ -142,6 +142,17 @@ class Response(Record):
     pipeline_check: bool = False
     """True when the answer came from the ``oracle`` provider: a pipeline check, not a model result."""
 
+    def to_json_line(self) -> str:
+        """One JSON line in declared field order, written by pydantic's serializer.
+
+        A run writes one of these per cell as responses arrive, so it skips the
+        ``json.dumps`` round trip of the other records (7x slower). The text is
+        the same except that a float is written in shortest form without an
+        exponent's leading zero (``0.00001``, not ``1e-05``); both parse to the
+        same value. ``text`` must be valid Unicode (no lone surrogates).
+        """
+        return self.__pydantic_serializer__.to_json(self).decode("utf-8")
+
 
 class Grade(Record):
     """The grade of one planned cell (SPEC section 9)."""

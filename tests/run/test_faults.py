@@ -167,3 +167,39 @@ def test_endpoint_sockets_use_tcp_keepalive() -> None:
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
         if hasattr(socket, "TCP_KEEPIDLE"):
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 60
+
+
+def test_a_lone_surrogate_in_the_reply_is_recorded_as_a_replacement_character(serve, tmp_path: Path) -> None:
+    # JSON may carry "\ud83d" without its pair; UTF-8 cannot, so the record would be unwritable.
+    body = b'{"choices":[{"message":{"content":"{\\"output\\": \\"a\\ud83db \\ud83d\\ude00\\"}"},"finish_reason":"stop"}]}'
+    rec, reqs = _run_one(serve, tmp_path, [Reply(body=body)])
+    assert (rec.status, rec.attempts, len(reqs)) == ("completed", 1, 1)
+    assert rec.text == '{"output": "a\ufffdb \U0001f600"}'
+
+
+def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:  # noqa: ANN001
+    import asyncio
+
+    from execstate.run._loopback import Hold
+    from execstate.run._providers import OpenAIProvider
+
+    server = serve(lambda req: Hold())
+    provider = OpenAIProvider(fast_setting(server.url, timeout_s=30.0), None)
+
+    async def go() -> None:
+        attempt = asyncio.ensure_future(provider.attempt(make_task(0), 0))
+        await asyncio.to_thread(server.wait_for_requests, 1)
+        attempt.cancel()  # e.g. Ctrl-C: must propagate, not become a recorded "timeout"
+        with pytest.raises(asyncio.CancelledError):
+            await attempt
+        short = OpenAIProvider(fast_setting(server.url, timeout_s=0.2), None)
+        try:
+            result = await short.attempt(make_task(1), 0)  # the deadline alone: a timeout, absorbed
+        finally:
+            await short.aclose()
+        assert (result.kind, result.error) == ("timeout", "timeout: no complete response within 0.2 s")
+        assert asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
+        await provider.aclose()
+
+    asyncio.run(go())
+    server.release_all()

@@ -210,3 +210,75 @@ def test_a_failed_write_is_raised_not_swallowed() -> None:
     writer.put(Response(task_id="t", setting="s", status="completed", text="x"))
     with pytest.raises(OSError, match="cannot append to /dev/full: No space left"):
         writer.close()
+
+
+def test_an_unencodable_record_is_reported_and_the_rest_of_its_batch_is_written(tmp_path: Path) -> None:
+    from execstate.records import Response
+    from execstate.run._runner import _Writer
+    from execstate.run._store import ResponseStore, StoreError
+
+    path = tmp_path / "responses.jsonl"
+    writer = _Writer(ResponseStore(path))
+    good = [Response(task_id=f"t{i}", setting="s", status="completed", text="ok") for i in range(2)]
+    bad = Response(task_id="bad", setting="s", status="completed", text="\ud800")  # lone surrogate
+    writer.store.append([good[0]])
+    with pytest.raises(StoreError, match=r"1 record\(s\) could not be encoded.*\('bad', 's', 0\)"):
+        writer.store.append([bad, good[1]])
+    assert [Response.model_validate_json(x).task_id for x in path.read_text().splitlines()] == ["t0", "t1"]
+    writer.put(bad)  # through the writer thread: the failure stops the run instead of vanishing
+    with pytest.raises(StoreError):
+        writer.close()
+
+
+def test_response_lines_round_trip_exactly() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from execstate.records import Response, Usage
+
+    text = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+
+    @given(text, st.none() | st.floats(min_value=0, max_value=1e6, allow_nan=False), st.lists(text, max_size=3))
+    def check(t: str, latency: float | None, errors: list[str]) -> None:
+        rec = Response(task_id=t or "x", setting="s", status="completed", text=t, latency_s=latency,
+                       errors=errors, usage=Usage(prompt_tokens=3))
+        line = rec.to_json_line()
+        assert "\n" not in line
+        assert Response.model_validate_json(line) == rec
+        assert json.loads(line) == json.loads(json.dumps(rec.model_dump(mode="json")))
+
+    check()
+
+
+def test_benchmark_server_answers_each_request_after_its_latency() -> None:
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    proc = subprocess.Popen([sys.executable, "-m", "execstate.run._loopback", "--latency", "0.5"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        base = f"http://127.0.0.1:{int(proc.stdout.readline().split()[1])}/v1"
+        t0 = time.monotonic()
+        with urllib.request.urlopen(base + "/models", timeout=10) as r:
+            assert json.loads(r.read())["data"][0]["id"] == "loopback"
+        assert time.monotonic() - t0 < 0.5  # /models is not delayed
+
+        def post(i: int) -> tuple[float, str]:
+            req = urllib.request.Request(base + "/chat/completions", data=json.dumps({"i": i}).encode())
+            start = time.monotonic()
+            with urllib.request.urlopen(req, timeout=10) as r:
+                body = json.loads(r.read())
+            return time.monotonic() - start, body["choices"][0]["message"]["content"]
+
+        t0 = time.monotonic()
+        with ThreadPoolExecutor(8) as pool:
+            results = list(pool.map(post, range(8)))
+        assert all(took >= 0.5 and text == '{"output":"0"}' for took, text in results)
+        assert time.monotonic() - t0 < 2.0  # concurrent: eight in a row would take 4 s
+    finally:
+        proc.kill()
+        proc.wait()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -240,14 +241,79 @@ def _encode(reply: Reply) -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload
 
 
+class _FixedLatencyProtocol(asyncio.Protocol):
+    """One connection of ``serve_fixed_latency``: answer each request ``latency`` seconds after it is read."""
+
+    def __init__(self, latency: float, completion_reply: bytes, models_reply: bytes) -> None:
+        self.latency = latency
+        self.completion_reply = completion_reply
+        self.models_reply = models_reply
+        self.buffer = bytearray()
+        self.transport: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # uvloop's transports do not subclass asyncio.Transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[:end]).lower()
+            match = re.search(rb"\r\ncontent-length:\s*(\d+)", head)
+            total = end + 4 + (int(match.group(1)) if match else 0)
+            if len(self.buffer) < total:
+                return
+            is_models = head.split(b" ", 2)[1].endswith(b"/models") if b" " in head else False
+            del self.buffer[:total]
+            if is_models:
+                self._send(self.models_reply)
+            else:
+                asyncio.get_running_loop().call_later(self.latency, self._send, self.completion_reply)
+
+    def _send(self, reply: bytes) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(reply)
+
+
+async def serve_fixed_latency(latency: float, ready: Callable[[int], None]) -> None:
+    """Serve canned completions, each exactly ``latency`` s after its request, until cancelled.
+
+    The benchmark server: it does nothing per request but find the end of the
+    request and set one timer, so its own CPU barely delays replies and the
+    measured throughput is the client's. ``ready`` gets the port.
+    """
+    loop = asyncio.get_running_loop()
+    completion_reply = _encode(Reply())
+    models_reply = _encode(Reply(body={"object": "list", "data": [{"id": "loopback"}]}))
+    server = await loop.create_server(
+        lambda: _FixedLatencyProtocol(latency, completion_reply, models_reply), "127.0.0.1", 0, backlog=4096,
+    )
+    ready(int(server.sockets[0].getsockname()[1]))
+    async with server:
+        await server.serve_forever()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve fixed-latency completions until killed (used by ``benchmarks/runner.py``)."""
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--latency", type=float, default=0.2, help="seconds before each reply")
     args = ap.parse_args(argv)
-    server = ScriptedServer(lambda req: Reply(delay_s=args.latency)).start()
-    print(f"PORT {server.port}", flush=True)
-    threading.Event().wait()
+
+    def ready(port: int) -> None:
+        print(f"PORT {port}", flush=True)
+
+    coro = serve_fixed_latency(args.latency, ready)
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
 
 
 if __name__ == "__main__":

@@ -45,11 +45,21 @@ class ResponseStore:
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 
     def append(self, records: list[Response]) -> None:
-        """Write ``records`` (one line each) with a single write, then fsync."""
+        """Write ``records`` (one line each) with a single write, then fsync.
+
+        A record that cannot be encoded is left out (the others are still
+        written) and reported by a ``StoreError`` afterwards.
+        """
         if not records:
             return
-        data = "".join(r.to_json_line() + "\n" for r in records).encode("utf-8")
-        view = memoryview(data)
+        lines: list[bytes] = []
+        unwritable: list[str] = []
+        for rec in records:
+            try:
+                lines.append((rec.to_json_line() + "\n").encode("utf-8"))
+            except ValueError as exc:  # UnicodeEncodeError, a serializer error: keep the rest of the batch
+                unwritable.append(f"{cell_key(rec)}: {exc}")
+        view = memoryview(b"".join(lines))
         try:
             while view:  # a regular-file write is whole in practice; loop in case it is not
                 written = os.write(self._fd, view)
@@ -57,6 +67,11 @@ class ResponseStore:
             os.fsync(self._fd)
         except OSError as exc:
             raise OSError(exc.errno, f"cannot append to {self.path}: {exc.strerror}; free space and re-run") from exc
+        if unwritable:
+            raise StoreError(
+                f"{self.path}: {len(unwritable)} record(s) could not be encoded and were not written "
+                f"(first: {unwritable[0]}); the other records of the batch were; re-running re-sends those cells"
+            )
 
     def close(self) -> None:
         if self._fd >= 0:
