@@ -344,6 +344,7 @@ async def _run_plan(
         async with asyncio.TaskGroup() as tg:
             for _ in range(min(plan.setting.concurrency, len(plan.cells))):
                 tg.create_task(worker())
+                await asyncio.sleep(0)  # ramp up: one new worker per event-loop pass, not all at once
     except* SettingAborted as group:
         summary.aborted[name] = str(group.exceptions[0])
 
