@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from differential.observer import Observer
 from differential.programs import Program, programs
 from execstate.build._python import COUNT_MARKER, Instrumented, instrument
 from execstate.sandbox import Limits, SandboxResult, run, run_python
@@ -132,6 +133,17 @@ def test_observer_gives_no_exit_to_a_loop_left_by_an_exception(tmp_path):
     assert ref["inside"] == ['{"t":0,"i":0,"r":0}', '{"t":-6,"i":1,"r":0}', '{"t":-18,"i":2,"r":0}',
                              '{"t":82,"i":0,"r":1}', '{"t":76,"i":1,"r":1}', '{"t":64,"i":2,"r":1}']
     assert ref["post"] == [None] * 6 and ref["starts"] == [1, 4]
+
+
+def test_observer_refuses_a_line_event_that_no_opcode_event_follows():
+    # On 3.12 and 3.13 opcode events used to go missing silently, so every loop looked unexecuted (K = 0).
+    span = (1, 0, 1, 4)
+    obs = Observer(compile("pass", "<check>", "exec"), 0, {}, span, span, [])
+    for event, offset in [("line", 4), ("opcode", 2), ("opcode", 4), ("line", 6), ("opcode", 6)]:
+        obs._check_opcode_events(1, event, offset)  # a line event's f_lasti may differ (3.13 back jumps)
+    obs._check_opcode_events(1, "line", 8)
+    with pytest.raises(SystemExit, match="per-opcode tracing is not working"):
+        obs._check_opcode_events(1, "line", 10)
 
 
 # --- the differential property -----------------------------------------------------------------

@@ -17,13 +17,22 @@ exception, so no exit was reached.
 Iteration start: the frame executes the first instruction of the loop body's first statement (the
 lowest bytecode offset whose source position lies inside that statement), arriving from an
 instruction that is not itself inside that statement. The second condition matters because CPython
-3.11 compiles ``continue`` in a nested ``while`` to a jump to that while's top condition test, which
-is the outer body's first instruction when that while is the outer body's first statement.
+(3.11 to 3.13) compiles ``continue`` in a nested ``while`` to a jump to that while's top condition
+test, which is the outer body's first instruction when that while is the outer body's first statement.
 
 Loop exit: after iteration k started in a frame, the first instruction of that same frame whose
 position lies outside the loop statement's span (``else:`` clause included). Instructions without a
 position are ignored. When that first outside instruction follows an ``exception`` trace event of
 the frame (an exception handler outside the loop), the loop was left by the exception: no exit.
+
+Per-opcode events: on 3.12+ ``sys.settrace`` runs on ``sys.monitoring`` (PEP 669), and setting
+``frame.f_trace_opcodes`` in the ``call`` event, which is all 3.11 needs, delivers no ``opcode``
+event (CPython gh-103615, gh-114480). 3.12 registers instruction events only when some frame had
+``f_trace_opcodes`` set before ``sys.settrace`` is called; 3.13 instruments the code object when
+``f_trace_opcodes`` is set on a frame that already has ``f_trace``. The observer does both (see
+``_start_tracing`` and ``global_trace``) and refuses to answer if any ``line`` event of the traced
+code object is not followed by an ``opcode`` event: without that check, opcode events lost silently
+look exactly like a loop that never ran (K = 0).
 """
 
 from __future__ import annotations
@@ -86,6 +95,7 @@ class Observer:
         self.post: list[str | None] = []
         self.starts: list[int] = []
         self.unwinding: set[int] = set()      # frames between an exception event and the next positioned opcode
+        self.line_at: dict[int, int] = {}     # id(frame) -> offset of a line event awaiting its opcode event
 
     def snapshot(self, frame) -> str:
         scope = frame.f_globals if self.is_module else frame.f_locals
@@ -103,11 +113,15 @@ class Observer:
     def global_trace(self, frame, event, arg):
         if frame.f_code is not self.code:
             return None
+        # 3.13 turns opcode events on for the code object only if the frame already has its local
+        # trace function when f_trace_opcodes is set; 3.11 and 3.12 accept it in either order.
+        frame.f_trace = self.local_trace
         frame.f_trace_opcodes = True
         return self.local_trace
 
     def local_trace(self, frame, event, arg):
         key = id(frame)
+        self._check_opcode_events(key, event, frame.f_lasti)
         if event == "opcode":
             self._opcode(frame, key, frame.f_lasti)
         elif event == "exception":
@@ -119,6 +133,20 @@ class Observer:
             self.prev.pop(key, None)
             self.unwinding.discard(key)
         return self.local_trace
+
+    def _check_opcode_events(self, key: int, event: str, offset: int) -> None:
+        """Stop unless every ``line`` event is followed by an ``opcode`` event of the same frame.
+
+        Both are emitted before the instruction runs, line first, so anything else next means this
+        interpreter is not delivering opcode events and every count would be wrong. The offsets are
+        not compared: on 3.13 the ``line`` event of a backward jump to the same line reports the
+        jump's own offset in ``f_lasti``, the ``opcode`` event after it the target's."""
+        pending = self.line_at.pop(key, None)
+        if pending is not None and event != "opcode":
+            raise SystemExit(f"observer: the line event at offset {pending} was followed by {event!r}, "
+                             f"not by an opcode event: per-opcode tracing is not working")
+        if event == "line":
+            self.line_at[key] = offset
 
     def _opcode(self, frame, key: int, offset: int) -> None:
         pos = self.positions.get(offset)
@@ -151,6 +179,19 @@ def _plain(value):
     return value
 
 
+def _start_tracing(trace) -> None:
+    """``sys.settrace(trace)`` with per-opcode events available to the frames that ask for them.
+
+    3.12 decides once, inside ``sys.settrace``, whether instruction events exist at all: only if
+    ``f_trace_opcodes`` was ever set on some frame. Setting it on this (untraced) frame first, and
+    clearing it after, makes them exist; the flag stays per frame, so only the observed code object's
+    frames receive ``opcode`` events. 3.11 and 3.13 do not need it."""
+    here = sys._getframe()
+    here.f_trace_opcodes = True
+    sys.settrace(trace)
+    here.f_trace_opcodes = False
+
+
 def main() -> None:
     path, loop_line, variables = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     with open(path, encoding="utf-8") as f:
@@ -162,7 +203,7 @@ def main() -> None:
     obs = Observer(co, entry, positions, _span(loop.body[0]), _span(loop), variables)
     real_stdout = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    sys.settrace(obs.global_trace)
+    _start_tracing(obs.global_trace)
     try:
         exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
     finally:
