@@ -130,6 +130,9 @@ class Response(Record):
     sample: int = 0
     status: ResponseStatus
     text: str | None = None
+    reasoning: str | None = None
+    """The server's separate reasoning text (``message.reasoning_content`` or ``message.reasoning``)
+    when it sends one; kept for analysis, never graded (only ``text`` is)."""
     finish_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
     latency_s: float | None = None

@@ -105,3 +105,9 @@ def test_cli_grade_reports_missing_cells(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 2
     assert "classic/b/short-trace-final x s1 x sample 0" in capsys.readouterr().err
     assert not (tmp_path / "grades.jsonl").exists()
+
+
+def test_only_the_answer_text_is_graded_never_the_reasoning() -> None:
+    responses = [_resp(TASKS[0], "s", '{"output":"8"}', reasoning='so the output is {"output":"9"}'),
+                 _resp(TASKS[1], "s", '{"output":"a b"}', reasoning="garbage")]
+    assert [g.status for g in grade_all(TASKS, responses)] == ["wrong-valid", "correct-valid"]

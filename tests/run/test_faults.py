@@ -203,3 +203,16 @@ def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:  #
 
     asyncio.run(go())
     server.release_all()
+
+
+@pytest.mark.parametrize("key", ["reasoning_content", "reasoning"])
+def test_the_servers_separate_reasoning_text_is_kept_beside_the_answer(serve, tmp_path: Path, key: str) -> None:
+    body = completion(answer(0))
+    body["choices"][0]["message"][key] = "first, x = 0 ..."
+    rec, _ = _run_one(serve, tmp_path, [Reply(body=body)])
+    assert (rec.status, rec.text, rec.reasoning) == ("completed", answer(0), "first, x = 0 ...")
+
+
+def test_no_reasoning_field_records_none(serve, tmp_path: Path) -> None:
+    rec, _ = _run_one(serve, tmp_path, [OK])
+    assert rec.reasoning is None and rec.text == answer(0)

@@ -101,6 +101,7 @@ def _record(
         sample=sample,
         status="completed" if completed else "no-response",
         text=result.text if completed else None,
+        reasoning=result.reasoning if completed else None,
         finish_reason=result.finish_reason if completed else None,
         usage=result.usage,
         latency_s=round(latency, 6),

@@ -45,6 +45,7 @@ class Attempt:
 
     kind: AttemptKind
     text: str | None = None
+    reasoning: str | None = None
     finish_reason: str | None = None
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
@@ -291,13 +292,26 @@ def parse_completion(content: bytes) -> Attempt:
         return Attempt("retry", error=f"response has no choices {detail}".rstrip())
     choice = choices[0]
     message = choice.get("message")
+    if not isinstance(message, dict):
+        message = {}
     finish = choice.get("finish_reason")
     return Attempt(
         "completed",
-        text=_content_text(message.get("content") if isinstance(message, dict) else None),
+        text=_content_text(message.get("content")),
+        reasoning=_reasoning_text(message),
         finish_reason=finish if isinstance(finish, str) else None,
         usage=parse_usage(data.get("usage")),
     )
+
+
+def _reasoning_text(message: dict[str, Any]) -> str | None:
+    """The reasoning a server returns beside the answer: ``reasoning_content`` (vLLM, SGLang,
+    DeepSeek) or ``reasoning`` (Ollama, OpenRouter, newer vLLM); ``None`` when neither is a string."""
+    for key in ("reasoning_content", "reasoning"):
+        value = message.get(key)
+        if isinstance(value, str):
+            return unicode_text(value)
+    return None
 
 
 def _content_text(content: Any) -> str:
