@@ -56,7 +56,7 @@ import yarl
 
 from execstate.records import Response, Task, read_jsonl, write_jsonl
 from execstate.run import Setting, run_tasks
-from execstate.run._runner import _event_loop_run
+from execstate.run._runner import event_loop_run
 
 
 def _cpu_s() -> float:
@@ -134,7 +134,7 @@ def bench_aiohttp(url: str, concurrency: int, rounds: int) -> tuple[int, float, 
             await asyncio.gather(*(worker() for _ in range(concurrency)))
 
     cpu0, t0 = _cpu_s(), time.perf_counter()
-    _event_loop_run(go())
+    event_loop_run(go())
     return n, time.perf_counter() - t0, _cpu_s() - cpu0, float("nan")
 
 
@@ -159,7 +159,7 @@ def bench_httpx(url: str, concurrency: int, rounds: int) -> tuple[int, float, fl
             await c.aclose()
 
     cpu0, t0 = _cpu_s(), time.perf_counter()
-    _event_loop_run(go())
+    event_loop_run(go())
     return n, time.perf_counter() - t0, _cpu_s() - cpu0, float("nan")
 
 

@@ -158,11 +158,8 @@ def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: 
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path,

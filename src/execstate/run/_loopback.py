@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from execstate.run._runner import event_loop_run
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -307,13 +309,7 @@ def main(argv: list[str] | None = None) -> None:
     def ready(port: int) -> None:
         print(f"PORT {port}", flush=True)
 
-    coro = serve_fixed_latency(args.latency, ready)
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(coro)
-    else:
-        uvloop.run(coro)
+    event_loop_run(serve_fixed_latency(args.latency, ready))
 
 
 if __name__ == "__main__":

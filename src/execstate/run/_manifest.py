@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate import __version__
+from execstate.build import tasks_bytes
 from execstate.records import SCHEMA_VERSION, Task
 from execstate.run._settings import Setting, SettingsError
 
@@ -49,19 +50,13 @@ class RunManifest(BaseModel):
 
 
 def tasks_sha256(tasks: list[Task]) -> str:
-    """SHA-256 of the tasks as canonical JSON lines: equal to the file hash of a ``write_jsonl`` file."""
-    h = hashlib.sha256()
-    for task in tasks:
-        h.update((task.to_json_line() + "\n").encode("utf-8"))
-    return h.hexdigest()
+    """SHA-256 of the tasks as ``tasks.jsonl`` bytes: equal to the hash of the file ``build`` writes."""
+    return hashlib.sha256(tasks_bytes(tasks)).hexdigest()
 
 
 def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def read_manifest(out_dir: Path) -> RunManifest | None:

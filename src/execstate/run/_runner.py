@@ -95,10 +95,10 @@ def run_tasks(
     Blocking: use ``arun_tasks`` inside a running event loop.
     """
     coro = arun_tasks(tasks, settings, out_dir, setting=setting, samples=samples, limit=limit, progress=progress)
-    return _event_loop_run(coro)
+    return event_loop_run(coro)
 
 
-def _event_loop_run(coro: Any) -> Any:
+def event_loop_run(coro: Any) -> Any:
     """Run on uvloop where installed: it cuts the loop's own cost per request, which decides
     throughput at hundreds of requests in flight (``benchmarks/runner.py``); else plain asyncio."""
     try:
