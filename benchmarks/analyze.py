@@ -24,10 +24,9 @@ from execstate.analyze import (
     load_cells,
     paired_comparison,
     series_tests,
-    synthetic_grades,
-    synthetic_tasks,
 )
 from execstate.records import write_jsonl
+from execstate.testing import synthetic_grades, synthetic_tasks
 from execstate.report import analyze_files, render_figures
 
 TARGET_S = 60.0

@@ -2,7 +2,7 @@
 
 Ideal throughput with C requests in flight and a server latency of L seconds is
 C / L requests per second. The server runs in its own process
-(``python -m execstate.run._loopback``: a bare asyncio protocol that answers
+(``python -m execstate.testing.loopback``: a bare asyncio protocol that answers
 each request exactly L seconds after reading it, at ~0.05 ms of CPU each), so
 the client's CPU time per request (user + system, from ``getrusage``) is the
 client's alone. Each row runs the whole library path as ``execstate run``
@@ -77,7 +77,7 @@ def _tasks(n: int) -> list[Task]:
 
 def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "execstate.run._loopback", "--latency", str(latency)],
+        [sys.executable, "-m", "execstate.testing.loopback", "--latency", str(latency)],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None

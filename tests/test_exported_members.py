@@ -8,28 +8,40 @@ import execstate.cli
 
 PUBLIC = {
     'execstate.build': {
-        'AnchorError', 'BuildOptions', 'BuildResult', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
+        'AnchorError', 'BuildOptions', 'BuildResult', 'CORPUS_COLUMNS', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'corpus', 'corpus_table', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
     },
     'execstate.run': {
-        'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
+        'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'event_loop_run', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
     },
     'execstate.grade': {
-        'AccuracyTables', 'Cell', 'Extraction', 'GradePlanError', 'RULES', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'plan_cells', 'print_tables', 'write_tables',
+        'AccuracyTables', 'Cell', 'CruxevalScore', 'Extraction', 'GradePlanError', 'RULES', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'pass_at_k', 'plan_cells', 'print_tables', 'score_file', 'score_generations', 'write_tables',
     },
     'execstate.analyze': {
-        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'synthetic_grades', 'synthetic_tasks', 'wilson_interval', 'write_analysis_json',
+        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'wilson_interval', 'write_analysis_json',
     },
     'execstate.report': {
-        'FigureOut', 'ReportFiles', 'Table', 'analyze_files', 'binned_rates', 'make_table', 'quantile_bins', 'render_figures', 'to_csv', 'to_markdown', 'write_report', 'write_table_files',
+        'FigureOut', 'ReportFiles', 'analyze_files', 'binned_rates', 'quantile_bins', 'render_figures', 'write_report',
     },
     'execstate.metrics': {
-        'Measurement', 'cyclomatic', 'measure', 'python_version',
+        'Measurement', 'cyclomatic', 'measure', 'metrics_report', 'python_version',
     },
     'execstate.pipeline': {
         'DEFAULT_STUDIES', 'ORACLE_SETTING', 'PIPELINE_CHECK_SETTINGS', 'PipelineResult', 'SYNTHETIC_SETTING', 'run_pipeline',
     },
+    'execstate.studies': {
+        'DEFAULT_GRADING_RULE', 'STUDIES', 'Study', 'builtin_studies', 'builtin_study', 'default_grading_rule', 'get_study', 'shared_source_studies', 'study_dir',
+    },
+    'execstate.tables': {
+        'FORMATS', 'Row', 'Table', 'format_value', 'make_table', 'to_csv', 'to_json', 'to_markdown', 'write_tables',
+    },
+    'execstate.testing': {
+        'Drop', 'Hold', 'Reply', 'Request', 'SETTINGS', 'STUDIES', 'Script', 'ScriptedServer', 'completion', 'synthetic_grades', 'synthetic_tasks',
+    },
+    'execstate.errors': {
+        'ExecstateError', 'InputFileError', 'NothingAdmitted', 'PlanError', 'ProgramFailed', 'RecordError', 'SettingsError', 'SpecError', 'StoreError', 'UsageError', 'one_line', 'output_dir', 'output_file', 'require_file',
+    },
     'execstate.studies.cruxeval': {
-        'CruxevalScore', 'DATA_PATH', 'STUDY', 'cruxeval_tasks', 'item_task', 'load_items', 'pass_at_k', 'score_file', 'score_generations',
+        'DATA_PATH', 'STUDY', 'cruxeval_tasks', 'item_task', 'load_items',
     },
 }
 

@@ -14,7 +14,9 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from execstate.errors import InputFileError, RecordError
 
 SCHEMA_VERSION = 1
 
@@ -185,12 +187,39 @@ def write_jsonl(path: Path, records: Iterable[Record]) -> int:
 
 
 def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
-    """Read records of one type; a bad line raises ``ValueError`` naming file and line."""
+    """Read records of one type; a missing file or a bad line raises ``RecordError`` in one line.
+
+    The message names ``file:line``, the first field at fault and the problem,
+    e.g. ``tasks.jsonl:3: field 'arm': Input should be ... (1 more problem)``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        problem = "is a directory, not a file" if path.is_dir() else "does not exist"
+        raise InputFileError(f"{model.__name__} records: {path} {problem}. "
+                             "Fix: pass the file the previous stage wrote")
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
                 yield model.model_validate_json(line)
-            except ValueError as exc:
-                raise ValueError(f"{path}:{lineno}: not a valid {model.__name__} record: {exc}") from exc
+            except ValidationError as exc:
+                raise RecordError(f"{path}:{lineno}: {_first_problem(exc, model)}. "
+                                  f"Fix: correct or remove that line, or re-create {path.name} with the stage "
+                                  "that writes it") from None
+
+
+def _first_problem(exc: ValidationError, model: type[Record]) -> str:
+    """The first validation problem of a line as ``field 'a.b': message``, plus how many more there are."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    more = f" ({len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    if first["type"] == "json_invalid":
+        return f"not valid JSON ({first['msg']}){more}"
+    loc = ".".join(str(part) for part in first["loc"])
+    if not loc:
+        return f"not a {model.__name__} record: {first['msg']}{more}"
+    value = repr(first.get("input"))
+    value = value if len(value) <= 60 else value[:57] + "..."
+    shown = "" if first["type"] == "missing" else f" (got {value})"
+    return f"{model.__name__} field {loc!r}: {first['msg']}{shown}{more}"

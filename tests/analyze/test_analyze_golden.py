@@ -14,8 +14,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from execstate.analyze import AnalysisConfig, analyze, synthetic_grades, synthetic_tasks
-from execstate.report import make_table, to_markdown
+from execstate.analyze import AnalysisConfig, analyze
+from execstate.tables import make_table, to_markdown
+from execstate.testing import synthetic_grades, synthetic_tasks
 
 GOLDEN = Path(__file__).parent / "golden" / "small_tables.md"
 STUDIES = (("classic", "python", 12), ("lcb_python", "python", 30), ("networkx", "python", 6))

@@ -19,9 +19,8 @@ from execstate.analyze import (
     seeded_rng,
     series_summary,
     series_tests,
-    synthetic_grades,
-    synthetic_tasks,
 )
+from execstate.testing import synthetic_grades, synthetic_tasks
 from execstate.records import Grade, Metrics, Task
 
 FAST = AnalysisConfig(replicates=2000, permutations=2000)

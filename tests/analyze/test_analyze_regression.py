@@ -14,9 +14,8 @@ from execstate.analyze import (
     fit_logit,
     load_cells,
     regression_rows,
-    synthetic_grades,
-    synthetic_tasks,
 )
+from execstate.testing import synthetic_grades, synthetic_tasks
 
 SMALL = (("classic", "python", 30), ("lcb_python", "python", 90), ("networkx", "python", 10))
 

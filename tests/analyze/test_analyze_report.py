@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from execstate.analyze import synthetic_grades, synthetic_tasks
 from execstate.cli import main
 from execstate.records import Grade, Task, write_jsonl
+from execstate.testing import synthetic_grades, synthetic_tasks
 from execstate.report import binned_rates, quantile_bins
 
 STUDIES = (("classic", "python", 20), ("lcb_python", "python", 24), ("lcb_cpp", "cpp", 8))
@@ -134,7 +134,7 @@ def test_quantile_bins_merge_tied_edges_and_rates_use_wilson():
 
 
 def test_markdown_escapes_pipes():
-    from execstate.report import make_table, to_markdown
+    from execstate.tables import make_table, to_markdown
 
     md = to_markdown(make_table("t", "T", [{"a": "x|y", "p": 0.000123}]))
     assert "x\\|y" in md and "0.000123" in md

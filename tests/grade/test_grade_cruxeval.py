@@ -6,7 +6,6 @@ released Code Llama 7B (temperature 0.2) generations and its scored file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -16,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from execstate.grade import grade_all
-from execstate.grade._cli import register
+from execstate.cli import main
 from execstate.records import Response
-from execstate.studies.cruxeval import DATA_PATH, cruxeval_tasks, load_items, pass_at_k, score_file
+from execstate.grade import pass_at_k, score_file
+from execstate.studies.cruxeval import DATA_PATH, cruxeval_tasks, load_items
 
 HERE = Path(__file__).parent / "cruxeval"
 GENERATIONS = HERE / "codellama-7b_temp0.2_output.generations.json"
@@ -44,11 +44,8 @@ def test_released_scores_and_every_boolean_are_reproduced() -> None:
 
 
 def test_cli_prints_json_and_writes_scored_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["cruxeval-score", str(GENERATIONS), "--data", str(DATA_PATH),
-                              "--out", str(tmp_path / "scored.json")])
-    assert args.func(args) == 0
+    assert main(["cruxeval-score", str(GENERATIONS), "--data", str(DATA_PATH),
+                 "--out", str(tmp_path / "scored.json")]) == 0
     report = json.loads(capsys.readouterr().out)
     assert round(report["pass_at_1"], 4) == 34.2125 and round(report["pass_at_5"], 4) == 40.2867
     scored = json.loads((tmp_path / "scored.json").read_text())

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import csv
 from pathlib import Path
 
 import pytest
 
 from execstate.grade import GradePlanError, grade_all
-from execstate.grade._cli import register
+from execstate.cli import main
 from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 
 
@@ -76,10 +75,7 @@ def test_an_empty_plan_is_an_error() -> None:
 
 
 def _run_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="execstate")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return main(argv)
 
 
 def test_cli_grade_then_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 
 import pytest
 
-from execstate.metrics import _cli, measure
+from execstate.cli import main
+from execstate.metrics import measure
 
 
 def test_ok_run_keeps_the_programs_stdout_exact():
@@ -64,10 +64,7 @@ def test_programs_cannot_create_processes():
 
 # --- CLI ------------------------------------------------------------------------
 def run_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="execstate")
-    _cli.register(parser.add_subparsers(required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return main(argv)
 
 
 def test_cli_prints_the_four_metrics(tmp_path, capsys):
@@ -80,7 +77,7 @@ def test_cli_prints_the_four_metrics(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("program", "message"), [
-    (None, "program not found"),
+    (None, "program"),
     ("def (:\n", "is not valid Python"),
     ("raise KeyError('boom')\n", "crash: "),
     ("while True:\n    pass\n", "timeout"),
@@ -91,15 +88,16 @@ def test_cli_errors_are_clear(tmp_path, capsys, program, message):
         path.write_text(program)
     (tmp_path / "in.txt").write_text("")
     argv = ["metrics", str(path), "--input", str(tmp_path / "in.txt"), "--timeout", "1"]
-    assert run_cli(argv) == 1
+    assert run_cli(argv) == 2
     err = capsys.readouterr().err
-    assert message in err and err.startswith("execstate metrics: ")
+    assert message in err and err.startswith("execstate metrics: error: ") and err.count("\n") == 1
 
 
 def test_cli_missing_input_file(tmp_path, capsys):
     (tmp_path / "p.py").write_text("x = 1\n")
-    assert run_cli(["metrics", str(tmp_path / "p.py"), "--input", str(tmp_path / "none.txt")]) == 1
-    assert "input file not found" in capsys.readouterr().err
+    assert run_cli(["metrics", str(tmp_path / "p.py"), "--input", str(tmp_path / "none.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "input file" in err and "none.txt does not exist" in err
 
 
 def test_the_installed_command(tmp_path):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from execstate.run._loopback import Script, ScriptedServer
+from execstate.testing.loopback import Script, ScriptedServer
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from execstate.records import Response, Task
 from execstate.run import Setting
-from execstate.run._loopback import Request
+from execstate.testing.loopback import Request
 
 _MARK = re.compile(r"print\('T(\d+)'\)")
 

@@ -14,7 +14,7 @@ import pytest
 from run_helpers import answer, fast_setting, make_task, read_records, task_index
 
 from execstate.run import run_tasks
-from execstate.run._loopback import Drop, Reply, Request, completion
+from execstate.testing.loopback import Drop, Reply, Request, completion
 
 
 def _scripted(per_attempt: list[Reply | Drop]):  # noqa: ANN202
@@ -180,7 +180,7 @@ def test_a_lone_surrogate_in_the_reply_is_recorded_as_a_replacement_character(se
 def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:  # noqa: ANN001
     import asyncio
 
-    from execstate.run._loopback import Hold
+    from execstate.testing.loopback import Hold
     from execstate.run._providers import OpenAIProvider
 
     server = serve(lambda req: Hold())

@@ -19,7 +19,7 @@ import pytest
 from run_helpers import answer, cli_command, complete_lines, make_task, read_records, task_index, wait_until
 
 from execstate.records import write_jsonl
-from execstate.run._loopback import Hold, Reply, Request, ScriptedServer, completion
+from execstate.testing.loopback import Hold, Reply, Request, ScriptedServer, completion
 
 N_TASKS = 10
 CONCURRENCY = 3

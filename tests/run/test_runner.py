@@ -8,11 +8,13 @@ import socket
 from pathlib import Path
 
 import pytest
+
+from execstate.errors import InputFileError, RecordError, UsageError
 from run_helpers import answer, fast_setting, make_task, read_records, task_index
 
 from execstate.records import write_jsonl
 from execstate.run import RunManifest, Setting, SettingsError, StoreError, run_tasks
-from execstate.run._loopback import Reply, Request, completion
+from execstate.testing.loopback import Reply, Request, completion
 
 
 def _echo(req: Request) -> Reply:
@@ -72,7 +74,7 @@ def test_setting_selection(serve, tmp_path: Path) -> None:
     settings = [fast_setting(server.url, name="a"), Setting(name="b", provider="oracle")]
     run_tasks([make_task(0)], settings, tmp_path, setting="b", progress=False)
     assert [r.setting for r in read_records(tmp_path)] == ["b"] and not server.requests
-    with pytest.raises(SettingsError, match=r"no setting named 'c'; available: \['a', 'b'\]"):
+    with pytest.raises(SettingsError, match=r"no setting named 'c'. Fix: pass one of a, b "):
         run_tasks([make_task(0)], settings, tmp_path, setting="c", progress=False)
 
 
@@ -185,11 +187,11 @@ def test_a_second_concurrent_run_on_one_directory_is_refused(tmp_path: Path) -> 
 
 def test_bad_arguments(tmp_path: Path) -> None:
     oracle = [Setting(name="check", provider="oracle")]
-    with pytest.raises(SettingsError, match="samples must be >= 1"):
+    with pytest.raises(UsageError, match="samples must be >= 1"):
         run_tasks([make_task(0)], oracle, tmp_path, samples=0)
-    with pytest.raises(SettingsError, match="task ids must be unique"):
+    with pytest.raises(RecordError, match="task ids must be unique"):
         run_tasks([make_task(0), make_task(0)], oracle, tmp_path)
-    with pytest.raises(SettingsError, match="does not exist"):
+    with pytest.raises(InputFileError, match="does not exist"):
         run_tasks(tmp_path / "nope.jsonl", oracle, tmp_path)
 
 
@@ -257,7 +259,7 @@ def test_benchmark_server_answers_each_request_after_its_latency() -> None:
     import urllib.request
     from concurrent.futures import ThreadPoolExecutor
 
-    proc = subprocess.Popen([sys.executable, "-m", "execstate.run._loopback", "--latency", "0.5"],
+    proc = subprocess.Popen([sys.executable, "-m", "execstate.testing.loopback", "--latency", "0.5"],
                             stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import statistics
 
 from execstate.build import build, tasks_bytes
-from execstate.build._build import format_corpus
+from execstate.build import corpus
+from execstate.tables import to_markdown
 
 
 def test_classic_builds_completely_and_reproducibly():
@@ -17,6 +18,6 @@ def test_classic_builds_completely_and_reproducibly():
         assert None not in (m.trace_length, m.peak_state, m.state_load, m.cyclomatic), task.task_id
     cyclo = [t.metrics.cyclomatic for t in first.tasks if t.arm == "short-trace-final"]
     assert statistics.median(cyclo) == 7.5 and (min(cyclo), max(cyclo)) == (5, 13)
-    assert "classic        python        30       30  7.5 [5, 13]" in format_corpus(first.tasks)
+    assert "| classic | python | 30 | 30 | 120 | 7.5 | 5 | 13 |" in to_markdown(corpus(first.tasks))
     again = build([], studies=["classic"], jobs=2)
     assert tasks_bytes(again.tasks) == tasks_bytes(first.tasks)

@@ -17,13 +17,12 @@ from execstate.analyze._stats import (
     seeded_rng,
     wilson_interval,
 )
-from execstate.analyze._synthetic import synthetic_grades, synthetic_tasks
 
 __all__ = [
     "Analysis", "AnalysisConfig", "BHFamily", "Cells", "Cohort", "DYNAMIC_METRICS", "LogitFit", "METRICS",
     "MODELS", "analyze", "analyze_cells", "benjamini_hochberg", "build_design", "cluster_bootstrap_ratio",
     "cluster_regression", "final_pairs", "fit_logit", "load_cells", "paired_comparison",
     "percentile_interval", "permutation_theta", "permutation_thetas", "rank_theta", "regression_rows",
-    "seeded_rng", "series_summary", "series_tests", "synthetic_grades", "synthetic_tasks",
+    "seeded_rng", "series_summary", "series_tests",
     "wilson_interval", "write_analysis_json",
 ]

@@ -6,6 +6,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
 from execstate.analyze._cells import DYNAMIC_METRICS
+from execstate.errors import UsageError
+from execstate.studies import shared_source_studies
+
+_DEFAULTS = {"replicates": 10_000, "permutations": 10_000}
+
+
+def _shared_source_study() -> str | None:
+    """The one registered study whose cases share a source; ``None`` if there is none."""
+    shared = shared_source_studies()
+    return shared[0] if shared else None
 
 
 @dataclass(frozen=True)
@@ -33,15 +43,16 @@ class AnalysisConfig:
 
     seed: int = 20250101
     """Base seed; each bootstrap/permutation derives its own stream from it and its row key."""
-    replicates: int = 10_000
+    replicates: int = _DEFAULTS["replicates"]
     """Cluster-bootstrap replicates per paired row."""
-    permutations: int = 10_000
+    permutations: int = _DEFAULTS["permutations"]
     """Label shuffles per series test."""
     level: float = 0.95
     high_settings: tuple[str, ...] | None = None
     """The high-reasoning cohort's settings; ``None``: settings whose name ends in ``-high``."""
-    exclude_study: str | None = "networkx"
-    """The study left out by the sensitivity cohorts and by the regression (one shared source)."""
+    exclude_study: str | None = field(default_factory=_shared_source_study)
+    """The study left out by the sensitivity cohorts and by the regression; default: the study the
+    registry flags as sharing one source across its cases (``networkx``), ``None`` for none."""
     cohorts: tuple[Cohort, ...] | None = None
     """Paired cohorts; ``None``: all Python, high settings, and both again without ``exclude_study``."""
     regression_language: str = "python"
@@ -49,6 +60,17 @@ class AnalysisConfig:
     bh_alpha: float = 0.05
     figure_studies: tuple[str, ...] | None = None
     """Studies that get per-study figures; ``None``: every study in the tasks."""
+
+    def __post_init__(self) -> None:
+        for name in ("replicates", "permutations"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise UsageError(f"{name} must be a positive whole number, got {value!r}. "
+                                 f"Fix: pass --{name} 1000 or more (default {_DEFAULTS[name]})")
+        if not 0 < self.level < 1:
+            raise UsageError(f"level must lie strictly between 0 and 1, got {self.level!r}. Fix: use e.g. 0.95")
+        if not 0 < self.bh_alpha < 1:
+            raise UsageError(f"bh_alpha must lie strictly between 0 and 1, got {self.bh_alpha!r}. Fix: use 0.05")
 
     def high(self, settings: Iterable[str]) -> tuple[str, ...]:
         """The high-reasoning settings among ``settings`` (declared, or by the ``-high`` suffix)."""

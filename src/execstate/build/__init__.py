@@ -1,13 +1,17 @@
-"""Build stage: case specs -> execution-checked four-arm tasks."""
+"""Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
-from execstate.build._build import BuildResult, build, builtin_studies, study_dir, tasks_bytes, write_build
+from execstate.build._build import BuildResult, build, tasks_bytes, write_build
 from execstate.build._case import BuildOptions, build_case
+from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
-from execstate.build._spec import CaseSpec, SpecError, find_specs, load_spec
+from execstate.build._spec import CaseSpec, find_specs, load_spec
+from execstate.errors import SpecError
+from execstate.studies import builtin_studies, study_dir
 
 __all__ = [
-    "AnchorError", "BuildOptions", "Language", "LanguageError", "PythonLanguage", "BuildResult", "CaseSpec", "Instrumented", "SpecError", "build",
-    "build_case", "builtin_studies", "find_specs", "instrument", "load_spec", "resolve_loop", "study_dir", "tasks_bytes",
+    "AnchorError", "BuildOptions", "BuildResult", "CORPUS_COLUMNS", "CaseSpec", "Instrumented", "Language",
+    "LanguageError", "PythonLanguage", "SpecError", "build", "build_case", "builtin_studies", "corpus",
+    "corpus_table", "find_specs", "instrument", "load_spec", "resolve_loop", "study_dir", "tasks_bytes",
     "write_build",
 ]

@@ -8,14 +8,14 @@ import platform
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from execstate import __version__
 from execstate.build._case import BuildOptions, build_case
-from execstate.build._spec import SpecError, find_specs, load_spec
+from execstate.build._spec import find_specs, load_spec
+from execstate.errors import SpecError, output_dir
 from execstate.records import BuildManifest, Exclusion, Task, write_jsonl
-
-STUDIES_DIR = Path(__file__).resolve().parent.parent / "studies"
+from execstate.studies import builtin_study
 
 
 @dataclass(frozen=True)
@@ -27,36 +27,18 @@ class BuildResult:
     manifest: BuildManifest
 
 
-def _imported_studies() -> dict[str, Callable[[], list[Task]]]:
-    """Built-in studies that arrive as ready tasks from a dataset rather than as case specs."""
-    from execstate.studies.cruxeval import cruxeval_tasks
-
-    return {"cruxeval": cruxeval_tasks}
-
-
-def builtin_studies() -> list[str]:
-    """Names accepted by ``--study``."""
-    specs = [p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and any(p.rglob("case.toml"))]
-    return sorted(set(specs) | set(_imported_studies()))
-
-
-def study_dir(name: str) -> Path:
-    """The case-spec directory of a built-in study; ``ValueError`` lists the available ones."""
-    path = STUDIES_DIR / name
-    if not name.isidentifier() or not any(path.rglob("case.toml")):
-        raise ValueError(f"no built-in study of case specs named {name!r}; available: {', '.join(builtin_studies())}")
-    return path
-
-
 def study_paths_and_tasks(names: list[str]) -> tuple[list[Path], list[Task]]:
-    """Split built-in study names into spec directories to build and imported ready tasks."""
-    imported = _imported_studies()
+    """Split built-in study names into spec folders to build and a dataset's ready tasks.
+
+    ``UsageError`` for a name that is not a built-in study (it lists the known ones).
+    """
     paths, tasks = [], []
     for name in names:
-        if name in imported:
-            tasks.extend(imported[name]())
+        study = builtin_study(name)
+        if study.cases_dir is not None:
+            paths.append(study.cases_dir)
         else:
-            paths.append(study_dir(name))
+            tasks.extend(study.load_tasks())
     return paths, tasks
 
 
@@ -133,22 +115,10 @@ def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
     )
 
 
-def write_build(result: BuildResult, out: Path) -> None:
-    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+def write_build(result: BuildResult, out: Path | str) -> None:
+    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out`` (created if missing)."""
+    out = output_dir(out)
     (out / "tasks.jsonl").write_bytes(tasks_bytes(result.tasks))
     write_jsonl(out / "excluded.jsonl", result.exclusions)
     (out / "manifest.json").write_text(json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n",
                                        encoding="utf-8")
-
-
-def format_corpus(tasks: list[Task]) -> str:
-    """The corpus table rows (paper Table 2: study, language, cases, sources, cyclomatic median [range])."""
-    from execstate.grade._tables import corpus_table
-
-    lines = [f"{'study':<14} {'language':<9} {'cases':>6} {'sources':>8}  cyclomatic median [range]"]
-    for row in corpus_table(tasks, []):
-        cyc = ("n/a" if row["cyclomatic_median"] is None else
-               f"{row['cyclomatic_median']:g} [{row['cyclomatic_min']}, {row['cyclomatic_max']}]")
-        lines.append(f"{row['study']:<14} {row['language']:<9} {row['cases']:>6} {row['sources']:>8}  {cyc}")
-    return "\n".join(lines)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import Instrumented, source_lines
-from execstate.build._spec import CaseSpec, InputSource, SpecError
+from execstate.build._spec import CaseSpec, InputSource
+from execstate.errors import SpecError
 from execstate.records import Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
 

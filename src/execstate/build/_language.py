@@ -16,11 +16,12 @@ from typing import Protocol
 from execstate.build._python import (
     COUNT_MARKER, AnchorError, Instrumented, Mode, check_variables, instrument, resolve_loop,
 )
+from execstate.errors import ExecstateError
 from execstate.metrics import Measurement, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, run_python
 
 
-class LanguageError(ValueError):
+class LanguageError(ExecstateError, ValueError):
     """The program does not fit the language's rules; ``key`` names the spec key to fix."""
 
     def __init__(self, key: str, problem: str, fix: str) -> None:

@@ -28,11 +28,13 @@ import tokenize
 from dataclasses import dataclass
 from typing import Literal
 
+from execstate.errors import ExecstateError
+
 Mode = Literal["inside", "post", "count"]
 COUNT_MARKER = "__execstate_iterations__="
 
 
-class AnchorError(ValueError):
+class AnchorError(ExecstateError, ValueError):
     """The checkpoint's loop or variables do not fit the program; ``key`` names the spec key."""
 
     def __init__(self, key: str, problem: str, fix: str) -> None:

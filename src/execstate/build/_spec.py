@@ -9,29 +9,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from execstate.errors import SpecError
 from execstate.records import GRADING_RULES
+from execstate.studies import default_grading_rule
 
-STUDY_RULES = {
-    "classic": "json-or-tokens",
-    "lcb_python": "json-or-tokens",
-    "lcb_cpp": "json-or-tokens",
-    "codecontests": "int-alpha-tokens",
-    "networkx": "bytes",
-    "cruxeval": "python-literal",
-}
 _TOP_KEYS = {"id", "study", "language", "program", "short_input", "long_input", "grading_rule", "checkpoint"}
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration"}
 _INPUT_KEYS = {"generator", "args"}
-
-
-class SpecError(ValueError):
-    """A case spec that cannot be used; the message names the file, the key and the fix."""
-
-    def __init__(self, path: Path, key: str | None, problem: str, fix: str) -> None:
-        self.path, self.key, self.problem, self.fix = path, key, problem, fix
-        where = f"{path}" + (f" [{key}]" if key else "")
-        super().__init__(f"{where}: {problem}. Fix: {fix}")
 
 
 class InputSource(BaseModel):
@@ -91,7 +76,7 @@ def load_spec(path: Path) -> CaseSpec:
     language = _str(path, raw, "language")
     if language not in ("python", "cpp"):
         raise SpecError(path, "language", f"unknown language {language!r}", "use \"python\" or \"cpp\"")
-    rule = raw.get("grading_rule", STUDY_RULES.get(study, "json-or-tokens"))
+    rule = raw.get("grading_rule", default_grading_rule(study))
     if rule not in GRADING_RULES:
         raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
     program = _existing(path, "program", base / _str(path, raw, "program"))

@@ -1,11 +1,13 @@
 """execstate.grade stage: envelope check, answer extraction, oracle-equivalence rules, accuracy tables."""
 
+from execstate.grade._cruxeval import CruxevalScore, pass_at_k, score_file, score_generations
 from execstate.grade._envelope import Extraction, extract
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._rules import RULES, answer_matches
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
-    "AccuracyTables", "Cell", "Extraction", "GradePlanError", "RULES", "accuracy_tables", "answer_matches",
-    "extract", "format_markdown", "grade_all", "grade_response", "plan_cells", "print_tables", "write_tables",
+    "AccuracyTables", "Cell", "CruxevalScore", "Extraction", "GradePlanError", "RULES", "accuracy_tables", "answer_matches",
+    "extract", "format_markdown", "grade_all", "grade_response", "pass_at_k", "plan_cells", "print_tables", "score_file",
+    "score_generations", "write_tables",
 ]

@@ -14,6 +14,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from execstate.grade._envelope import extract
 from execstate.grade._rules import answer_matches
+from execstate.errors import PlanError
 from execstate.records import Grade, GradeStatus, Response, Task
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -30,7 +31,7 @@ class Cell(NamedTuple):
         return f"{self.task_id} x {self.setting} x sample {self.sample}"
 
 
-class GradePlanError(ValueError):
+class GradePlanError(PlanError):
     """Responses that do not cover the planned cells exactly once.
 
     ``missing``: planned cells with no response line (a run that lost them must

@@ -19,20 +19,22 @@ tabulated like any setting and flagged in ``by_setting``.
 
 from __future__ import annotations
 
-import csv
-import json
-import statistics
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from execstate.build import corpus_table
 from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task
+from execstate.tables import Table, make_table, to_markdown
+from execstate.tables import write_tables as write_table_files
 
 Row = dict[str, Any]
 _STATUSES = ("correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response")
-_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output")
 TABLE_NAMES = ("corpus", "by_arm", "by_setting", "by_study")
+_TITLES = {"corpus": "Corpus, paper Table 2", "by_arm": "Accuracy by arm and setting, Table 3",
+           "by_setting": "Accuracy by setting, Table 4", "by_study": "Accuracy by study and setting, Table 5"}
+_NOTE = "C/R = correct/completed, C/N = correct/planned, in percent."
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class AccuracyTables:
     by_arm: list[Row]
     by_setting: list[Row]
     by_study: list[Row]
+
+    def tables(self) -> list[Table]:
+        """The four tables, titled, in ``TABLE_NAMES`` order."""
+        return [make_table(name, f"{_TITLES[name]} ({name})", getattr(self, name),
+                           note="" if name == "corpus" else _NOTE) for name in TABLE_NAMES]
 
 
 def _pct(num: int, den: int) -> float | None:
@@ -77,37 +84,6 @@ def _group(grades: Iterable[Grade], key: Any) -> dict[Any, list[Grade]]:
     for g in grades:
         groups.setdefault(key(g), []).append(g)
     return groups
-
-
-def _case_cyclomatic(tasks: Sequence[Task]) -> dict[str, int]:
-    """Cyclomatic complexity per case, from its clean-source task (short arm first)."""
-    rank = {arm: i for i, arm in enumerate(_CLEAN_ARM_PREFERENCE)}
-    chosen: dict[str, tuple[int, int]] = {}
-    for t in tasks:
-        value = t.metrics.cyclomatic
-        r = rank.get(t.arm, len(rank))
-        if value is not None and (t.case_id not in chosen or r < chosen[t.case_id][0]):
-            chosen[t.case_id] = (r, value)
-    return {case: value for case, (_, value) in chosen.items()}
-
-
-def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade]) -> list[Row]:
-    """Paper Table 2: one row per (study, language) in tasks-file order."""
-    cyclo = _case_cyclomatic(tasks)
-    rows = []
-    for (study, lang), group in _group(tasks, lambda t: (t.study, t.language)).items():
-        ids = {t.task_id for t in group}
-        mine = [g for g in grades if g.task_id in ids]
-        cases = sorted({t.case_id for t in group})
-        values = [cyclo[c] for c in cases if c in cyclo]
-        rows.append({
-            "study": study, "language": lang, "cases": len(cases),
-            "sources": len({t.source_sha256 for t in group}), "tasks": len(group),
-            "planned": len(mine), "graded": sum(g.status != "no-response" for g in mine),
-            "cyclomatic_median": float(statistics.median(values)) if values else None,
-            "cyclomatic_min": min(values, default=None), "cyclomatic_max": max(values, default=None),
-        })
-    return rows
 
 
 def _arm_order(tasks: Sequence[Task]) -> list[str]:
@@ -147,29 +123,9 @@ def accuracy_tables(tasks: Iterable[Task], grades: Iterable[Grade]) -> AccuracyT
     )
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.1f}"
-    return str(value)
-
-
 def format_markdown(tables: AccuracyTables) -> str:
     """All four tables as Markdown (percentages to one decimal, ``-`` for undefined)."""
-    out = []
-    for name in TABLE_NAMES:
-        rows: list[Row] = getattr(tables, name)
-        out.append(f"## {name}\n")
-        if not rows:
-            out.append("(no rows)\n")
-            continue
-        cols = list(rows[0])
-        out.append("| " + " | ".join(cols) + " |")
-        out.append("|" + "|".join(" --- " for _ in cols) + "|")
-        out.extend("| " + " | ".join(_fmt(r[c]) for c in cols) + " |" for r in rows)
-        out.append("")
-    return "\n".join(out)
+    return "\n".join(to_markdown(t) for t in tables.tables())
 
 
 def print_tables(tables: AccuracyTables) -> None:
@@ -178,26 +134,9 @@ def print_tables(tables: AccuracyTables) -> None:
 
 
 def write_tables(tables: AccuracyTables, out_dir: Path | str) -> list[Path]:
-    """Write ``<table>.csv`` and ``<table>.json`` per table plus ``tables.json`` and ``tables.md``.
+    """Write ``<table>.csv``, ``.md`` and ``.json`` per table plus ``tables.json`` and ``tables.md``.
 
     Creates ``out_dir`` if needed; returns the written paths. CSV leaves undefined
     percentages empty; JSON keeps them ``null`` and full float precision.
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in TABLE_NAMES:
-        rows: list[Row] = getattr(tables, name)
-        csv_path, json_path = out / f"{name}.csv", out / f"{name}.json"
-        with open(csv_path, "w", encoding="utf-8", newline="") as fh:
-            if rows:
-                writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-                writer.writeheader()
-                writer.writerows(rows)
-        json_path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        written += [csv_path, json_path]
-    combined = out / "tables.json"
-    combined.write_text(json.dumps(asdict(tables), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    markdown = out / "tables.md"
-    markdown.write_text(format_markdown(tables), encoding="utf-8")
-    return written + [combined, markdown]
+    return write_table_files(tables.tables(), out_dir)

@@ -2,5 +2,6 @@
 
 from execstate.metrics._cyclomatic import cyclomatic
 from execstate.metrics._measure import Measurement, measure, python_version
+from execstate.metrics._report import metrics_report
 
-__all__ = ["Measurement", "cyclomatic", "measure", "python_version"]
+__all__ = ["Measurement", "cyclomatic", "measure", "metrics_report", "python_version"]

@@ -13,14 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.build import BuildOptions, build, write_build
-from execstate.build._build import format_corpus
+from execstate.build import BuildOptions, build, corpus, write_build
+from execstate.errors import SettingsError, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
+from execstate.studies import builtin_studies
+from execstate.tables import to_markdown
 
-DEFAULT_STUDIES = ("classic", "cruxeval")
+DEFAULT_STUDIES: tuple[str, ...] = tuple(builtin_studies())
+"""Every built-in study of the registry: ``classic`` and ``cruxeval``."""
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(name="synthetic-pipeline-check", provider="synthetic", concurrency=64)
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
@@ -53,12 +56,16 @@ def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths
     write_build(built, out / "build")
     log(f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
         f"excluded {built.manifest.cases_excluded}")
-    log(format_corpus(built.tasks))
+    log(to_markdown(corpus(built.tasks)))
+    if settings_file is not None:
+        require_file(settings_file, "--settings", "pass a settings TOML with [[setting]] tables")
     settings = load_settings(settings_file) if settings_file else list(PIPELINE_CHECK_SETTINGS)
     if setting:
         settings = [s for s in settings if s.name == setting]
         if not settings:
-            raise ValueError(f"no setting named {setting!r} in {settings_file}")
+            names = ", ".join(s.name for s in (load_settings(settings_file) if settings_file else PIPELINE_CHECK_SETTINGS))
+            raise SettingsError(f"no setting named {setting!r} in {settings_file or 'the pipeline checks'}. "
+                                f"Fix: pass one of {names}")
     log(f"[2/5] running {len(built.tasks)} tasks on {', '.join(s.name for s in settings)} -> {out / 'run'}")
     run_tasks(built.tasks, settings, out / "run", samples=samples)
     responses = list(read_jsonl(out / "run" / RESPONSES_NAME, Response))

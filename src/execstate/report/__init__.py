@@ -2,9 +2,7 @@
 
 from execstate.report._build import ReportFiles, analyze_files, write_report
 from execstate.report._figures import FigureOut, binned_rates, quantile_bins, render_figures
-from execstate.report._tables import Table, make_table, to_csv, to_markdown, write_table_files
 
 __all__ = [
-    "FigureOut", "ReportFiles", "Table", "analyze_files", "binned_rates",
-    "make_table", "quantile_bins", "render_figures", "to_csv", "to_markdown", "write_report", "write_table_files",
+    "FigureOut", "ReportFiles", "analyze_files", "binned_rates", "quantile_bins", "render_figures", "write_report",
 ]

@@ -21,10 +21,11 @@ from typing import Any
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
 from execstate.grade import accuracy_tables
+from execstate.errors import InputFileError, output_dir
 from execstate.records import Grade, Task, read_jsonl
 from execstate.report._figures import FigureOut, render_figures
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
-from execstate.report._tables import Table, make_table, write_table_files
+from execstate.tables import Table, make_table, write_tables
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,10 @@ def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: 
                  files: dict[str, str] | None = None) -> ReportFiles:
     """Analyse, then write analysis.json, tables, figures and report.html under ``out_dir``."""
     config = config or AnalysisConfig()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if not grades:
+        raise InputFileError("there are no grades to analyse. Fix: grade a run first with `execstate grade` "
+                             "and pass its grades.jsonl")
+    out_dir = output_dir(out_dir)
     cells = load_cells(tasks, grades)
     analysis = analyze_cells(cells, config)
     joined = _joinable(tasks, grades)
@@ -147,7 +151,7 @@ def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: 
     extra: dict[str, Any] = {"accuracy": {t.name: t.rows for t in acc}, "files": files or {},
                              "execstate_version": __version__}
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
-    table_paths = write_table_files(acc + tabs, out_dir / "tables")
+    table_paths = write_tables(acc + tabs, out_dir / "tables")
     studies = list(config.figure_studies or sorted(cells.frame["study"].unique()))
     figs = render_figures(cells.frame, analysis.series, studies, out_dir / "figures", config.level)
     html_text = page("execstate analysis report", _banner(grades),
@@ -165,7 +169,11 @@ def _sha256(path: Path) -> str:
 def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path,
                   config: AnalysisConfig | None = None) -> ReportFiles:
     """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``."""
+    output_dir(out_dir)  # a file in the way fails before the statistics run
     tasks = list(read_jsonl(Path(tasks_path), Task))
     grades = list(read_jsonl(Path(grades_path), Grade))
+    if not grades:
+        raise InputFileError(f"{grades_path} holds no grades. Fix: pass the grades.jsonl that "
+                             "`execstate grade` wrote for a run with responses")
     files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
     return write_report(tasks, grades, Path(out_dir), config, files)

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from execstate.records import ARMS, Grade, Task
 from execstate.report._figures import FigureOut
-from execstate.report._tables import Table, to_html
+from execstate.tables import Table, format_value
 
 _MAX_SHOWN = 20_000  # characters of one input/oracle/answer shown inline; the files hold the rest
 _CSS = """
@@ -31,6 +31,22 @@ max-height:30rem}details{margin:.2rem 0}summary{cursor:pointer}.correct-valid,.c
 .wrong-valid,.wrong-invalid{color:#b42318}.no-response{color:#777}nav a{margin-right:.8rem}
 """
 
+
+
+def to_html(table: Table) -> str:
+    """An HTML ``<table>`` (escaped); numbers right-aligned."""
+    if not table.rows:
+        return "<p><em>(no rows)</em></p>"
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    body = []
+    for row in table.rows:
+        cells = []
+        for c in table.columns:
+            v = row.get(c)
+            cls = ' class="num"' if isinstance(v, (int, float)) and not isinstance(v, bool) else ""
+            cells.append(f"<td{cls}>{html.escape(format_value(c, v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 def esc(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)

@@ -12,15 +12,16 @@ from execstate.run._providers import (
     classify_response,
     request_body,
 )
-from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, run_tasks
-from execstate.run._settings import Setting, SettingsError, load_settings
+from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, event_loop_run, run_tasks
+from execstate.run._settings import Setting, load_settings
 from execstate.run._synthetic import SyntheticProvider
-from execstate.run._store import Repair, ResponseStore, StoreError, open_store
+from execstate.run._store import Repair, ResponseStore, open_store
+from execstate.errors import SettingsError, StoreError
 
 __all__ = [
     "RESPONSES_NAME", "SYSTEM_TEMPLATE", "USER_MESSAGE",
     "Attempt", "OpenAIProvider", "OracleProvider", "Provider", "Repair", "ReplayProvider", "ResponseStore",
     "RunInvocation", "RunManifest", "RunSummary", "Setting", "SettingAborted", "SettingsError", "StoreError", "SyntheticProvider",
-    "arun_tasks", "backoff_s", "classify_response", "load_settings", "open_store", "render_messages",
+    "arun_tasks", "backoff_s", "event_loop_run", "classify_response", "load_settings", "open_store", "render_messages",
     "render_system", "request_body", "run_cell", "run_tasks",
 ]

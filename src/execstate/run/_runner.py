@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import Response, Task, read_jsonl
 from execstate.run._manifest import (
     RunInvocation,
@@ -120,12 +121,12 @@ async def arun_tasks(
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
-        raise SettingsError(f"samples must be >= 1 and limit >= 0 (got samples={samples}, limit={limit})")
+        raise UsageError(f"samples must be >= 1 and limit >= 0, got samples={samples}, limit={limit}. "
+                         "Fix: pass --samples 1 or more and --limit 0 or more")
     task_list, sha, tasks_file = _load_tasks(tasks)
     chosen = _select(list(load_settings(settings) if isinstance(settings, (str, Path)) else settings), setting)
     selected = task_list if limit is None else task_list[:limit]
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(out_dir)
     with _exclusive(out):
         old = read_manifest(out)
         check_compatible(old, sha, chosen, out)
@@ -153,9 +154,7 @@ async def arun_tasks(
 
 def _load_tasks(tasks: Sequence[Task] | Path | str) -> tuple[list[Task], str, str | None]:
     if isinstance(tasks, (str, Path)):
-        path = Path(tasks)
-        if not path.is_file():
-            raise SettingsError(f"task file {path} does not exist; build it first with `execstate build`")
+        path = require_file(tasks, "tasks file", "build it first with `execstate build` and pass its tasks.jsonl")
         task_list, sha, name = list(read_jsonl(path, Task)), file_sha256(path), str(path)
     else:
         task_list, name = list(tasks), None
@@ -163,7 +162,7 @@ def _load_tasks(tasks: Sequence[Task] | Path | str) -> tuple[list[Task], str, st
     ids = [t.task_id for t in task_list]
     if len(set(ids)) != len(ids):
         dupes = sorted({i for i in ids if ids.count(i) > 1})[:5]
-        raise SettingsError(f"task ids must be unique; repeated: {dupes}")
+        raise RecordError(f"task ids must be unique; repeated: {dupes}. Fix: pass a tasks file written by a build")
     return task_list, sha, name
 
 
@@ -172,7 +171,8 @@ def _select(settings: list[Setting], name: str | None) -> list[Setting]:
         return settings
     chosen = [s for s in settings if s.name == name]
     if not chosen:
-        raise SettingsError(f"no setting named {name!r}; available: {[s.name for s in settings]}")
+        raise SettingsError(f"no setting named {name!r}. Fix: pass one of {', '.join(s.name for s in settings)} "
+                            "(the names of the settings file's [[setting]] tables)")
     return chosen
 
 

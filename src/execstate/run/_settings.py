@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
+from execstate.errors import SettingsError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 Provider = Literal["openai", "oracle", "replay", "synthetic"]
@@ -19,10 +20,6 @@ REQUEST_FIELDS = (
     "provider", "base_url", "model", "reasoning", "reasoning_field", "max_output_tokens",
     "max_tokens_field", "temperature", "top_p", "extra_body", "replay_file",
 )
-
-
-class SettingsError(ValueError):
-    """A settings file or a setting is unusable; the message names the file, setting and fix."""
 
 
 class Setting(BaseModel):

@@ -7,14 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from execstate.errors import StoreError
 from execstate.records import Response
 
 CellKey = tuple[str, str, int]
 """(task_id, setting, sample): one planned cell."""
-
-
-class StoreError(ValueError):
-    """``responses.jsonl`` is damaged beyond its last line; the message names the line and the fix."""
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,122 @@
-"""execstate.studies stage."""
+"""The study registry: every study execstate knows by name, its languages, rule and where its cases come from.
+
+A study is a group of cases reported together. Some ship with execstate
+(built-in: ``classic`` as a folder of case specs, ``cruxeval`` as a bundled
+dataset that loads as ready tasks); the others are the paper's studies whose
+cases users build themselves (``study = "networkx"`` in their case specs): the
+registry still gives them their default grading rule and tells the analysis
+whether all their cases share one source.
+
+Adding a study is one folder under ``execstate/studies/`` plus one entry in
+:data:`STUDIES`. This module imports nothing heavy; a dataset loader is named
+as ``"module:function"`` and imported only when its tasks are asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from execstate.errors import UsageError
+
+if TYPE_CHECKING:
+    from execstate.records import Task
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_GRADING_RULE = "json-or-tokens"
+"""The rule of a case whose study is not registered and whose spec names none."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """One registered study."""
+
+    name: str
+    languages: tuple[str, ...]
+    """Languages its cases are written in."""
+    grading_rule: str
+    """Default grading rule of its cases (a case spec may override it)."""
+    description: str
+    cases_dir: Path | None = None
+    """Folder searched recursively for ``case.toml`` when the study is built (``--study NAME``)."""
+    loader: str | None = None
+    """``"module:function"`` returning the study's ready tasks (a dataset imported as tasks)."""
+    shared_source: bool = False
+    """Every case runs one shared source (only the input varies); the analysis's sensitivity
+    cohorts and regression leave such a study out, since its cases are one source cluster."""
+
+    @property
+    def builtin(self) -> bool:
+        """True when execstate ships the study's cases (``--study NAME`` builds it)."""
+        return self.cases_dir is not None or self.loader is not None
+
+    def load_tasks(self) -> list[Task]:
+        """The ready tasks of a dataset study; ``UsageError`` for a study of case specs."""
+        if self.loader is None:
+            raise UsageError(f"study {self.name!r} is built from case specs, not loaded as tasks")
+        module, _, func = self.loader.partition(":")
+        return list(getattr(importlib.import_module(module), func)())
+
+
+STUDIES: dict[str, Study] = {s.name: s for s in (
+    Study("classic", ("python",), "json-or-tokens", "thirty authored textbook algorithms",
+          cases_dir=HERE / "classic"),
+    Study("cruxeval", ("python",), "python-literal", "the 800 CRUXEval function-output items (MIT)",
+          loader="execstate.studies.cruxeval:cruxeval_tasks"),
+    Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
+    Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
+    Study("codecontests", ("cpp",), "int-alpha-tokens", "CodeContests, C++ solutions"),
+    Study("networkx", ("python",), "bytes", "NetworkX network simplex on thirty graph inputs",
+          shared_source=True),
+)}
+"""Every registered study by name."""
+
+
+def get_study(name: str) -> Study:
+    """The registered study ``name``; ``UsageError`` naming the known ones otherwise."""
+    try:
+        return STUDIES[name]
+    except KeyError:
+        raise UsageError(f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
+                         "(or give the paths of your own case specs)") from None
+
+
+def builtin_studies() -> list[str]:
+    """Names accepted by ``--study``: the studies whose cases ship with execstate."""
+    return sorted(name for name, s in STUDIES.items() if s.builtin)
+
+
+def builtin_study(name: str) -> Study:
+    """The built-in study ``name``; ``UsageError`` if it is unknown or ships no cases."""
+    study = get_study(name) if name in STUDIES else None
+    if study is None or not study.builtin:
+        raise UsageError(f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
+                         "(or give the paths of your own case specs)")
+    return study
+
+
+def study_dir(name: str) -> Path:
+    """The case-spec folder of a built-in study; ``UsageError`` if it has none."""
+    study = builtin_study(name)
+    if study.cases_dir is None:
+        raise UsageError(f"study {name!r} is a dataset loaded as tasks, not a folder of case specs")
+    return study.cases_dir
+
+
+def default_grading_rule(study: str) -> str:
+    """The grading rule of a case in ``study`` whose spec names none."""
+    known = STUDIES.get(study)
+    return known.grading_rule if known else DEFAULT_GRADING_RULE
+
+
+def shared_source_studies() -> tuple[str, ...]:
+    """Studies whose cases all share one source, in name order."""
+    return tuple(sorted(name for name, s in STUDIES.items() if s.shared_source))
+
+
+__all__ = [
+    "DEFAULT_GRADING_RULE", "STUDIES", "Study", "builtin_studies", "builtin_study", "default_grading_rule",
+    "get_study", "shared_source_studies", "study_dir",
+]

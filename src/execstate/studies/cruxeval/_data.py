@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from execstate.errors import RecordError
 from execstate.metrics import cyclomatic
 from execstate.records import Metrics, Task
 
@@ -46,9 +47,10 @@ def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
                 if not all(isinstance(item[k], str) for k in ("code", "input", "output", "id")):
                     raise ValueError("code, input, output and id must be strings")
             except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{lineno}: not a CRUXEval item {{code, input, output, id}}: {exc}") from exc
+                raise RecordError(f"{path}:{lineno}: not a CRUXEval item {{code, input, output, id}}: {exc}. "
+                                  "Fix: pass CRUXEval's cruxeval.jsonl") from None
             if key in items:
-                raise ValueError(f"{path}:{lineno}: CRUXEval id {key!r} repeated")
+                raise RecordError(f"{path}:{lineno}: CRUXEval id {key!r} repeated. Fix: keep one line per id")
             items[key] = item
     return items
 

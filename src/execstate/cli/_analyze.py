@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from execstate.analyze._config import AnalysisConfig
+# The analysis defaults, repeated here so that building the parser imports no statistics library;
+# tests/test_cli.py checks that they equal AnalysisConfig's.
+SEED, REPLICATES, PERMUTATIONS = 20250101, 10_000, 10_000
 
 
 def _names(text: str | None) -> tuple[str, ...] | None:
@@ -19,30 +20,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tasks", type=Path, required=True, help="tasks.jsonl written by `execstate build`")
     p.add_argument("--grades", type=Path, required=True, help="grades.jsonl written by `execstate grade`")
     p.add_argument("--out", type=Path, required=True, help="output directory (created if missing)")
-    p.add_argument("--seed", type=int, default=AnalysisConfig.seed, help="base seed (default %(default)s)")
-    p.add_argument("--replicates", type=int, default=AnalysisConfig.replicates,
+    p.add_argument("--seed", type=int, default=SEED, help="base seed (default %(default)s)")
+    p.add_argument("--replicates", type=int, default=REPLICATES,
                    help="cluster-bootstrap replicates (default %(default)s)")
-    p.add_argument("--permutations", type=int, default=AnalysisConfig.permutations,
+    p.add_argument("--permutations", type=int, default=PERMUTATIONS,
                    help="label shuffles per series test (default %(default)s)")
     p.add_argument("--high-settings", help="comma-separated high-reasoning settings (default: names ending in -high)")
-    p.add_argument("--exclude-study", default=AnalysisConfig.exclude_study,
-                   help="study left out by the sensitivity cohorts and the regression (default %(default)s; "
-                        "'' for none)")
+    p.add_argument("--exclude-study", default=None,
+                   help="study left out by the sensitivity cohorts and the regression (default: the registered "
+                        "study whose cases share one source, networkx; '' for none)")
     p.add_argument("--figure-studies", help="comma-separated studies to draw (default: all)")
     p.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
+    from execstate.errors import require_file
+
+    require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
+    require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
+    from execstate.analyze import AnalysisConfig
     from execstate.report import analyze_files
 
-    for label, path in (("--tasks", args.tasks), ("--grades", args.grades)):
-        if not path.is_file():
-            print(f"execstate analyze: {label} {path} does not exist; pass the file the previous stage wrote",
-                  file=sys.stderr)
-            return 2
+    extra = {} if args.exclude_study is None else {"exclude_study": args.exclude_study or None}
     config = AnalysisConfig(seed=args.seed, replicates=args.replicates, permutations=args.permutations,
-                            high_settings=_names(args.high_settings), exclude_study=args.exclude_study or None,
-                            figure_studies=_names(args.figure_studies))
+                            high_settings=_names(args.high_settings), figure_studies=_names(args.figure_studies),
+                            **extra)
     files = analyze_files(args.tasks, args.grades, args.out, config)
     print(f"analysis: {files.analysis_json}\nreport:   {files.report_html}")
     return 0

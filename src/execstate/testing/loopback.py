@@ -8,7 +8,7 @@ received request to an action:
     Drop(delay_s)                          close the connection without answering
     Hold(then)                             wait until ``release()`` is called, then act
 
-``python -m execstate.run._loopback --latency 0.2`` serves fixed-latency
+``python -m execstate.testing.loopback --latency 0.2`` serves fixed-latency
 completions and prints ``PORT <n>`` on its first line.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from execstate.run._runner import event_loop_run
+from execstate.run import event_loop_run
 
 
 @dataclass(frozen=True)

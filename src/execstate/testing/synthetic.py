@@ -15,6 +15,7 @@ import hashlib
 import numpy as np
 
 from execstate.records import ARMS, Grade, Metrics, Task
+from execstate.studies import default_grading_rule, shared_source_studies
 
 STUDIES: tuple[tuple[str, str, int], ...] = (
     ("classic", "python", 30), ("lcb_python", "python", 283), ("lcb_cpp", "cpp", 35),
@@ -26,13 +27,11 @@ SETTINGS: dict[str, float] = {
 }
 """Setting name -> baseline error log odds."""
 _ARM_SHIFT = {"short-trace-final": -1.5, "long-trace-final": 0.0, "inside-loop-state": 0.6, "post-loop-state": 0.8}
-_GRADE_RULE = {"classic": "json-or-tokens", "lcb_python": "json-or-tokens", "lcb_cpp": "json-or-tokens",
-               "codecontests": "int-alpha-tokens", "networkx": "bytes"}
 
 
 def _case_tasks(study: str, language: str, index: int, rng: np.random.Generator) -> list[Task]:
     """The four tasks of one synthetic case, with correlated positive metrics."""
-    shared = study == "networkx"
+    shared = study in shared_source_studies()
     source = f"# synthetic {study} program {0 if shared else index}\nprint(sum(map(int, input().split())))\n"
     sha = hashlib.sha256(source.encode()).hexdigest()
     case_id = f"{study}/case{index:03d}"
@@ -51,7 +50,7 @@ def _case_tasks(study: str, language: str, index: int, rng: np.random.Generator)
             task_id=f"{case_id}/{arm}", case_id=case_id, study=study, language=language, arm=arm,
             source=source, input=f"{index} {int(2 ** long_trace)}\n",
             oracle='{"x":1}' if state else str(index), answer_kind="json" if state else "text",
-            grading_rule=_GRADE_RULE.get(study, "json-or-tokens"), source_sha256=sha,
+            grading_rule=default_grading_rule(study), source_sha256=sha,
             metrics=Metrics(trace_length=trace, peak_state=peak, state_load=load, cyclomatic=cyclomatic)))
     return tasks
 

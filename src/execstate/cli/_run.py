@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+from typing import Any
 
-from execstate.run._runner import RunSummary, run_tasks
 
-
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "run",
         help="send tasks to model settings; resumable, one record per cell in OUT/responses.jsonl",
@@ -25,24 +23,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _handle(args: argparse.Namespace) -> int:
-    try:
-        summary = run_tasks(
-            args.tasks, args.settings, args.out, setting=args.setting, samples=args.samples, limit=args.limit
-        )
-    except (ValueError, OSError) as exc:  # SettingsError and StoreError are ValueErrors
-        print(f"execstate run: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # outside the run's own signal handling (start-up, shutdown)
-        print("execstate run: interrupted; records written so far are kept; re-run to resume", file=sys.stderr)
-        return 130
+    from execstate.errors import require_file
+    from execstate.run import run_tasks
+
+    require_file(args.tasks, "--tasks", "build tasks first with `execstate build` and pass its tasks.jsonl")
+    require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
+    summary = run_tasks(args.tasks, args.settings, args.out, setting=args.setting, samples=args.samples,
+                        limit=args.limit)
     print(format_summary(summary))
     if summary.interrupted:
         return 130
     return 0 if summary.ok else 1
 
 
-def format_summary(summary: RunSummary) -> str:
-    """Human-readable lines: per setting new records by status, then what is left to do."""
+def format_summary(summary: Any) -> str:
+    """Human-readable lines of a ``RunSummary``: new records per setting by status, then what is left to do."""
     lines = []
     if summary.repair is not None:
         r = summary.repair

@@ -1,23 +1,20 @@
-"""`execstate pipeline`: the main job in one command."""
+"""``execstate pipeline``: the main job in one command."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-
-from execstate.build import BuildOptions
-from execstate.build._build import builtin_studies
-from execstate.pipeline._pipeline import DEFAULT_STUDIES, run_pipeline
-from execstate.sandbox import Limits
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go")
+    from execstate.studies import builtin_studies
+
+    defaults = ", ".join(builtin_studies())
+    p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go", description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="extra case.toml files or directories")
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument("--study", action="append", default=None,
-                   help=f"built-in study (repeatable; default: {', '.join(DEFAULT_STUDIES)}); 'none' for only PATHS")
+                   help=f"built-in study (repeatable; default: {defaults}); 'none' for only PATHS")
     p.add_argument("--settings", type=Path, default=None,
                    help="settings TOML of model endpoints (default: the offline oracle pipeline check)")
     p.add_argument("--setting", default=None, help="run only this setting of the settings file")
@@ -28,20 +25,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    studies = tuple(args.study) if args.study else DEFAULT_STUDIES
-    studies = tuple(s for s in studies if s != "none")
-    unknown = [s for s in studies if s not in builtin_studies()]
-    if unknown:
-        print(f"execstate pipeline: unknown study {', '.join(unknown)}; available: {', '.join(builtin_studies())}",
-              file=sys.stderr)
-        return 2
+    from execstate.build import BuildOptions
+    from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
+    from execstate.sandbox import Limits
+    from execstate.studies import builtin_study
+
+    studies = tuple(s for s in (args.study or DEFAULT_STUDIES) if s != "none")
+    for name in studies:
+        builtin_study(name)  # an unknown name fails before anything runs
     opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
-    try:
-        result = run_pipeline(args.out, studies=studies, paths=tuple(args.paths), settings_file=args.settings,
-                              setting=args.setting, samples=args.samples, jobs=args.jobs, options=opts)
-    except (ValueError, OSError) as exc:
-        print(f"execstate pipeline: {exc}", file=sys.stderr)
-        return 2
+    result = run_pipeline(args.out, studies=studies, paths=tuple(args.paths), settings_file=args.settings,
+                          setting=args.setting, samples=args.samples, jobs=args.jobs, options=opts)
     if result.pipeline_check:
         print("NOTE: answers came from the offline oracle and synthetic providers; this is a PIPELINE CHECK, "
               "not a model's result.")

@@ -1,4 +1,4 @@
-"""Command line of the grade stage: ``grade``, ``tables``, ``cruxeval-score``, ``cruxeval-tasks``."""
+"""Command line of the grade stage: ``grade``, ``tables``, ``cruxeval-score``."""
 
 from __future__ import annotations
 
@@ -7,10 +7,6 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-
-from execstate.grade._grader import grade_all
-from execstate.grade._tables import accuracy_tables, print_tables, write_tables
-from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,26 +31,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="also write a scored file in CRUXEval's format")
     p.set_defaults(func=_cruxeval_score)
 
-    p = subparsers.add_parser("cruxeval-tasks", help="write the CRUXEval items as execstate tasks")
-    p.add_argument("--data", type=Path, help="cruxeval.jsonl (default: the bundled copy)")
-    p.add_argument("--out", type=Path, required=True, help="tasks.jsonl to write")
-    p.set_defaults(func=_cruxeval_tasks)
-
-
-def _fail(message: str) -> int:
-    print(f"execstate: error: {message}", file=sys.stderr)
-    return 2
-
 
 def _grade(args: argparse.Namespace) -> int:
+    from execstate.errors import output_file, require_file
+    from execstate.grade import grade_all
+    from execstate.records import Response, Task, read_jsonl, write_jsonl
+
+    require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
+    require_file(args.responses, "--responses", "pass the responses.jsonl in the directory `execstate run` wrote")
     settings = [s.strip() for s in args.settings.split(",") if s.strip()] if args.settings else None
-    try:
-        tasks = list(read_jsonl(args.tasks, Task))
-        responses = list(read_jsonl(args.responses, Response))
-        grades = grade_all(tasks, responses, settings=settings, samples=args.samples)
-    except (OSError, ValueError) as exc:  # GradePlanError is a ValueError naming the cells
-        return _fail(str(exc))
-    write_jsonl(args.out, grades)
+    tasks = list(read_jsonl(args.tasks, Task))
+    responses = list(read_jsonl(args.responses, Response))
+    grades = grade_all(tasks, responses, settings=settings, samples=args.samples)
+    write_jsonl(output_file(args.out), grades)
     counts = Counter(g.status for g in grades)
     summary = ", ".join(f"{s} {n}" for s, n in sorted(counts.items()))
     print(f"graded {len(grades)} cells -> {args.out} ({summary})", file=sys.stderr)
@@ -62,10 +51,13 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    try:
-        tables = accuracy_tables(read_jsonl(args.tasks, Task), read_jsonl(args.grades, Grade))
-    except (OSError, ValueError) as exc:
-        return _fail(str(exc))
+    from execstate.errors import require_file
+    from execstate.grade import accuracy_tables, print_tables, write_tables
+    from execstate.records import Grade, Task, read_jsonl
+
+    require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
+    require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
+    tables = accuracy_tables(read_jsonl(args.tasks, Task), read_jsonl(args.grades, Grade))
     print_tables(tables)
     written = write_tables(tables, args.out)
     print(f"wrote {len(written)} files to {args.out}", file=sys.stderr)
@@ -73,27 +65,14 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _cruxeval_score(args: argparse.Namespace) -> int:
-    from execstate.studies.cruxeval import score_file
+    from execstate.errors import output_file
+    from execstate.grade import score_file
 
-    try:
-        score, provenance = score_file(args.generations, args.data)
-    except (OSError, ValueError) as exc:
-        return _fail(str(exc))
+    score, provenance = score_file(args.generations, args.data)
     if args.out is not None:
         generations = json.loads(args.generations.read_text(encoding="utf-8"))
         scored = {"raw_generations": generations, "raw_scored_generations": score.scored,
                   **{f"pass_at_{k}": v for k, v in score.pass_at.items()}}
-        args.out.write_text(json.dumps(scored, ensure_ascii=False) + "\n", encoding="utf-8")
+        output_file(args.out).write_text(json.dumps(scored, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps({**score.report(), **provenance}, indent=1))
-    return 0
-
-
-def _cruxeval_tasks(args: argparse.Namespace) -> int:
-    from execstate.studies.cruxeval import cruxeval_tasks
-
-    try:
-        n = write_jsonl(args.out, cruxeval_tasks(args.data))
-    except (OSError, ValueError) as exc:
-        return _fail(str(exc))
-    print(f"wrote {n} CRUXEval tasks -> {args.out}", file=sys.stderr)
     return 0

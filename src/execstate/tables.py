@@ -1,18 +1,23 @@
-"""Tables of the report: which rows and columns each shows, and their CSV/Markdown/HTML forms.
+"""The one table module: a titled table of dict rows and its CSV, Markdown and JSON forms.
 
-CSV keeps full values (empty cell = undefined); Markdown and HTML round for
-reading: p-values to 3 significant digits, percentages to 1-2 decimals,
-other floats to 3 decimals, ``-`` for undefined.
+Every stage that shows a table (the build's corpus row, the grade stage's
+accuracy tables, the report) builds :class:`Table` objects and renders them
+here. CSV and JSON keep full values (an empty CSV cell or JSON ``null`` is
+undefined); Markdown rounds for reading: p-values to 3 significant digits,
+percentages to 1 decimal, percentage points to 2, medians as written, other
+floats to 3 decimals, ``-`` for undefined.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from execstate.errors import output_dir
 
 Row = dict[str, Any]
 _P_KEYS = {"p", "p_wald", "p_bh"}
@@ -53,6 +58,8 @@ def format_value(key: str, value: Any) -> str:
             return f"{value:.1f}"
         if key.endswith("_pp"):
             return f"{value:.2f}"
+        if key.endswith("_median"):
+            return f"{value:g}"
         if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
             return f"{value:.2e}"
         return f"{value:.3f}"
@@ -68,6 +75,9 @@ def _csv_value(value: Any) -> Any:
 
 
 def to_csv(table: Table) -> str:
+    """Header of ``columns`` then one line per row; lists joined by ``;``, undefined left empty."""
+    if not table.columns:
+        return ""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(table.columns)
@@ -77,6 +87,7 @@ def to_csv(table: Table) -> str:
 
 
 def to_markdown(table: Table) -> str:
+    """A ``## title`` heading, the note, and a pipe table of the shown columns."""
     lines = [f"## {table.title}", ""]
     if table.note:
         lines += [table.note, ""]
@@ -90,31 +101,33 @@ def to_markdown(table: Table) -> str:
     return "\n".join(lines + [""])
 
 
-def to_html(table: Table) -> str:
-    """An HTML ``<table>`` (escaped); numbers right-aligned."""
-    if not table.rows:
-        return "<p><em>(no rows)</em></p>"
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    body = []
-    for row in table.rows:
-        cells = []
-        for c in table.columns:
-            v = row.get(c)
-            cls = ' class="num"' if isinstance(v, (int, float)) and not isinstance(v, bool) else ""
-            cells.append(f"<td{cls}>{html.escape(format_value(c, v))}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+def to_json(table: Table) -> str:
+    """The rows as a JSON list (every key of every row, full precision, ``null`` for undefined)."""
+    return json.dumps(table.rows, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_table_files(tables: list[Table], out_dir: Path) -> list[Path]:
-    """``<name>.csv`` and ``<name>.md`` per table plus ``tables.md`` with all of them."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+FORMATS = {".csv": to_csv, ".md": to_markdown, ".json": to_json}
+
+
+def write_tables(tables: list[Table], out_dir: Path | str, formats: tuple[str, ...] = (".csv", ".md", ".json"),
+                 ) -> list[Path]:
+    """``<name><suffix>`` per table and format, plus ``tables.md`` and ``tables.json`` holding all of them.
+
+    Creates ``out_dir`` (``UsageError`` if a file is in the way); returns the
+    written paths in a stable order. ``tables.json`` maps each name to its rows.
+    """
+    out = output_dir(out_dir)
     written = []
     for table in tables:
-        for suffix, text in ((".csv", to_csv(table)), (".md", to_markdown(table))):
-            path = out_dir / f"{table.name}{suffix}"
-            path.write_text(text, encoding="utf-8", newline="")
+        for suffix in formats:
+            path = out / f"{table.name}{suffix}"
+            path.write_text(FORMATS[suffix](table), encoding="utf-8", newline="")
             written.append(path)
-    combined = out_dir / "tables.md"
-    combined.write_text("\n".join(to_markdown(t) for t in tables), encoding="utf-8", newline="")
-    return written + [combined]
+    combined_md, combined_json = out / "tables.md", out / "tables.json"
+    combined_md.write_text("\n".join(to_markdown(t) for t in tables), encoding="utf-8", newline="")
+    combined_json.write_text(json.dumps({t.name: t.rows for t in tables}, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8", newline="")
+    return written + [combined_md, combined_json]
+
+
+__all__ = ["FORMATS", "Row", "Table", "format_value", "make_table", "to_csv", "to_json", "to_markdown", "write_tables"]

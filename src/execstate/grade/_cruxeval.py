@@ -20,8 +20,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from execstate.errors import RecordError, require_file
 from execstate.grade._rules import is_python_literal, python_literal
-from execstate.studies.cruxeval._data import DATA_PATH, load_items
+from execstate.studies.cruxeval import DATA_PATH, load_items
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -67,7 +68,8 @@ def _check_ids(generations: Mapping[str, Sequence[str]], items: Mapping[str, Any
     if bad:
         problems.append(f"{len(bad)} id(s) whose value is not a list of strings: {', '.join(bad[:10])}")
     if problems:
-        raise ValueError("generations do not match the CRUXEval items: " + "; ".join(problems))
+        raise RecordError("generations do not match the CRUXEval items: " + "; ".join(problems)
+                          + ". Fix: score a generations file made from these items (or pass --data)")
 
 
 def score_generations(
@@ -95,14 +97,15 @@ def score_generations(
 
 def score_file(generations_path: Path | str, data_path: Path | str | None = None) -> tuple[CruxevalScore, dict[str, Any]]:
     """Score a CRUXEval generations JSON file; returns the score and provenance (paths, SHA-256)."""
-    raw = Path(generations_path).read_bytes()
+    raw = require_file(generations_path, "generations file", "pass a CRUXEval generations JSON file").read_bytes()
     try:
         generations = json.loads(raw)
     except ValueError as exc:
-        raise ValueError(f"{generations_path}: not JSON ({exc})") from exc
+        raise RecordError(f"{generations_path}: not JSON ({exc}). Fix: pass a JSON generations file") from None
     if not isinstance(generations, dict):
-        raise ValueError(f"{generations_path}: expected an object {{id: [generation, ...]}}")
-    data = Path(data_path) if data_path is not None else DATA_PATH
+        raise RecordError(f"{generations_path}: expected an object {{id: [generation, ...]}}. "
+                          "Fix: pass a generations file in CRUXEval's format")
+    data = require_file(data_path, "--data", "pass CRUXEval's cruxeval.jsonl") if data_path is not None else DATA_PATH
     score = score_generations(generations, load_items(data))
     provenance = {"generations_file": str(generations_path), "generations_sha256": hashlib.sha256(raw).hexdigest(),
                   "data_file": str(data), "data_sha256": hashlib.sha256(data.read_bytes()).hexdigest()}

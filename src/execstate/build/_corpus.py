@@ -1,0 +1,59 @@
+"""The corpus table (paper Table 2): per study and language, cases, sources, tasks and cyclomatic spread."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any, Sequence
+
+from execstate.records import Grade, Task
+from execstate.tables import Table, make_table
+
+Row = dict[str, Any]
+_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output")
+CORPUS_COLUMNS = ["study", "language", "cases", "sources", "tasks", "cyclomatic_median", "cyclomatic_min",
+                  "cyclomatic_max"]
+"""The columns a build shows; with grades the table also has ``planned`` and ``graded``."""
+
+
+def _case_cyclomatic(tasks: Sequence[Task]) -> dict[str, int]:
+    """Cyclomatic complexity per case, from its clean-source task (short arm first)."""
+    rank = {arm: i for i, arm in enumerate(_CLEAN_ARM_PREFERENCE)}
+    chosen: dict[str, tuple[int, int]] = {}
+    for t in tasks:
+        value = t.metrics.cyclomatic
+        r = rank.get(t.arm, len(rank))
+        if value is not None and (t.case_id not in chosen or r < chosen[t.case_id][0]):
+            chosen[t.case_id] = (r, value)
+    return {case: value for case, (_, value) in chosen.items()}
+
+
+def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade] = ()) -> list[Row]:
+    """Paper Table 2: one row per (study, language) in tasks-file order.
+
+    ``planned`` counts the grades of the group's tasks and ``graded`` those that
+    are not ``no-response`` (both 0 without grades). The cyclomatic median and
+    range are over cases, each from its clean-source task; ``None`` if unmeasured.
+    """
+    cyclo = _case_cyclomatic(tasks)
+    groups: dict[tuple[str, str], list[Task]] = {}
+    for t in tasks:
+        groups.setdefault((t.study, t.language), []).append(t)
+    rows = []
+    for (study, lang), group in groups.items():
+        ids = {t.task_id for t in group}
+        mine = [g for g in grades if g.task_id in ids]
+        cases = sorted({t.case_id for t in group})
+        values = [cyclo[c] for c in cases if c in cyclo]
+        rows.append({
+            "study": study, "language": lang, "cases": len(cases),
+            "sources": len({t.source_sha256 for t in group}), "tasks": len(group),
+            "planned": len(mine), "graded": sum(g.status != "no-response" for g in mine),
+            "cyclomatic_median": float(statistics.median(values)) if values else None,
+            "cyclomatic_min": min(values, default=None), "cyclomatic_max": max(values, default=None),
+        })
+    return rows
+
+
+def corpus(tasks: Sequence[Task]) -> Table:
+    """The corpus table of a build (no grades yet), ready for ``execstate.tables`` to render."""
+    return make_table("corpus", "Corpus (paper Table 2)", corpus_table(tasks), CORPUS_COLUMNS)

@@ -1,0 +1,72 @@
+"""Command line: a thin layer over the library, one module per stage; every error is printed once, as one line.
+
+Only ``argparse`` and ``pathlib`` are imported to build the parser; each
+command imports the stage it runs when it runs, so ``execstate --help`` and
+``execstate COMMAND --help`` start in a few tens of milliseconds.
+
+Exit status: 0 done; 1 done but incomplete (a run with missing cells, a build
+that admitted no case); 2 an error (one line: ``execstate COMMAND: error:
+...``); 130 interrupted. ``--debug`` or ``EXECSTATE_DEBUG=1`` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from execstate.cli import _analyze, _build, _grade, _metrics, _pipeline, _run
+
+_STAGES = (_build, _metrics, _run, _grade, _analyze, _pipeline)
+_DESCRIPTION = ("execstate: execution-checked tasks for predicting program output and checkpoint state. "
+                "Stages: build -> run -> grade -> analyze (report); pipeline runs them all.")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The ``execstate`` parser with every stage's subcommands; each sets ``func(args) -> exit code``."""
+    parser = argparse.ArgumentParser(prog="execstate", description=_DESCRIPTION)
+    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error (or EXECSTATE_DEBUG=1)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for stage in _STAGES:
+        stage.register(sub)
+    for command in sub.choices.values():  # --debug also after the command name
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    return parser
+
+
+def _version() -> str:
+    from execstate import __version__
+
+    return f"execstate {__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv``, run the command, and turn any execstate error into one line and exit status 2."""
+    args = make_parser().parse_args(argv)
+    debug = args.debug or os.environ.get("EXECSTATE_DEBUG", "") not in ("", "0")
+    from execstate.errors import ExecstateError
+
+    try:
+        return int(args.func(args) or 0)
+    except ExecstateError as exc:
+        if debug:
+            raise
+        print(f"execstate {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except OSError as exc:  # the disk, not the user's input: name the file and the cause
+        if debug:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"execstate {args.command}: error: cannot use{where}: {exc.strerror or exc}. "
+              "Fix: check the path, its permissions and free space (--debug for the traceback)", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print(f"execstate {args.command}: interrupted; files written so far are kept", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""``python -m execstate.cli``: the same as the ``execstate`` command."""
+
+import sys
+
+from execstate.cli import main
+
+sys.exit(main())

@@ -1,0 +1,17 @@
+"""Test doubles shipped for users' own tests and benchmarks; no pipeline stage imports this package.
+
+- :mod:`execstate.testing.loopback`: a scripted OpenAI-compatible chat server on
+  127.0.0.1 (``python -m execstate.testing.loopback --latency 0.2`` serves
+  fixed-latency completions and prints its port).
+- :mod:`execstate.testing.synthetic`: synthetic tasks and grades drawn from a
+  known error model, shaped like the paper's corpus. Nothing there is a
+  model's result.
+"""
+
+from execstate.testing.loopback import Drop, Hold, Reply, Request, Script, ScriptedServer, completion
+from execstate.testing.synthetic import SETTINGS, STUDIES, synthetic_grades, synthetic_tasks
+
+__all__ = [
+    "Drop", "Hold", "Reply", "Request", "SETTINGS", "STUDIES", "Script", "ScriptedServer", "completion", "synthetic_grades",
+    "synthetic_tasks",
+]

@@ -1,0 +1,131 @@
+"""The shape of the package: stages only look down, no package reaches into another's private modules,
+and the command line builds its parser without importing any heavy library."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import execstate
+
+SRC = Path(execstate.__file__).resolve().parent
+
+# Lowest first. A module may import modules of its own group or of a lower group, never a higher one.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("execstate.errors",),
+    ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox", "execstate._launch"),
+    ("execstate.metrics",),
+    ("execstate.studies",),
+    ("execstate.build",),
+    ("execstate.run",),
+    ("execstate.grade",),
+    ("execstate.analyze",),
+    ("execstate.report",),
+    ("execstate.pipeline",),
+    ("execstate.cli", "execstate.__main__", "execstate.testing"),
+)
+HEAVY = ("pandas", "numpy", "scipy", "statsmodels", "matplotlib", "aiohttp", "httpx", "pydantic", "rich", "yarl")
+
+
+def _module_name(path: Path) -> str:
+    parts = ("execstate", *path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in SRC.rglob("*.py")}
+
+
+def _imports(path: Path) -> set[str]:
+    """Every ``execstate...`` module a file imports, at any depth (function-level imports included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "execstate"}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] == "execstate":
+                found.add(node.module)
+                found |= {f"{node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")}
+    return found
+
+
+def _layer(module: str) -> int:
+    best = (-1, -1)
+    for index, group in enumerate(LAYERS):
+        for prefix in group:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best[1]:
+                best = (index, len(prefix))
+    assert best[0] >= 0, f"{module} is in no layer of LAYERS; add its package there"
+    return best[0]
+
+
+def _package(module: str, is_package: bool) -> str:
+    return module if is_package else module.rpartition(".")[0]
+
+
+def test_every_module_has_a_layer():
+    for name in _modules():
+        _layer(name)
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_stages_only_look_down(name):
+    path = _modules()[name]
+    mine = _layer(name)
+    later = sorted(m for m in _imports(path) if _layer(m) > mine)
+    assert not later, f"{name} (layer {mine}) imports later stage(s): {later}"
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_no_private_module_of_another_package(name):
+    path = _modules()[name]
+    home = _package(name, path.name == "__init__.py")
+    for imported in _imports(path):
+        parts = imported.split(".")
+        private = [i for i, part in enumerate(parts) if part.startswith("_")]
+        if private:
+            owner = ".".join(parts[:private[0]])
+            assert owner == home, f"{name} imports {imported}, a private module of {owner}"
+
+
+def test_the_checks_catch_a_violation(tmp_path):
+    """The two checks above can fail: a planted upward and a planted private import are both found."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from execstate.report._figures import x\nimport execstate.pipeline\n")
+    found = _imports(bad)
+    assert {"execstate.report._figures", "execstate.pipeline"} <= found
+    assert max(_layer(m) for m in found) > _layer("execstate.grade")
+
+
+def _loaded_after(code: str) -> list[str]:
+    probe = (f"import sys\n{code}\n"
+             f"import json; print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _commands() -> list[str]:
+    from execstate.cli import make_parser
+
+    parser = make_parser()
+    return sorted(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+
+
+def test_top_level_help_imports_no_heavy_library():
+    code = ("from execstate.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert _loaded_after(code) == []
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_command_help_imports_no_heavy_library(command):
+    code = (f"import contextlib, io\nfrom execstate.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main([{command!r}, '--help'])\n"
+            f"    except SystemExit:\n        pass")
+    assert _loaded_after(code) == []
