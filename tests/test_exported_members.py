@@ -17,10 +17,10 @@ PUBLIC = {
         'AccuracyTables', 'Cell', 'Extraction', 'GradePlanError', 'RULES', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'plan_cells', 'print_tables', 'write_tables',
     },
     'execstate.analyze': {
-        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'synthetic_grades', 'synthetic_tasks', 'wilson_interval', 'write_analysis_json',
+        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'binned_rates', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'figure_data', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'quantile_bins', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'synthetic_grades', 'synthetic_tasks', 'wilson_interval', 'write_analysis_json',
     },
     'execstate.report': {
-        'FigureOut', 'ReportFiles', 'Table', 'analyze_files', 'binned_rates', 'make_table', 'quantile_bins', 'render_figures', 'to_csv', 'to_markdown', 'write_report', 'write_table_files',
+        'FigureOut', 'ReportFiles', 'Table', 'analyze_files', 'make_table', 'render_figures', 'to_csv', 'to_markdown', 'write_report', 'write_table_files',
     },
     'execstate.metrics': {
         'Measurement', 'cyclomatic', 'measure', 'python_version',
