@@ -21,6 +21,7 @@ from pathlib import Path
 from execstate.analyze import (
     AnalysisConfig,
     cluster_regression,
+    figure_data,
     load_cells,
     paired_comparison,
     series_tests,
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     _timed("cluster regression", lambda: cluster_regression(cells.frame, config), stages)
     series = _timed("series tests", lambda: series_tests(cells.frame, config), stages)
     studies = sorted(cells.frame["study"].unique())
-    _timed("figures", lambda: render_figures(cells.frame, series, studies, work / "stage-figures"), stages)
+    figs = _timed("figure data (fits, bands, bins)", lambda: figure_data(cells.frame, series, studies), stages)
+    _timed("figures (drawing)", lambda: render_figures(figs, work / "stage-figures"), stages)
     total: list[tuple[str, float, float]] = []
     _timed("execstate analyze (whole command)",
            lambda: analyze_files(work / "tasks.jsonl", work / "grades.jsonl", work / "out", config), total)

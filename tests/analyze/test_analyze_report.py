@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from execstate.cli import main
-from execstate.records import Grade, Task, write_jsonl
+from execstate.analyze import binned_rates, quantile_bins
+from execstate.records import CORRECT_STATUSES, Grade, Task, read_jsonl, write_jsonl
 from execstate.testing import synthetic_grades, synthetic_tasks
-from execstate.report import binned_rates, quantile_bins
 
 STUDIES = (("classic", "python", 20), ("lcb_python", "python", 24), ("lcb_cpp", "cpp", 8))
 SETTINGS = {"m-high": -0.8, "m-off": 1.4}
@@ -86,6 +86,87 @@ def test_rerun_writes_identical_bytes(runs):
     assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
     for rel in files:
         assert (first / rel).read_bytes() == (second / rel).read_bytes(), rel
+
+
+def _graded_rows(out: Path, tasks: list[Task]) -> list[tuple[Task, Grade]]:
+    """Completed (task, grade) pairs recounted from the input files, first grade per cell."""
+    by_id = {t.task_id: t for t in tasks}
+    seen, rows = set(), []
+    for g in read_jsonl(out.parent / "grades.jsonl", Grade):
+        key = (g.task_id, g.setting, g.sample)
+        if g.task_id in by_id and key not in seen:
+            seen.add(key)
+            if g.status != "no-response":
+                rows.append((by_id[g.task_id], g))
+    return rows
+
+
+def _positive(rows, study: str, setting: str, metric: str) -> list[tuple[Task, Grade]]:
+    return [(t, g) for t, g in rows if t.study == study and g.setting == setting
+            and (getattr(t.metrics, metric) or 0) > 0]
+
+
+def test_figure_data_counts_match_the_inputs(runs):
+    (out, _), tasks = runs
+    figs = json.loads((out / "analysis.json").read_text(encoding="utf-8"))["figures"]
+    rows = _graded_rows(out, tasks)
+    assert list(figs) == ["accuracy_by_arm"] + [f"{kind}_{s}" for s, _, _ in sorted(STUDIES)
+                                                for kind in ("error_vs_load", "accuracy_vs_peak")]
+    for study, _, _ in STUDIES:
+        for kind, metric in (("error_vs_load", "state_load"), ("accuracy_vs_peak", "peak_state")):
+            panels = figs[f"{kind}_{study}"]["panels"]
+            assert [p["setting"] for p in panels] == ["m-high", "m-off", "oracle-check"]
+            for p in panels:
+                expected = len(_positive(rows, study, p["setting"], metric))
+                assert expected > 0 and p["n"] == expected == sum(b["n"] for b in p["bins"]), (study, p["setting"])
+    for bar in figs["accuracy_by_arm"]["bars"]:
+        cell = [g for t, g in rows if t.arm == bar["arm"] and g.setting == bar["setting"]]
+        assert (bar["n"], bar["k"]) == (len(cell), sum(g.status in CORRECT_STATUSES for g in cell))
+
+
+def _intervals(figs: dict) -> list[dict]:
+    out = list(figs["accuracy_by_arm"]["bars"])
+    for data in list(figs.values())[1:]:
+        out += [b for p in data["panels"] for b in p["bins"]]
+    return out
+
+
+def test_figure_data_intervals_contain_their_estimates(runs):
+    (out, _), _ = runs
+    figs = json.loads((out / "analysis.json").read_text(encoding="utf-8"))["figures"]
+    intervals = _intervals(figs)
+    assert len(intervals) > 20
+    assert all(0 <= b["low"] <= b["rate"] <= b["high"] <= 1 and b["low"] < b["high"] for b in intervals)
+    bands = [p for k, d in figs.items() if k.startswith("error_vs_load") for p in d["panels"] if p["band"]]
+    assert bands, "no estimable fit: the band checks below would test nothing"
+    for p in bands:
+        band = p["band"]
+        assert all(len(band[k]) == 100 for k in ("x", "fit", "low", "high"))
+        assert all(lo <= f <= hi for lo, f, hi in zip(band["low"], band["fit"], band["high"]))
+        assert band["x"][0] <= p["bins"][0]["x"] and p["bins"][-1]["x"] <= band["x"][-1]
+        assert p["fit_status"] == "ok" and p["ci_low"] < p["odds_ratio"] < p["ci_high"]
+
+
+def test_figure_titles_show_the_json_values(runs):
+    (out, _), _ = runs
+    data = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
+    pooled = {(r["study"], r["setting"], r["metric"]): r for r in data["series"] if r["arm"] == "pooled"}
+    for study, _, _ in STUDIES:
+        svg = (out / "figures" / f"error_vs_load_{study}.svg").read_text(encoding="utf-8")
+        panels = data["figures"][f"error_vs_load_{study}"]["panels"]
+        titles = re.findall(r"OR/doubling [^<]*", svg)
+        assert titles == [f"OR/doubling {p['odds_ratio']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]"
+                          for p in panels if p["band"]]
+        assert svg.count("fit inestimable") == sum(p["band"] is None for p in panels)
+        for p in panels:
+            if p["band"]:  # same rows and MLE as the (Wald) series row: only the intervals differ
+                assert p["odds_ratio"] == pytest.approx(pooled[(study, p["setting"], "state_load")]["odds_ratio"])
+        svg = (out / "figures" / f"accuracy_vs_peak_{study}.svg").read_text(encoding="utf-8")
+        for p in data["figures"][f"accuracy_vs_peak_{study}"]["panels"]:
+            row = pooled[(study, p["setting"], "peak_state")]
+            assert p["series"] == {k: row[k] for k in ("estimable", "theta", "p", "status")}
+            head = f"theta={row['theta']:.2f}, p={row['p']:.3g}" if row["estimable"] else row["status"]
+            assert f"{p['setting']} (n={p['n']})" in svg and head in svg
 
 
 class _Collector(HTMLParser):

@@ -145,6 +145,13 @@ def test_wilson_matches_statsmodels(k, n):
     assert wilson_interval(k, n) == pytest.approx((low, high), abs=1e-12)
 
 
+@pytest.mark.parametrize("n", [3, 10, 12, 13, 14, 25, 199])
+def test_wilson_bounds_are_exact_at_the_extremes(n):
+    """k = 0 and k = n: the interval reaches the rate exactly (no 5.6e-17 lower bound, no 0.9999999999999999)."""
+    assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+    assert all(lo <= k / n <= hi for k in range(n + 1) for lo, hi in [wilson_interval(k, n)])
+
+
 def test_wilson_of_nothing_is_undefined():
     assert all(np.isnan(wilson_interval(0, 0)))
 

@@ -3,6 +3,7 @@
 from execstate.analyze._analysis import Analysis, analyze, analyze_cells, write_analysis_json
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
+from execstate.analyze._figures import binned_rates, figure_data, quantile_bins
 from execstate.analyze._logit import LogitFit, fit_logit
 from execstate.analyze._paired import final_pairs, paired_comparison
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
@@ -20,9 +21,10 @@ from execstate.analyze._stats import (
 
 __all__ = [
     "Analysis", "AnalysisConfig", "BHFamily", "Cells", "Cohort", "DYNAMIC_METRICS", "LogitFit", "METRICS",
-    "MODELS", "analyze", "analyze_cells", "benjamini_hochberg", "build_design", "cluster_bootstrap_ratio",
-    "cluster_regression", "final_pairs", "fit_logit", "load_cells", "paired_comparison",
-    "percentile_interval", "permutation_theta", "permutation_thetas", "rank_theta", "regression_rows",
+    "MODELS", "analyze", "analyze_cells", "benjamini_hochberg", "binned_rates", "build_design",
+    "cluster_bootstrap_ratio", "cluster_regression", "figure_data", "final_pairs", "fit_logit", "load_cells",
+    "paired_comparison", "percentile_interval", "permutation_theta", "permutation_thetas", "quantile_bins",
+    "rank_theta", "regression_rows",
     "seeded_rng", "series_summary", "series_tests",
     "wilson_interval", "write_analysis_json",
 ]

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
+from execstate.analyze._figures import figure_data
 from execstate.analyze._paired import paired_comparison
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, series_tests
@@ -31,12 +32,14 @@ class Analysis:
     correlations: list[dict[str, Any]] = field(default_factory=list)
     series: list[dict[str, Any]] = field(default_factory=list)
     series_summary: list[dict[str, Any]] = field(default_factory=list)
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Data of every report figure keyed by figure name, in report order (the report only draws it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"schema_version": ANALYSIS_SCHEMA_VERSION, "inputs": self.inputs, "config": self.config.to_json(),
                 "paired": self.paired, "regression": self.regression, "regression_fits": self.regression_fits,
                 "correlations": self.correlations, "series": self.series,
-                "series_summary": self.series_summary}
+                "series_summary": self.series_summary, "figures": self.figures}
 
 
 def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
@@ -53,13 +56,15 @@ def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
 
 
 def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysis:
-    """Run the paired comparison, the cluster regression and the series tests on joined cells."""
+    """Run the paired comparison, the cluster regression, the series tests and the figure data on joined cells."""
     config = config or AnalysisConfig()
     reg = cluster_regression(cells.frame, config)
     series = series_tests(cells.frame, config)
+    studies = list(config.figure_studies or sorted(cells.frame["study"].unique().tolist()))
     return Analysis(inputs=_inputs(cells, config), config=config, paired=paired_comparison(cells.frame, config),
                     regression=reg["regression"], regression_fits=reg["regression_fits"],
-                    correlations=reg["correlations"], series=series, series_summary=series_summary(series))
+                    correlations=reg["correlations"], series=series, series_summary=series_summary(series),
+                    figures=figure_data(cells.frame, series, studies, config.level))
 
 
 def analyze(tasks: Iterable[Task], grades: Iterable[Grade], config: AnalysisConfig | None = None) -> Analysis:

@@ -140,4 +140,6 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     denom = 1.0 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
     half = z * np.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+    # The exact interval always contains phat (bounds 0 at k=0, 1 at k=n); centre -/+ half misses it there by
+    # floating-point cancellation (e.g. 5.6e-17 > 0), so the bounds are clamped to phat.
+    return float(max(0.0, min(phat, centre - half))), float(min(1.0, max(phat, centre + half)))

@@ -1,8 +1,8 @@
 """execstate.report stage: tables, figures and the self-contained HTML page of an analysis."""
 
 from execstate.report._build import ReportFiles, analyze_files, write_report
-from execstate.report._figures import FigureOut, binned_rates, quantile_bins, render_figures
+from execstate.report._figures import FigureOut, render_figures
 
 __all__ = [
-    "FigureOut", "ReportFiles", "analyze_files", "binned_rates", "quantile_bins", "render_figures", "write_report",
+    "FigureOut", "ReportFiles", "analyze_files", "render_figures", "write_report",
 ]

@@ -152,8 +152,7 @@ def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: 
                              "execstate_version": __version__}
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
-    studies = list(config.figure_studies or sorted(cells.frame["study"].unique()))
-    figs = render_figures(cells.frame, analysis.series, studies, out_dir / "figures", config.level)
+    figs = render_figures(analysis.figures, out_dir / "figures")
     html_text = page("execstate analysis report", _banner(grades),
                      _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}))
     html_path = out_dir / "report.html"

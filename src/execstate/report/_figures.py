@@ -1,10 +1,11 @@
-"""Report figures: error vs state load, accuracy vs peak state, accuracy by arm (PNG + SVG).
+"""Report figures: draw error vs state load, accuracy vs peak state, accuracy by arm (PNG + SVG).
 
-Drawn on ``matplotlib.figure.Figure`` objects (Agg canvas, no pyplot global
-state). Output is byte-identical on re-run: fixed ``svg.hashsalt``, no dates
-in metadata, no randomness. Bins are quantile bins of log2(metric) (at most
-``_MAX_BINS``, merged where quantiles tie). Logistic bands use the
-source-cluster covariance with a t reference on G-1 degrees of freedom.
+Draws only: every number shown (binned rates, Wilson intervals, logistic
+bands, odds ratios, series headers) comes from ``Analysis.figures``, computed
+by ``execstate.analyze.figure_data`` and written to ``analysis.json``. Drawn
+on ``matplotlib.figure.Figure`` objects (Agg canvas, no pyplot global state).
+Output is byte-identical on re-run: fixed ``svg.hashsalt``, no dates in
+metadata, no randomness.
 """
 
 from __future__ import annotations
@@ -17,16 +18,10 @@ from typing import Any
 
 import matplotlib
 import numpy as np
-import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
-from execstate.analyze import fit_logit, wilson_interval
-from execstate.analyze._logit import univariate_design
-from execstate.records import ARMS
-
-_MAX_BINS = 8
 _COLS = 4
 _RC = {"svg.hashsalt": "execstate", "svg.fonttype": "none", "font.size": 7, "axes.titlesize": 7,
        "figure.dpi": 100, "savefig.dpi": 110, "path.simplify": True}
@@ -72,27 +67,6 @@ def _save(fig: Figure, out_dir: Path, name: str) -> tuple[str, tuple[Path, ...]]
     return buf.getvalue(), (png_path, svg_path)
 
 
-def quantile_bins(x: np.ndarray, max_bins: int = _MAX_BINS) -> np.ndarray:
-    """Bin index per value: quantile bins of ``x`` with tied edges merged."""
-    edges = np.unique(np.quantile(x, np.linspace(0, 1, max_bins + 1)))
-    if edges.size <= 2:
-        return np.zeros(x.size, dtype=int)
-    return np.clip(np.searchsorted(edges[1:-1], x, side="right"), 0, edges.size - 2)
-
-
-def binned_rates(x: np.ndarray, hits: np.ndarray, level: float = 0.95) -> list[dict[str, float]]:
-    """Per quantile bin of log2(x): geometric-mean x, n, rate and its Wilson interval."""
-    logx = np.log2(x)
-    out = []
-    bins = quantile_bins(logx)
-    for b in np.unique(bins):
-        sel = bins == b
-        k, n = int(hits[sel].sum()), int(sel.sum())
-        low, high = wilson_interval(k, n, level)
-        out.append({"x": float(2 ** logx[sel].mean()), "n": n, "rate": k / n, "low": low, "high": high})
-    return out
-
-
 def _log2_axis(ax) -> None:
     """Log2 x axis labelled 2^k in plain text (mathtext labels cost most of the drawing time)."""
     ax.set_xscale("log", base=2)
@@ -124,59 +98,39 @@ def _grid(n_panels: int) -> tuple[Figure, list[Any]]:
     return fig, axes[:n_panels]
 
 
-def _fit_band(x: np.ndarray, err: np.ndarray, groups: np.ndarray, level: float):
-    """(grid, fit, low, high, fit object) of a cluster-robust logistic fit of error on log2 x."""
-    lx = np.log2(x)
-    fit = fit_logit(err.astype(float), univariate_design(lx), ["intercept", "log2"], groups=groups)
-    if not fit.ok or np.ptp(lx) == 0:
-        return None, fit
-    g = np.linspace(lx.min(), lx.max(), 100)
-    design = univariate_design(g)
-    eta = design @ fit.params
-    se = np.sqrt(np.einsum("ij,jk,ik->i", design, fit.cov, design))
-    crit = fit.critical(level)
-    expit = lambda v: 1.0 / (1.0 + np.exp(-v))  # noqa: E731
-    return (2 ** g, expit(eta), expit(eta - crit * se), expit(eta + crit * se)), fit
-
-
-def _metric_rows(frame: pd.DataFrame, study: str, metric: str) -> pd.DataFrame:
-    done = frame[frame["completed"] & (frame["study"] == study)]
-    return done[np.isfinite(done[metric]) & (done[metric] > 0)]
-
-
-def _binned(ax, x: np.ndarray, hits: np.ndarray, level: float, color: str) -> None:
-    bins = binned_rates(x, hits, level)
+def _binned(ax, bins: list[dict[str, Any]], color: str) -> None:
+    """Squares at the binned rates with their interval as error bars (lengths clipped at 0)."""
     rate = np.array([b["rate"] for b in bins])
     yerr = np.clip([[b["rate"] - b["low"] for b in bins], [b["high"] - b["rate"] for b in bins]], 0, None)
     ax.errorbar([b["x"] for b in bins], rate, yerr=yerr, fmt="s", ms=3.5, color=color, ecolor=color,
                 elinewidth=0.8, capsize=1.5)
 
 
+def _or_head(panel: dict[str, Any]) -> str:
+    """Panel header: the odds ratio per doubling and its interval, or that the fit is inestimable."""
+    if panel["band"] is None:
+        return "fit inestimable"
+    return f"OR/doubling {panel['odds_ratio']:.2f} [{panel['ci_low']:.2f}, {panel['ci_high']:.2f}]"
+
+
 @_styled
-def error_vs_load(frame: pd.DataFrame, study: str, out_dir: Path, level: float = 0.95) -> FigureOut:
+def error_vs_load(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Paper Figure 2: per setting, binned error rates vs state load and a cluster-t logistic band."""
-    rows = _metric_rows(frame, study, "state_load")
-    settings = sorted(frame["setting"].unique())
-    fig, axes = _grid(len(settings))
-    for ax, setting in zip(axes, settings):
-        sub = rows[rows["setting"] == setting]
+    study, level = data["study"], data["level"]
+    fig, axes = _grid(len(data["panels"]))
+    for ax, panel in zip(axes, data["panels"]):
         _log2_axis(ax)
         ax.set_ylim(-0.03, 1.03)
         _label(ax, axes, "state load", "error probability")
-        if sub.empty:
-            ax.set_title(f"{setting}\nno completed predictions", loc="left")
+        if panel["n"] == 0:
+            ax.set_title(f"{panel['setting']}\nno completed predictions", loc="left")
             continue
-        x, err = sub["state_load"].to_numpy(float), sub["error"].to_numpy(bool)
-        band, fit = _fit_band(x, err, sub["source_sha256"].to_numpy(), level)
-        head = "fit inestimable"
+        band = panel["band"]
         if band is not None:
-            gx, mid, low, high = band
-            ax.fill_between(gx, low, high, color="#999999", alpha=0.35, linewidth=0)
-            ax.plot(gx, mid, color="black", linewidth=1)
-            s = fit.summary(1, level)
-            head = f"OR/doubling {np.exp(s['coef']):.2f} [{np.exp(s['ci_low']):.2f}, {np.exp(s['ci_high']):.2f}]"
-        _binned(ax, x, err, level, "#c44e52")
-        ax.set_title(f"{setting} (n={len(sub)})\n{head}", loc="left")
+            ax.fill_between(band["x"], band["low"], band["high"], color="#999999", alpha=0.35, linewidth=0)
+            ax.plot(band["x"], band["fit"], color="black", linewidth=1)
+        _binned(ax, panel["bins"], "#c44e52")
+        ax.set_title(f"{panel['setting']} (n={panel['n']})\n{_or_head(panel)}", loc="left")
     name = f"error_vs_load_{_safe(study)}"
     svg, paths = _save(fig, out_dir, name)
     caption = (f"Error probability against cumulative state load on {study}, one panel per setting. "
@@ -185,34 +139,29 @@ def error_vs_load(frame: pd.DataFrame, study: str, out_dir: Path, level: float =
     return FigureOut(name, f"Error vs state load: {study}", caption, svg, paths)
 
 
-def _series_header(series: list[dict[str, Any]], study: str, setting: str, metric: str) -> str:
-    for r in series:
-        if (r["study"], r["setting"], r["arm"], r["metric"]) == (study, setting, "pooled", metric):
-            if r["estimable"]:
-                return f"theta={r['theta']:.2f}, p={r['p']:.3g}"
-            return r["status"]
-    return "no series"
+def _series_header(head: dict[str, Any] | None) -> str:
+    """Panel header: theta and p of the pooled peak-state series, or why it has none."""
+    if head is None:
+        return "no series"
+    if head["estimable"]:
+        return f"theta={head['theta']:.2f}, p={head['p']:.3g}"
+    return head["status"]
 
 
 @_styled
-def accuracy_vs_peak(frame: pd.DataFrame, study: str, series: list[dict[str, Any]], out_dir: Path,
-                     level: float = 0.95) -> FigureOut:
+def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Paper Figure 3: per setting, binned accuracy (Wilson) vs peak state, arms pooled."""
-    rows = _metric_rows(frame, study, "peak_state")
-    settings = sorted(frame["setting"].unique())
-    fig, axes = _grid(len(settings))
-    for ax, setting in zip(axes, settings):
-        sub = rows[rows["setting"] == setting]
+    study, level = data["study"], data["level"]
+    fig, axes = _grid(len(data["panels"]))
+    for ax, panel in zip(axes, data["panels"]):
         _log2_axis(ax)
         ax.set_ylim(-0.03, 1.03)
         _label(ax, axes, "peak state", "accuracy")
-        head = _series_header(series, study, setting, "peak_state")
-        ax.set_title(f"{setting} (n={len(sub)})\n{head}", loc="left")
-        if sub.empty:
+        ax.set_title(f"{panel['setting']} (n={panel['n']})\n{_series_header(panel['series'])}", loc="left")
+        if panel["n"] == 0:
             continue
-        ok = sub["correct"].to_numpy(bool)
-        _binned(ax, sub["peak_state"].to_numpy(float), ok, level, "#4c72b0")
-        ax.axhline(ok.mean(), color="#4c72b0", linestyle="--", linewidth=0.8)
+        _binned(ax, panel["bins"], "#4c72b0")
+        ax.axhline(panel["accuracy"], color="#4c72b0", linestyle="--", linewidth=0.8)
     name = f"accuracy_vs_peak_{_safe(study)}"
     svg, paths = _save(fig, out_dir, name)
     caption = (f"Accuracy against peak state size on {study}, arms pooled, one panel per setting. Squares: "
@@ -222,27 +171,21 @@ def accuracy_vs_peak(frame: pd.DataFrame, study: str, series: list[dict[str, Any
 
 
 @_styled
-def accuracy_by_arm(frame: pd.DataFrame, out_dir: Path, level: float = 0.95) -> FigureOut:
+def accuracy_by_arm(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Completed-response accuracy (C/R) by arm for every setting, with Wilson intervals."""
-    done = frame[frame["completed"]]
-    settings = sorted(frame["setting"].unique())
-    arms = [a for a in (*ARMS, "function-output") if a in set(done["arm"])]
+    settings, arms, level = data["settings"], data["arms"], data["level"]
     fig = Figure(figsize=(max(5.0, 1.1 * len(settings) + 1.5), 3.0))
     ax = fig.subplots()
     fig.subplots_adjust(left=0.6 / max(5.0, 1.1 * len(settings) + 1.5), right=0.98, bottom=0.28, top=0.86)
     width = 0.8 / max(1, len(arms))
     for i, arm in enumerate(arms):
-        pos, rate, low, high = [], [], [], []
-        for j, setting in enumerate(settings):
-            sub = done[(done["arm"] == arm) & (done["setting"] == setting)]
-            if sub.empty:
-                continue
-            k, n = int(sub["correct"].sum()), len(sub)
-            lo, hi = wilson_interval(k, n, level)
-            pos.append(j + (i - (len(arms) - 1) / 2) * width)
-            rate.append(k / n), low.append(max(0.0, k / n - lo)), high.append(max(0.0, hi - k / n))
-        ax.bar(pos, rate, width, yerr=[low, high], color=_ARM_COLORS.get(arm, "#777777"), label=arm,
-               error_kw={"elinewidth": 0.7, "capsize": 1.5})
+        bars = [b for b in data["bars"] if b["arm"] == arm]
+        # Bars sit at their setting's slot, shifted by the arm's offset within the group.
+        pos = [settings.index(b["setting"]) + (i - (len(arms) - 1) / 2) * width for b in bars]
+        low = [max(0.0, b["rate"] - b["low"]) for b in bars]
+        high = [max(0.0, b["high"] - b["rate"]) for b in bars]
+        ax.bar(pos, [b["rate"] for b in bars], width, yerr=[low, high], color=_ARM_COLORS.get(arm, "#777777"),
+               label=arm, error_kw={"elinewidth": 0.7, "capsize": 1.5})
     ax.set_xticks(range(len(settings)), settings, rotation=30, ha="right")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("accuracy (C/R)")
@@ -255,11 +198,9 @@ def accuracy_by_arm(frame: pd.DataFrame, out_dir: Path, level: float = 0.95) -> 
     return FigureOut("accuracy_by_arm", "Accuracy by arm and setting", caption, svg, paths)
 
 
-def render_figures(frame: pd.DataFrame, series: list[dict[str, Any]], studies: list[str], out_dir: Path,
-                   level: float = 0.95) -> list[FigureOut]:
-    """Every report figure, in report order: accuracy by arm, then per study load and peak figures."""
-    figures = [accuracy_by_arm(frame, out_dir, level)]
-    for study in studies:
-        figures.append(error_vs_load(frame, study, out_dir, level))
-        figures.append(accuracy_vs_peak(frame, study, series, out_dir, level))
-    return figures
+_DRAW = {"accuracy_by_arm": accuracy_by_arm, "error_vs_load": error_vs_load, "accuracy_vs_peak": accuracy_vs_peak}
+
+
+def render_figures(figures: dict[str, dict[str, Any]], out_dir: Path) -> list[FigureOut]:
+    """Draw every figure of ``Analysis.figures``, in its (report) order."""
+    return [_DRAW[data["figure"]](data, out_dir) for data in figures.values()]
