@@ -2,10 +2,12 @@
 
 from execstate.grade._envelope import Extraction, extract
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
+from execstate.grade._plan import GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
 from execstate.grade._rules import RULES, answer_matches
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
-    "AccuracyTables", "Cell", "Extraction", "GradePlanError", "RULES", "accuracy_tables", "answer_matches",
-    "extract", "format_markdown", "grade_all", "grade_response", "plan_cells", "print_tables", "write_tables",
+    "AccuracyTables", "Cell", "Extraction", "GradePlanError", "GradeRun", "RULES", "RunPlan", "accuracy_tables",
+    "answer_matches", "extract", "format_markdown", "grade_all", "grade_response", "grade_run", "load_run_plan",
+    "plan_cells", "plan_run_cells", "print_tables", "write_tables",
 ]

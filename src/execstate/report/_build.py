@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
@@ -162,10 +162,15 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path,
-                  config: AnalysisConfig | None = None) -> ReportFiles:
-    """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``."""
+def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path, config: AnalysisConfig | None = None,
+                  *, task_ids: Collection[str] | None = None) -> ReportFiles:
+    """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
+
+    ``task_ids`` keeps only those tasks of the file (a run's planned tasks); default: all of them.
+    """
     tasks = list(read_jsonl(Path(tasks_path), Task))
+    if task_ids is not None:
+        tasks = [t for t in tasks if t.task_id in task_ids]
     grades = list(read_jsonl(Path(grades_path), Grade))
     files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
     return write_report(tasks, grades, Path(out_dir), config, files)
