@@ -14,7 +14,7 @@ PUBLIC = {
         'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'event_loop_run', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
     },
     'execstate.grade': {
-        'AccuracyTables', 'Cell', 'CruxevalScore', 'Extraction', 'GradePlanError', 'RULES', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'pass_at_k', 'plan_cells', 'print_tables', 'score_file', 'score_generations', 'write_tables',
+        'AccuracyTables', 'Cell', 'CruxevalScore', 'GRADES_NAME', 'Extraction', 'GradePlanError', 'GradeRun', 'RULES', 'RunPlan', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'grade_run', 'load_run_plan', 'pass_at_k', 'plan_cells', 'plan_run_cells', 'print_tables', 'score_file', 'score_generations', 'write_tables',
     },
     'execstate.analyze': {
         'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'binned_rates', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'figure_data', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'quantile_bins', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'wilson_interval', 'write_analysis_json',

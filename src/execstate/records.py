@@ -1,7 +1,7 @@
 """Typed, versioned records that the pipeline stages exchange through files.
 
 build -> tasks.jsonl (Task), excluded.jsonl (Exclusion), manifest.json (BuildManifest)
-run   -> responses.jsonl (Response)
+run   -> responses.jsonl (Response), run_manifest.json (RunManifest, RunInvocation)
 grade -> grades.jsonl (Grade)
 
 Every record is a frozen pydantic model with a ``schema_version``; a stage reads
@@ -11,6 +11,7 @@ only these records, so any later stage can be re-run from files alone.
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal, TypeVar
 
@@ -18,7 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from execstate.errors import InputFileError, RecordError
 
+from execstate import __version__
+
 SCHEMA_VERSION = 1
+
+RUN_RESPONSES_NAME = "responses.jsonl"
+"""A run directory's responses, one ``Response`` per line."""
+RUN_MANIFEST_NAME = "run_manifest.json"
+"""A run directory's ``RunManifest``."""
 
 Arm = Literal[
     "short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state",
@@ -159,6 +167,33 @@ class Response(Record):
         return self.__pydantic_serializer__.to_json(self).decode("utf-8")
 
 
+class RunInvocation(Record):
+    """One invocation of ``run`` on the directory (a resume appends another)."""
+
+    started_at: str
+    settings: list[str]
+    samples: int
+    limit: int | None
+    """``run`` asked the first ``limit`` tasks of the file (``None``: all of them)."""
+    execstate_version: str = __version__
+    python: str = Field(default_factory=platform.python_version)
+
+
+class RunManifest(Record):
+    """Settings (without keys), the task file's hash and the history of invocations."""
+
+    schema_version: int = SCHEMA_VERSION
+    tasks_file: str | None
+    """Path the tasks were read from, when they came from a file."""
+    tasks_sha256: str
+    """SHA-256 of the task file bytes (or of the tasks' canonical JSON lines)."""
+    tasks: int
+    settings: dict[str, dict[str, Any]]
+    """Every setting ever run into this directory, by name: all fields except secrets
+    (``api_key_env`` is the variable's name, never its value)."""
+    invocations: list[RunInvocation] = Field(default_factory=list)
+
+
 class Grade(Record):
     """The grade of one planned cell (SPEC section 9)."""
 
@@ -184,6 +219,11 @@ def write_jsonl(path: Path, records: Iterable[Record]) -> int:
             fh.write(rec.to_json_line() + "\n")
             n += 1
     return n
+
+
+def tasks_bytes(tasks: list[Task]) -> bytes:
+    """The exact bytes of ``tasks.jsonl``."""
+    return "".join(t.to_json_line() + "\n" for t in tasks).encode("utf-8")
 
 
 def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:

@@ -1,6 +1,6 @@
 """Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
-from execstate.build._build import BuildResult, build, tasks_bytes, write_build
+from execstate.build._build import BuildResult, build, write_build
 from execstate.build._case import BuildOptions, build_case
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._language import Language, LanguageError, PythonLanguage
@@ -8,6 +8,7 @@ from execstate.build._python import AnchorError, Instrumented, instrument, resol
 from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import SpecError
 from execstate.studies import builtin_studies, study_dir
+from execstate.records import tasks_bytes
 
 __all__ = [
     "AnchorError", "BuildOptions", "BuildResult", "CORPUS_COLUMNS", "CaseSpec", "Instrumented", "Language",

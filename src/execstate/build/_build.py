@@ -14,7 +14,7 @@ from execstate import __version__
 from execstate.build._case import BuildOptions, build_case
 from execstate.build._spec import find_specs, load_spec
 from execstate.errors import SpecError, output_dir
-from execstate.records import BuildManifest, Exclusion, Task, write_jsonl
+from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes, write_jsonl
 from execstate.studies import builtin_study
 
 
@@ -96,11 +96,6 @@ def _dedupe(specs):
             seen[spec.id] = spec.spec_path
             keep.append(spec)
     return keep, dupes
-
-
-def tasks_bytes(tasks: list[Task]) -> bytes:
-    """The exact bytes of ``tasks.jsonl``."""
-    return "".join(t.to_json_line() + "\n" for t in tasks).encode("utf-8")
 
 
 def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:

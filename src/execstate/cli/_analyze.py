@@ -1,4 +1,4 @@
-"""``execstate analyze``: tasks + grades -> analysis.json, tables, figures and report.html."""
+"""``execstate analyze``: tasks + grades (or a graded run directory) -> analysis.json, tables, figures, report.html."""
 
 from __future__ import annotations
 
@@ -17,8 +17,12 @@ def _names(text: str | None) -> tuple[str, ...] | None:
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("analyze", help="statistics, figures and the HTML report of graded tasks",
                               description=__doc__)
-    p.add_argument("--tasks", type=Path, required=True, help="tasks.jsonl written by `execstate build`")
-    p.add_argument("--grades", type=Path, required=True, help="grades.jsonl written by `execstate grade`")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--run", type=Path, help="graded run directory: its planned tasks (tasks file from "
+                                                 "run_manifest.json) and RUN/grades.jsonl")
+    source.add_argument("--grades", type=Path, help="grades.jsonl written by `execstate grade`; needs --tasks")
+    p.add_argument("--tasks", type=Path, help="tasks.jsonl written by `execstate build` (with --run default: "
+                                              "the manifest's tasks_file)")
     p.add_argument("--out", type=Path, required=True, help="output directory (created if missing)")
     p.add_argument("--seed", type=int, default=SEED, help="base seed (default %(default)s)")
     p.add_argument("--replicates", type=int, default=REPLICATES,
@@ -33,11 +37,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=handle)
 
 
-def handle(args: argparse.Namespace) -> int:
-    from execstate.errors import require_file
+def _inputs(args: argparse.Namespace) -> tuple[Path, Path, set[str] | None]:
+    """Tasks file, grades file and (with --run) the planned task ids."""
+    from execstate.errors import UsageError, require_file
 
+    if args.run is not None:
+        from execstate.grade import load_run_plan
+
+        plan = load_run_plan(args.run, args.tasks)
+        return plan.tasks_path, plan.existing_grades(), {t.task_id for t in plan.tasks}
+    if args.tasks is None:
+        raise UsageError("--grades needs --tasks. Fix: add --tasks TASKS.jsonl, or pass --run RUN_DIR for a graded "
+                         "run directory")
     require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
     require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
+    return args.tasks, args.grades, None
+
+
+def handle(args: argparse.Namespace) -> int:
+    tasks, grades, task_ids = _inputs(args)
     from execstate.analyze import AnalysisConfig
     from execstate.report import analyze_files
 
@@ -45,6 +63,6 @@ def handle(args: argparse.Namespace) -> int:
     config = AnalysisConfig(seed=args.seed, replicates=args.replicates, permutations=args.permutations,
                             high_settings=_names(args.high_settings), figure_studies=_names(args.figure_studies),
                             **extra)
-    files = analyze_files(args.tasks, args.grades, args.out, config)
+    files = analyze_files(tasks, grades, args.out, config, task_ids=task_ids)
     print(f"analysis: {files.analysis_json}\nreport:   {files.report_html}")
     return 0

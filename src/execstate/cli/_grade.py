@@ -8,21 +8,28 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the grade stage's subcommands to the ``execstate`` parser."""
     p = subparsers.add_parser("grade", help="grade responses against tasks (SPEC 9): one grade per planned cell")
-    p.add_argument("--tasks", type=Path, required=True, help="tasks.jsonl (Task records)")
-    p.add_argument("--responses", type=Path, required=True, help="responses.jsonl (Response records)")
-    p.add_argument("--out", type=Path, required=True, help="grades.jsonl to write")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--run", type=Path, help="run directory: grade exactly the cells its run_manifest.json "
+                                                 "planned (a --limit run included)")
+    source.add_argument("--responses", type=Path, help="responses.jsonl (Response records); needs --tasks, --out")
+    p.add_argument("--tasks", type=Path, help="tasks.jsonl (Task records); with --run default: the manifest's "
+                                              "tasks_file")
+    p.add_argument("--out", type=Path, help="grades.jsonl to write (with --run default: RUN/grades.jsonl)")
     p.add_argument("--settings", help="comma-separated planned settings (default: those in the responses)")
     p.add_argument("--samples", type=int, help="planned samples per cell (default: 1 + highest sample seen)")
     p.set_defaults(func=_grade)
 
     p = subparsers.add_parser("tables", help="accuracy tables (SPEC 10 items 1-2) as CSV, JSON and Markdown")
-    p.add_argument("--tasks", type=Path, required=True, help="tasks.jsonl the grades refer to")
-    p.add_argument("--grades", type=Path, required=True, help="grades.jsonl from `execstate grade`")
-    p.add_argument("--out", type=Path, required=True, help="directory to write the tables into")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--run", type=Path, help="graded run directory: its tasks (from the manifest, the planned "
+                                                 "ones) and RUN/grades.jsonl")
+    source.add_argument("--grades", type=Path, help="grades.jsonl from `execstate grade`; needs --tasks, --out")
+    p.add_argument("--tasks", type=Path, help="tasks.jsonl the grades refer to (with --run default: the "
+                                              "manifest's tasks_file)")
+    p.add_argument("--out", type=Path, help="directory to write the tables into (with --run default: RUN/tables)")
     p.set_defaults(func=_tables)
 
     p = subparsers.add_parser("cruxeval-score", help="re-score a CRUXEval generations file: pass@1 and pass@5")
@@ -32,35 +39,85 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cruxeval_score)
 
 
-def _grade(args: argparse.Namespace) -> int:
-    from execstate.errors import output_file, require_file
-    from execstate.grade import grade_all
-    from execstate.records import Response, Task, read_jsonl, write_jsonl
+def _missing(args: argparse.Namespace, form: str, *names: str) -> None:
+    from execstate.errors import UsageError
 
+    absent = [f"--{n}" for n in names if getattr(args, n) is None]
+    if absent:
+        raise UsageError(f"{form} needs {' and '.join(absent)}. Fix: add them, or pass --run RUN_DIR instead")
+
+
+def _grade(args: argparse.Namespace) -> int:
+    if args.run is not None:
+        return _grade_run(args)
+    from execstate.errors import PlanError, require_file
+    from execstate.grade import GradePlanError, grade_all
+    from execstate.records import Response, Task, read_jsonl
+
+    _missing(args, "--responses", "tasks", "out")
     require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
     require_file(args.responses, "--responses", "pass the responses.jsonl in the directory `execstate run` wrote")
     settings = [s.strip() for s in args.settings.split(",") if s.strip()] if args.settings else None
     tasks = list(read_jsonl(args.tasks, Task))
     responses = list(read_jsonl(args.responses, Response))
-    grades = grade_all(tasks, responses, settings=settings, samples=args.samples)
-    write_jsonl(output_file(args.out), grades)
+    try:
+        grades = grade_all(tasks, responses, settings=settings, samples=args.samples)
+    except GradePlanError as exc:
+        if not exc.missing:
+            raise
+        raise PlanError(str(exc) + _partial_hint(args.responses)) from None
+    return _written(grades, args.out)
+
+
+def _partial_hint(responses: Path) -> str:
+    from execstate.records import RUN_MANIFEST_NAME
+
+    run_dir = responses.parent
+    here = f" (here: --run {run_dir})" if (run_dir / RUN_MANIFEST_NAME).is_file() else ""
+    return (". Fix: to grade only the cells a run planned (e.g. a --limit run), pass --run RUN_DIR instead of "
+            f"--responses{here}")
+
+
+def _grade_run(args: argparse.Namespace) -> int:
+    from execstate.errors import UsageError
+    from execstate.grade import GRADES_NAME, grade_run
+    from execstate.records import RUN_MANIFEST_NAME
+
+    if args.settings is not None or args.samples is not None:
+        raise UsageError("--settings and --samples apply to --responses; with --run the plan comes from "
+                         f"{args.run / RUN_MANIFEST_NAME}. Fix: drop them")
+    result = grade_run(args.run, args.tasks)
+    return _written(result.grades, args.out or args.run / GRADES_NAME)
+
+
+def _written(grades: list, out: Path) -> int:
+    from execstate.errors import output_file
+    from execstate.records import write_jsonl
+
+    write_jsonl(output_file(out), grades)
     counts = Counter(g.status for g in grades)
     summary = ", ".join(f"{s} {n}" for s, n in sorted(counts.items()))
-    print(f"graded {len(grades)} cells -> {args.out} ({summary})", file=sys.stderr)
+    print(f"graded {len(grades)} cells -> {out} ({summary})", file=sys.stderr)
     return 0
 
 
 def _tables(args: argparse.Namespace) -> int:
     from execstate.errors import require_file
-    from execstate.grade import accuracy_tables, print_tables, write_tables
+    from execstate.grade import accuracy_tables, load_run_plan, print_tables, write_tables
     from execstate.records import Grade, Task, read_jsonl
 
-    require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
-    require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
-    tables = accuracy_tables(read_jsonl(args.tasks, Task), read_jsonl(args.grades, Grade))
+    if args.run is None:
+        _missing(args, "--grades", "tasks", "out")
+        require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
+        require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
+        tasks, grades, out = list(read_jsonl(args.tasks, Task)), args.grades, args.out
+    else:
+        plan = load_run_plan(args.run, args.tasks)
+        tasks, grades, out = plan.tasks, plan.existing_grades(), args.out or args.run / "tables"
+    tables = accuracy_tables(tasks, read_jsonl(grades, Grade))
     print_tables(tables)
-    written = write_tables(tables, args.out)
-    print(f"wrote {len(written)} files to {args.out}", file=sys.stderr)
+    written = write_tables(tables, out)
+    print(f"wrote {len(written)} files to {out}", file=sys.stderr)
     return 0
 
 

@@ -3,11 +3,13 @@
 from execstate.grade._cruxeval import CruxevalScore, pass_at_k, score_file, score_generations
 from execstate.grade._envelope import Extraction, extract
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
+from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
 from execstate.grade._rules import RULES, answer_matches
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
-    "AccuracyTables", "Cell", "CruxevalScore", "Extraction", "GradePlanError", "RULES", "accuracy_tables", "answer_matches",
-    "extract", "format_markdown", "grade_all", "grade_response", "pass_at_k", "plan_cells", "print_tables", "score_file",
-    "score_generations", "write_tables",
+    "GRADES_NAME", "AccuracyTables", "Cell", "CruxevalScore", "Extraction", "GradePlanError", "GradeRun", "RULES", "RunPlan",
+    "accuracy_tables", "answer_matches", "extract", "format_markdown", "grade_all", "grade_response", "grade_run",
+    "load_run_plan", "pass_at_k", "plan_cells", "plan_run_cells", "print_tables", "score_file", "score_generations",
+    "write_tables",
 ]

@@ -2,7 +2,7 @@
 
 Exception hierarchy::
 
-    GradePlanError (ValueError)   the responses do not cover the plan exactly once
+    GradePlanError (execstate.errors.PlanError)   the responses do not cover the plan exactly once
                                   (``missing``, ``duplicate``, ``unplanned`` cells)
 """
 
@@ -14,7 +14,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from execstate.grade._envelope import extract
 from execstate.grade._rules import answer_matches
-from execstate.errors import PlanError
+from execstate.errors import PlanError, RecordError, UsageError
 from execstate.records import Grade, GradeStatus, Response, Task
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -88,7 +88,7 @@ def _planned_samples(responses: Sequence[Response], settings: list[str], samples
     """Samples per setting: ``samples`` if given, else 1 + the highest sample seen in that setting."""
     if samples is not None:
         if samples < 1:
-            raise ValueError(f"samples must be at least 1, got {samples}")
+            raise UsageError(f"samples must be at least 1, got {samples}. Fix: pass --samples 1 or more")
         return {s: samples for s in settings}
     top = {s: 0 for s in settings}
     for r in responses:
@@ -119,15 +119,24 @@ def grade_all(
     before grading anything; grading itself never stops on a bad answer.
     """
     tasks, responses = list(tasks), list(responses)
-    task_ids = Counter(t.task_id for t in tasks)
-    repeated = [tid for tid, n in task_ids.items() if n > 1]
-    if repeated:
-        raise ValueError(f"task ids repeated in the tasks file: {', '.join(repeated[:10])}")
     settings = list(settings) if settings is not None else list(dict.fromkeys(r.setting for r in responses))
     if not settings:
-        raise ValueError("nothing is planned: no responses and no settings given (pass the settings explicitly)")
+        raise PlanError("nothing is planned: no responses and no settings given. Fix: pass the settings explicitly "
+                        "(--settings) or a responses file that has records")
     plan = plan_cells(tasks, settings, _planned_samples(responses, settings, samples))
-    by_cell: dict[Cell, Response] = {}
+    return grade_planned(tasks, responses, plan)
+
+
+def check_unique_tasks(tasks: Sequence[Task]) -> None:
+    """``ValueError`` when a task id occurs more than once."""
+    repeated = [tid for tid, n in Counter(t.task_id for t in tasks).items() if n > 1]
+    if repeated:
+        raise RecordError(f"task ids repeated in the tasks file: {', '.join(repeated[:10])}. "
+                          "Fix: pass a tasks file written by one build")
+
+
+def check_plan(plan: Sequence[Cell], responses: Sequence[Response]) -> None:
+    """``GradePlanError`` unless ``responses`` hold exactly one line per planned cell and nothing else."""
     seen = Counter(Cell(r.task_id, r.setting, r.sample) for r in responses)
     planned = set(plan)
     missing = [c for c in plan if c not in seen]
@@ -135,7 +144,15 @@ def grade_all(
     unplanned = [c for c in seen if c not in planned]
     if missing or duplicate or unplanned:
         raise GradePlanError(missing, duplicate, unplanned)
-    for r in responses:
-        by_cell[Cell(r.task_id, r.setting, r.sample)] = r
+
+
+def grade_planned(tasks: Sequence[Task], responses: Sequence[Response], plan: Sequence[Cell]) -> list[Grade]:
+    """The shared core: check the responses against ``plan`` (``check_plan``), then grade it in order.
+
+    Every planned cell's task must be in ``tasks`` (ids unique).
+    """
+    check_unique_tasks(tasks)
+    check_plan(plan, responses)
+    by_cell = {Cell(r.task_id, r.setting, r.sample): r for r in responses}
     by_task = {t.task_id: t for t in tasks}
     return [grade_response(by_task[c.task_id], by_cell[c]) for c in plan]

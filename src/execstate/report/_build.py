@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
@@ -165,11 +165,16 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path,
-                  config: AnalysisConfig | None = None) -> ReportFiles:
-    """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``."""
+def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path, config: AnalysisConfig | None = None,
+                  *, task_ids: Collection[str] | None = None) -> ReportFiles:
+    """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
+
+    ``task_ids`` keeps only those tasks of the file (a run's planned tasks); default: all of them.
+    """
     output_dir(out_dir)  # a file in the way fails before the statistics run
     tasks = list(read_jsonl(Path(tasks_path), Task))
+    if task_ids is not None:
+        tasks = [t for t in tasks if t.task_id in task_ids]
     grades = list(read_jsonl(Path(grades_path), Grade))
     if not grades:
         raise InputFileError(f"{grades_path} holds no grades. Fix: pass the grades.jsonl that "

@@ -1,6 +1,6 @@
 """Run stage: send tasks to model settings and record one response per cell (SPEC sections 7-8)."""
 
-from execstate.run._manifest import RunInvocation, RunManifest
+from execstate.records import RunInvocation, RunManifest
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
 from execstate.run._providers import (

@@ -5,48 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from execstate import __version__
-from execstate.build import tasks_bytes
-from execstate.records import SCHEMA_VERSION, Task
+from execstate.records import RUN_MANIFEST_NAME, RunInvocation, RunManifest, Task, tasks_bytes
 from execstate.run._settings import Setting, SettingsError
-
-MANIFEST_NAME = "run_manifest.json"
-
-
-class RunInvocation(BaseModel):
-    """One invocation of ``run`` on the directory (a resume appends another)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    started_at: str
-    settings: list[str]
-    samples: int
-    limit: int | None
-    execstate_version: str = __version__
-    python: str = Field(default_factory=platform.python_version)
-
-
-class RunManifest(BaseModel):
-    """Settings (without keys), the task file's hash and the history of invocations."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    schema_version: int = SCHEMA_VERSION
-    tasks_file: str | None
-    """Path the tasks were read from, when they came from a file."""
-    tasks_sha256: str
-    """SHA-256 of the task file bytes (or of the tasks' canonical JSON lines)."""
-    tasks: int
-    settings: dict[str, dict[str, Any]]
-    """Every setting ever run into this directory, by name: all fields except secrets
-    (``api_key_env`` is the variable's name, never its value)."""
-    invocations: list[RunInvocation] = Field(default_factory=list)
 
 
 def tasks_sha256(tasks: list[Task]) -> str:
@@ -60,7 +23,7 @@ def file_sha256(path: Path) -> str:
 
 
 def read_manifest(out_dir: Path) -> RunManifest | None:
-    path = out_dir / MANIFEST_NAME
+    path = out_dir / RUN_MANIFEST_NAME
     if not path.exists():
         return None
     try:
@@ -111,7 +74,7 @@ def updated_manifest(
 
 def write_manifest(out_dir: Path, manifest: RunManifest) -> None:
     """Atomically replace ``run_manifest.json`` (write a temp file, fsync, rename)."""
-    path = out_dir / MANIFEST_NAME
+    path = out_dir / RUN_MANIFEST_NAME
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(manifest.model_dump_json(indent=2) + "\n")

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
-from execstate.records import Response, Task, read_jsonl
+from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, Task, read_jsonl
 from execstate.run._manifest import (
-    RunInvocation,
     check_compatible,
     file_sha256,
     read_manifest,
@@ -35,7 +34,7 @@ from execstate.run._synthetic import SyntheticProvider
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
 
-RESPONSES_NAME = "responses.jsonl"
+RESPONSES_NAME = RUN_RESPONSES_NAME
 
 
 @dataclass
