@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import platform
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from execstate.errors import InputFileError, RecordError
-
 from execstate import __version__
+from execstate.errors import InputFileError, RecordError
 
 SCHEMA_VERSION = 1
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
@@ -46,7 +47,7 @@ def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
     f = cells.frame
     settings = sorted(f["setting"].unique().tolist())
     return {
-        "cells": int(len(f)), "completed": int(f["completed"].sum()), "correct": int(f["correct"].sum()),
+        "cells": len(f), "completed": int(f["completed"].sum()), "correct": int(f["correct"].sum()),
         "settings": settings, "studies": sorted(f["study"].unique().tolist()),
         "pipeline_check": bool(f["pipeline_check"].any()),
         "unknown_task_ids": cells.unknown_task_ids, "duplicate_cells": cells.duplicate_cells,

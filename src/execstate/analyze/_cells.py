@@ -8,8 +8,8 @@ derived booleans ``completed`` (status is not ``no-response``), ``correct``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 import pandas as pd

@@ -84,7 +84,7 @@ def _band(x: np.ndarray, err: np.ndarray, groups: np.ndarray, level: float) -> d
     eta = design @ fit.params
     se = np.sqrt(np.einsum("ij,jk,ik->i", design, fit.cov, design))
     crit = fit.critical(level)
-    expit = lambda v: 1.0 / (1.0 + np.exp(-v))  # noqa: E731
+    expit = lambda v: 1.0 / (1.0 + np.exp(-v))
     band = {"x": (2 ** g).tolist(), "fit": expit(eta).tolist(), "low": expit(eta - crit * se).tolist(),
             "high": expit(eta + crit * se).tolist()}
     s = fit.summary(1, level)

@@ -45,7 +45,7 @@ def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig
     s, lg = done["short_correct"].to_numpy(), done["long_correct"].to_numpy()
     row: dict[str, Any] = {
         "cohort": cohort, "setting": setting, "settings": int(done["setting"].nunique()),
-        "pairs": int(len(done)), "incomplete_pairs": int(len(subset) - len(done)),
+        "pairs": len(done), "incomplete_pairs": int(len(subset) - len(done)),
         "sources": int(done["source_sha256"].nunique()),
         "short_correct": int(s.sum()), "long_correct": int(lg.sum()),
         "correct_to_wrong": int((s & ~lg).sum()), "wrong_to_correct": int((~s & lg).sum()),

@@ -160,5 +160,5 @@ def log_correlations(rows: pd.DataFrame) -> list[dict[str, Any]]:
         for b in DYNAMIC_METRICS[i + 1:]:
             ok = len(rows) > 1 and np.ptp(logged[a]) > 0 and np.ptp(logged[b]) > 0
             r = float(np.corrcoef(logged[a], logged[b])[0, 1]) if ok else None
-            out.append({"predictor_a": a, "predictor_b": b, "n": int(len(rows)), "correlation": r})
+            out.append({"predictor_a": a, "predictor_b": b, "n": len(rows), "correlation": r})
     return out

@@ -7,12 +7,30 @@ from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
 from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import SpecError
-from execstate.studies import builtin_studies, study_dir
 from execstate.records import tasks_bytes
+from execstate.studies import builtin_studies, study_dir
 
 __all__ = [
-    "AnchorError", "BuildOptions", "BuildResult", "CORPUS_COLUMNS", "CaseSpec", "Instrumented", "Language",
-    "LanguageError", "PythonLanguage", "SpecError", "build", "build_case", "builtin_studies", "corpus",
-    "corpus_table", "find_specs", "instrument", "load_spec", "resolve_loop", "study_dir", "tasks_bytes",
+    "CORPUS_COLUMNS",
+    "AnchorError",
+    "BuildOptions",
+    "BuildResult",
+    "CaseSpec",
+    "Instrumented",
+    "Language",
+    "LanguageError",
+    "PythonLanguage",
+    "SpecError",
+    "build",
+    "build_case",
+    "builtin_studies",
+    "corpus",
+    "corpus_table",
+    "find_specs",
+    "instrument",
+    "load_spec",
+    "resolve_loop",
+    "study_dir",
+    "tasks_bytes",
     "write_build",
 ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from execstate import __version__
 from execstate.build._case import BuildOptions, build_case

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import statistics
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from execstate.records import Grade, Task
 from execstate.tables import Table, make_table

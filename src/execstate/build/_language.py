@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Protocol
 
 from execstate.build._python import (
-    COUNT_MARKER, AnchorError, Instrumented, Mode, check_variables, instrument, resolve_loop,
+    COUNT_MARKER,
+    AnchorError,
+    Instrumented,
+    Mode,
+    check_variables,
+    instrument,
+    resolve_loop,
 )
 from execstate.errors import ExecstateError
 from execstate.metrics import Measurement, cyclomatic, measure

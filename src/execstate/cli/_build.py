@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="case.toml files or directories searched for case.toml")
     p.add_argument("--study", action="append", default=[],
-                   help="a built-in study (repeatable): classic (case specs) or cruxeval (the bundled dataset)")
+                   help="a built-in study of the registry in execstate.studies (repeatable); an unknown name "
+                        "lists them")
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel (default 2)")
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")

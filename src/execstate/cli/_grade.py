@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the grade stage's subcommands to the ``execstate`` parser."""
@@ -122,6 +122,8 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _cruxeval_score(args: argparse.Namespace) -> int:
+    import json
+
     from execstate.errors import output_file
     from execstate.grade import score_file
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 
@@ -18,6 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    import json
+
     from execstate.metrics import metrics_report
 
     print(json.dumps(metrics_report(args.program, args.input, python=args.python, timeout_s=args.timeout)))

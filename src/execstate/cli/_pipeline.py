@@ -7,14 +7,12 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from execstate.studies import builtin_studies
-
-    defaults = ", ".join(builtin_studies())
     p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go", description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="extra case.toml files or directories")
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument("--study", action="append", default=None,
-                   help=f"built-in study (repeatable; default: {defaults}); 'none' for only PATHS")
+                   help="built-in study (repeatable; default: every built-in study of the registry in "
+                        "execstate.studies); 'none' for only PATHS")
     p.add_argument("--settings", type=Path, default=None,
                    help="settings TOML of model endpoints (default: the offline oracle pipeline check)")
     p.add_argument("--setting", default=None, help="run only this setting of the settings file")

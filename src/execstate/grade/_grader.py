@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
+from execstate.errors import PlanError, RecordError, UsageError
 from execstate.grade._envelope import extract
 from execstate.grade._rules import answer_matches
-from execstate.errors import PlanError, RecordError, UsageError
 from execstate.records import Grade, GradeStatus, Response, Task
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

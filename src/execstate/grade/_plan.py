@@ -9,9 +9,9 @@ strict check as ``grade_all``: every planned cell exactly once, nothing else.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from execstate.errors import InputFileError, PlanError, RecordError
 from execstate.grade._grader import Cell, check_unique_tasks, grade_planned

@@ -33,9 +33,10 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from execstate.records import GRADING_RULES
 
@@ -89,10 +90,7 @@ def json_equal(a: Any, b: Any) -> bool:
         if isinstance(x, bool) or isinstance(y, bool):
             if not (isinstance(x, bool) and isinstance(y, bool) and x == y):
                 return False
-        elif isinstance(x, _NUMBER) and isinstance(y, _NUMBER):
-            if x != y:
-                return False
-        elif isinstance(x, str) and isinstance(y, str) or x is None or y is None:
+        elif (isinstance(x, _NUMBER) and isinstance(y, _NUMBER)) or (isinstance(x, str) and isinstance(y, str)) or x is None or y is None:
             if x != y:
                 return False
         elif isinstance(x, list) and isinstance(y, list):

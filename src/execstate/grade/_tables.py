@@ -20,9 +20,10 @@ tabulated like any setting and flagged in ``by_setting``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from execstate.build import corpus_table
 from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task

@@ -25,7 +25,7 @@ def cache_dir() -> Path:
     return Path(base) / "execstate" / "ccount"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def accelerator_dir(interpreter: str) -> str | None:
     """A directory holding ``_ccount<EXT_SUFFIX>`` for ``interpreter``, building it if needed; None if impossible."""
     try:

@@ -141,7 +141,7 @@ def _tail(text: str) -> str:
     return "\n".join(text.strip().splitlines()[-_TAIL_LINES:])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def python_version(interpreter: str) -> str:
     """x.y.z of ``interpreter``; raises FileNotFoundError naming it when it does not exist."""
     if not Path(interpreter).is_file():

@@ -1,10 +1,19 @@
 """The whole pipeline as one call: build, run, grade, tables, analysis, report."""
 
 from execstate.pipeline._pipeline import (
-    DEFAULT_STUDIES, ORACLE_SETTING, PIPELINE_CHECK_SETTINGS, SYNTHETIC_SETTING, PipelineResult, run_pipeline,
+    DEFAULT_STUDIES,
+    ORACLE_SETTING,
+    PIPELINE_CHECK_SETTINGS,
+    SYNTHETIC_SETTING,
+    PipelineResult,
+    run_pipeline,
 )
 
 __all__ = [
-    "DEFAULT_STUDIES", "ORACLE_SETTING", "PIPELINE_CHECK_SETTINGS", "PipelineResult", "SYNTHETIC_SETTING",
+    "DEFAULT_STUDIES",
+    "ORACLE_SETTING",
+    "PIPELINE_CHECK_SETTINGS",
+    "SYNTHETIC_SETTING",
+    "PipelineResult",
     "run_pipeline",
 ]

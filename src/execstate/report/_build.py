@@ -14,14 +14,15 @@ order of evaluation, so a re-run writes identical bytes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Collection
+from typing import Any
 
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
-from execstate.grade import accuracy_tables
 from execstate.errors import InputFileError, output_dir
+from execstate.grade import accuracy_tables
 from execstate.records import Grade, Task, read_jsonl
 from execstate.report._figures import FigureOut, render_figures
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
@@ -121,7 +122,7 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
 def _sections(a: Analysis, acc: list[Table], tabs: list[Table], figs: list[FigureOut], browser: str,
               files: dict[str, str]) -> list[tuple[str, str, str]]:
     by = {t.name: t for t in acc + tabs}
-    s = lambda *names: "".join(table_section(by[n]) for n in names)  # noqa: E731
+    s = lambda *names: "".join(table_section(by[n]) for n in names)
     all_series = f"<details><summary>All {len(a.series)} series tests</summary>{s('series')}</details>"
     return [
         ("inputs", "Inputs", _inputs_html(a, files)),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import html
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from execstate.records import ARMS, Grade, Task
 from execstate.report._figures import FigureOut

@@ -1,5 +1,6 @@
 """Run stage: send tasks to model settings and record one response per cell (SPEC sections 7-8)."""
 
+from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
@@ -14,14 +15,37 @@ from execstate.run._providers import (
 )
 from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, event_loop_run, run_tasks
 from execstate.run._settings import Setting, load_settings
-from execstate.run._synthetic import SyntheticProvider
 from execstate.run._store import Repair, ResponseStore, open_store
-from execstate.errors import SettingsError, StoreError
+from execstate.run._synthetic import SyntheticProvider
 
 __all__ = [
-    "RESPONSES_NAME", "SYSTEM_TEMPLATE", "USER_MESSAGE",
-    "Attempt", "OpenAIProvider", "OracleProvider", "Provider", "Repair", "ReplayProvider", "ResponseStore",
-    "RunInvocation", "RunManifest", "RunSummary", "Setting", "SettingAborted", "SettingsError", "StoreError", "SyntheticProvider",
-    "arun_tasks", "backoff_s", "event_loop_run", "classify_response", "load_settings", "open_store", "render_messages",
-    "render_system", "request_body", "run_cell", "run_tasks",
+    "RESPONSES_NAME",
+    "SYSTEM_TEMPLATE",
+    "USER_MESSAGE",
+    "Attempt",
+    "OpenAIProvider",
+    "OracleProvider",
+    "Provider",
+    "Repair",
+    "ReplayProvider",
+    "ResponseStore",
+    "RunInvocation",
+    "RunManifest",
+    "RunSummary",
+    "Setting",
+    "SettingAborted",
+    "SettingsError",
+    "StoreError",
+    "SyntheticProvider",
+    "arun_tasks",
+    "backoff_s",
+    "classify_response",
+    "event_loop_run",
+    "load_settings",
+    "open_store",
+    "render_messages",
+    "render_system",
+    "request_body",
+    "run_cell",
+    "run_tasks",
 ]

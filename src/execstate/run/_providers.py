@@ -197,7 +197,7 @@ class _Deadline:
     costs a fraction as much per request (it shows at hundreds in flight).
     """
 
-    __slots__ = ("_task", "_cancelling", "_handle", "_fired")
+    __slots__ = ("_cancelling", "_fired", "_handle", "_task")
 
     def __init__(self, seconds: float) -> None:
         task = asyncio.current_task()

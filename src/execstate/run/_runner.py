@@ -30,9 +30,9 @@ from execstate.run._manifest import (
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
 from execstate.run._providers import OpenAIProvider, OracleProvider, Provider, ReplayProvider, preflight
-from execstate.run._synthetic import SyntheticProvider
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
+from execstate.run._synthetic import SyntheticProvider
 
 RESPONSES_NAME = RUN_RESPONSES_NAME
 

@@ -7,8 +7,9 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from execstate.errors import SettingsError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from execstate.errors import SettingsError
 
 Provider = Literal["openai", "oracle", "replay", "synthetic"]
 Reasoning = Literal["off", "minimal", "low", "medium", "high"]

@@ -12,6 +12,15 @@ from execstate.testing.loopback import Drop, Hold, Reply, Request, Script, Scrip
 from execstate.testing.synthetic import SETTINGS, STUDIES, synthetic_grades, synthetic_tasks
 
 __all__ = [
-    "Drop", "Hold", "Reply", "Request", "SETTINGS", "STUDIES", "Script", "ScriptedServer", "completion", "synthetic_grades",
+    "SETTINGS",
+    "STUDIES",
+    "Drop",
+    "Hold",
+    "Reply",
+    "Request",
+    "Script",
+    "ScriptedServer",
+    "completion",
+    "synthetic_grades",
     "synthetic_tasks",
 ]
