@@ -51,8 +51,12 @@ from datetime import datetime
 from pathlib import Path
 
 import aiohttp
-import httpx
 import yarl
+
+try:
+    import httpx
+except ImportError:  # only this benchmark's side-by-side transport needs it
+    sys.exit("benchmarks/runner.py compares against httpx: pip install -e '.[bench]'")
 
 from execstate.records import Response, Task, read_jsonl, write_jsonl
 from execstate.run import Setting, run_tasks

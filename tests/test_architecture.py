@@ -4,6 +4,7 @@ and the command line builds its parser without importing any heavy library."""
 from __future__ import annotations
 
 import ast
+import re
 import json
 import subprocess
 import sys
@@ -129,3 +130,26 @@ def test_command_help_imports_no_heavy_library(command):
             f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main([{command!r}, '--help'])\n"
             f"    except SystemExit:\n        pass")
     assert _loaded_after(code) == []
+
+
+def test_the_linter_sees_every_package_module():
+    """Tool defaults skip folders named ``build``; the project's own list must not drop the builder (or anything)."""
+    pytest.importorskip("ruff")
+    root = SRC.parent.parent
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--show-files", "src"], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = {Path(line.strip()).resolve() for line in done.stdout.splitlines() if line.strip().endswith(".py")}
+    cases = SRC / "studies" / "classic"
+    ours = {p.resolve() for p in SRC.rglob("*.py") if not (p.parent.parent == cases)}
+    assert SRC / "build" / "_build.py" in seen
+    assert ours - seen == set()
+
+
+def test_the_readme_names_every_package_and_only_real_ones():
+    readme = (SRC.parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| stage | folder |"):readme.index("## Building tasks")]
+    named = set(re.findall(r"`execstate/([a-z_]+(?:\.py)?)", table))
+    packages = {p.parent.name for p in SRC.glob("*/__init__.py")}
+    assert packages - named == set(), "packages missing from the README's stage table"
+    assert {n for n in named if not (SRC / n).exists()} == set(), "README names folders that do not exist"

@@ -7,8 +7,15 @@ the execstate package (the child's sys.path does not contain it).
 import sys
 
 _FORBIDDEN = {
-    "os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
-    "subprocess.Popen", "os.startfile", "pty.spawn",
+    "os.fork",
+    "os.forkpty",
+    "os.system",
+    "os.exec",
+    "os.posix_spawn",
+    "os.spawn",
+    "subprocess.Popen",
+    "os.startfile",
+    "pty.spawn",
 }
 
 

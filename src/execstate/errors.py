@@ -96,8 +96,9 @@ def output_dir(path: Path | str, what: str = "--out") -> Path:
     path = Path(path)
     blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
-        raise UsageError(f"{what} {path} must be a directory, but {blocker} is a file. "
-                         "Fix: pass a new or existing directory")
+        raise UsageError(
+            f"{what} {path} must be a directory, but {blocker} is a file. Fix: pass a new or existing directory"
+        )
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -112,7 +113,18 @@ def output_file(path: Path | str, what: str = "--out") -> Path:
 
 
 __all__ = [
-    "ExecstateError", "InputFileError", "NothingAdmitted", "PlanError", "ProgramFailed", "RecordError",
-    "SettingsError", "SpecError", "StoreError", "UsageError", "one_line", "output_dir", "output_file",
+    "ExecstateError",
+    "InputFileError",
+    "NothingAdmitted",
+    "PlanError",
+    "ProgramFailed",
+    "RecordError",
+    "SettingsError",
+    "SpecError",
+    "StoreError",
+    "UsageError",
+    "one_line",
+    "output_dir",
+    "output_file",
     "require_file",
 ]

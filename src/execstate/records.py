@@ -29,7 +29,10 @@ RUN_MANIFEST_NAME = "run_manifest.json"
 """A run directory's ``RunManifest``."""
 
 Arm = Literal[
-    "short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state",
+    "short-trace-final",
+    "long-trace-final",
+    "inside-loop-state",
+    "post-loop-state",
     "function-output",  # CRUXEval-style: the value a function call returns
 ]
 ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
@@ -41,8 +44,16 @@ GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-lit
 GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal")
 
 Check = Literal[
-    "spec", "determinism", "trace-order", "run", "reachability", "fields",
-    "change", "oracle-determinism", "preservation", "iterations",
+    "spec",
+    "determinism",
+    "trace-order",
+    "run",
+    "reachability",
+    "fields",
+    "change",
+    "oracle-determinism",
+    "preservation",
+    "iterations",
 ]
 
 ResponseStatus = Literal["completed", "no-response"]
@@ -235,8 +246,7 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
     path = Path(path)
     if not path.is_file():
         problem = "is a directory, not a file" if path.is_dir() else "does not exist"
-        raise InputFileError(f"{model.__name__} records: {path} {problem}. "
-                             "Fix: pass the file the previous stage wrote")
+        raise InputFileError(f"{model.__name__} records: {path} {problem}. Fix: pass the file the previous stage wrote")
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
@@ -244,9 +254,11 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
             try:
                 yield model.model_validate_json(line)
             except ValidationError as exc:
-                raise RecordError(f"{path}:{lineno}: {_first_problem(exc, model)}. "
-                                  f"Fix: correct or remove that line, or re-create {path.name} with the stage "
-                                  "that writes it") from None
+                raise RecordError(
+                    f"{path}:{lineno}: {_first_problem(exc, model)}. "
+                    f"Fix: correct or remove that line, or re-create {path.name} with the stage "
+                    "that writes it"
+                ) from None
 
 
 def _first_problem(exc: ValidationError, model: type[Record]) -> str:

@@ -65,7 +65,7 @@ class SandboxResult:
 
     def describe(self) -> str:
         """One line for an exclusion reason: status, code/signal and stderr tail."""
-        parts = [self.status]
+        parts: list[str] = [self.status]
         if self.signal:
             parts.append(f"signal {signal.Signals(self.signal).name}")
         elif self.exit_code not in (0, None):
@@ -173,9 +173,16 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
     started = time.monotonic()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=cwd, env=env, start_new_session=True, preexec_fn=_limit_child(limits),
-        pass_fds=pass_fds, close_fds=True,
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        preexec_fn=_limit_child(limits),
+        pass_fds=pass_fds,
+        close_fds=True,
     )
     overflow = threading.Event()
 
@@ -183,8 +190,10 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
         overflow.set()
         _kill_group(proc.pid)
 
-    readers = [_Reader(proc.stdout, limits.output_bytes, on_overflow),
-               _Reader(proc.stderr, limits.output_bytes, on_overflow)]
+    readers = [
+        _Reader(proc.stdout, limits.output_bytes, on_overflow),
+        _Reader(proc.stderr, limits.output_bytes, on_overflow),
+    ]
     feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True)
     for t in (*readers, feeder):
         t.start()
@@ -200,8 +209,7 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
         t.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return _classify(proc.returncode, timed_out, overflow.is_set(), readers, limits,
-                     time.monotonic() - started, cpu)
+    return _classify(proc.returncode, timed_out, overflow.is_set(), readers, limits, time.monotonic() - started, cpu)
 
 
 def _classify(code, timed_out, overflow, readers, limits, wall, cpu) -> SandboxResult:

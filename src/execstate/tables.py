@@ -109,8 +109,11 @@ def to_json(table: Table) -> str:
 FORMATS = {".csv": to_csv, ".md": to_markdown, ".json": to_json}
 
 
-def write_tables(tables: list[Table], out_dir: Path | str, formats: tuple[str, ...] = (".csv", ".md", ".json"),
-                 ) -> list[Path]:
+def write_tables(
+    tables: list[Table],
+    out_dir: Path | str,
+    formats: tuple[str, ...] = (".csv", ".md", ".json"),
+) -> list[Path]:
     """``<name><suffix>`` per table and format, plus ``tables.md`` and ``tables.json`` holding all of them.
 
     Creates ``out_dir`` (``UsageError`` if a file is in the way); returns the
@@ -125,8 +128,9 @@ def write_tables(tables: list[Table], out_dir: Path | str, formats: tuple[str, .
             written.append(path)
     combined_md, combined_json = out / "tables.md", out / "tables.json"
     combined_md.write_text("\n".join(to_markdown(t) for t in tables), encoding="utf-8", newline="")
-    combined_json.write_text(json.dumps({t.name: t.rows for t in tables}, indent=1, ensure_ascii=False) + "\n",
-                             encoding="utf-8", newline="")
+    combined_json.write_text(
+        json.dumps({t.name: t.rows for t in tables}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8", newline=""
+    )
     return written + [combined_md, combined_json]
 
 

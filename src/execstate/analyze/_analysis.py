@@ -37,20 +37,32 @@ class Analysis:
     """Data of every report figure keyed by figure name, in report order (the report only draws it)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema_version": ANALYSIS_SCHEMA_VERSION, "inputs": self.inputs, "config": self.config.to_json(),
-                "paired": self.paired, "regression": self.regression, "regression_fits": self.regression_fits,
-                "correlations": self.correlations, "series": self.series,
-                "series_summary": self.series_summary, "figures": self.figures}
+        return {
+            "schema_version": ANALYSIS_SCHEMA_VERSION,
+            "inputs": self.inputs,
+            "config": self.config.to_json(),
+            "paired": self.paired,
+            "regression": self.regression,
+            "regression_fits": self.regression_fits,
+            "correlations": self.correlations,
+            "series": self.series,
+            "series_summary": self.series_summary,
+            "figures": self.figures,
+        }
 
 
 def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
     f = cells.frame
     settings = sorted(f["setting"].unique().tolist())
     return {
-        "cells": len(f), "completed": int(f["completed"].sum()), "correct": int(f["correct"].sum()),
-        "settings": settings, "studies": sorted(f["study"].unique().tolist()),
+        "cells": len(f),
+        "completed": int(f["completed"].sum()),
+        "correct": int(f["correct"].sum()),
+        "settings": settings,
+        "studies": sorted(f["study"].unique().tolist()),
         "pipeline_check": bool(f["pipeline_check"].any()),
-        "unknown_task_ids": cells.unknown_task_ids, "duplicate_cells": cells.duplicate_cells,
+        "unknown_task_ids": cells.unknown_task_ids,
+        "duplicate_cells": cells.duplicate_cells,
         "high_settings": list(config.high(settings)),
         "cohorts": [asdict(c) for c in config.declared_cohorts(settings)],
     }
@@ -62,10 +74,17 @@ def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysi
     reg = cluster_regression(cells.frame, config)
     series = series_tests(cells.frame, config)
     studies = list(config.figure_studies or sorted(cells.frame["study"].unique().tolist()))
-    return Analysis(inputs=_inputs(cells, config), config=config, paired=paired_comparison(cells.frame, config),
-                    regression=reg["regression"], regression_fits=reg["regression_fits"],
-                    correlations=reg["correlations"], series=series, series_summary=series_summary(series),
-                    figures=figure_data(cells.frame, series, studies, config.level))
+    return Analysis(
+        inputs=_inputs(cells, config),
+        config=config,
+        paired=paired_comparison(cells.frame, config),
+        regression=reg["regression"],
+        regression_fits=reg["regression_fits"],
+        correlations=reg["correlations"],
+        series=series,
+        series_summary=series_summary(series),
+        figures=figure_data(cells.frame, series, studies, config.level),
+    )
 
 
 def analyze(tasks: Iterable[Task], grades: Iterable[Grade], config: AnalysisConfig | None = None) -> Analysis:

@@ -59,8 +59,15 @@ def load_cells(tasks: Iterable[Task], grades: Iterable[Grade]) -> Cells:
             duplicates.append("|".join(map(str, key)))
             continue
         seen.add(key)
-        rows.append({**base, "setting": grade.setting, "sample": grade.sample,
-                     "status": grade.status, "pipeline_check": grade.pipeline_check})
+        rows.append(
+            {
+                **base,
+                "setting": grade.setting,
+                "sample": grade.sample,
+                "status": grade.status,
+                "pipeline_check": grade.pipeline_check,
+            }
+        )
     frame = pd.DataFrame(rows, columns=list(_COLUMNS))
     frame["completed"] = frame["status"] != "no-response"
     frame["correct"] = frame["status"].isin(CORRECT_STATUSES)

@@ -66,8 +66,10 @@ class AnalysisConfig:
         for name in ("replicates", "permutations"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise UsageError(f"{name} must be a positive whole number, got {value!r}. "
-                                 f"Fix: pass --{name} 1000 or more (default {_DEFAULTS[name]})")
+                raise UsageError(
+                    f"{name} must be a positive whole number, got {value!r}. "
+                    f"Fix: pass --{name} 1000 or more (default {_DEFAULTS[name]})"
+                )
         if not 0 < self.level < 1:
             raise UsageError(f"level must lie strictly between 0 and 1, got {self.level!r}. Fix: use e.g. 0.95")
         if not 0 < self.bh_alpha < 1:
@@ -87,8 +89,10 @@ class AnalysisConfig:
         cohorts = [Cohort("all-python"), Cohort("all-python/high", settings=high)]
         if self.exclude_study:
             ex = (self.exclude_study,)
-            cohorts += [Cohort(f"exclude-{self.exclude_study}", exclude_studies=ex),
-                        Cohort(f"exclude-{self.exclude_study}/high", settings=high, exclude_studies=ex)]
+            cohorts += [
+                Cohort(f"exclude-{self.exclude_study}", exclude_studies=ex),
+                Cohort(f"exclude-{self.exclude_study}/high", settings=high, exclude_studies=ex),
+            ]
         return tuple(cohorts)
 
     def to_json(self) -> dict[str, Any]:

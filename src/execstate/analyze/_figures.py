@@ -66,8 +66,7 @@ def accuracy_by_arm_data(frame: pd.DataFrame, level: float) -> dict[str, Any]:
                 continue
             k, n = int(sub["correct"].sum()), len(sub)
             low, high = wilson_interval(k, n, level)
-            bars.append({"arm": arm, "setting": setting, "k": k, "n": n, "rate": k / n, "low": low,
-                         "high": high})
+            bars.append({"arm": arm, "setting": setting, "k": k, "n": n, "rate": k / n, "low": low, "high": high})
     return {"figure": "accuracy_by_arm", "level": level, "settings": settings, "arms": arms, "bars": bars}
 
 
@@ -85,12 +84,17 @@ def _band(x: np.ndarray, err: np.ndarray, groups: np.ndarray, level: float) -> d
     se = np.sqrt(np.einsum("ij,jk,ik->i", design, fit.cov, design))
     crit = fit.critical(level)
     expit = lambda v: 1.0 / (1.0 + np.exp(-v))
-    band = {"x": (2 ** g).tolist(), "fit": expit(eta).tolist(), "low": expit(eta - crit * se).tolist(),
-            "high": expit(eta + crit * se).tolist()}
+    band = {
+        "x": (2**g).tolist(),
+        "fit": expit(eta).tolist(),
+        "low": expit(eta - crit * se).tolist(),
+        "high": expit(eta + crit * se).tolist(),
+    }
     s = fit.summary(1, level)
     with np.errstate(over="ignore"):  # a nearly separated fit's bound may overflow: written as null
-        ors = {k: float(np.exp(s[c])) for k, c in (("odds_ratio", "coef"), ("ci_low", "ci_low"),
-                                                    ("ci_high", "ci_high"))}
+        ors = {
+            k: float(np.exp(s[c])) for k, c in (("odds_ratio", "coef"), ("ci_low", "ci_low"), ("ci_high", "ci_high"))
+        }
     return {"fit_status": "ok", "band": band, **ors}
 
 
@@ -118,15 +122,21 @@ def _series_head(series: list[dict[str, Any]], study: str, setting: str, metric:
     return None
 
 
-def accuracy_vs_peak_data(frame: pd.DataFrame, study: str, series: list[dict[str, Any]],
-                          level: float) -> dict[str, Any]:
+def accuracy_vs_peak_data(
+    frame: pd.DataFrame, study: str, series: list[dict[str, Any]], level: float
+) -> dict[str, Any]:
     """Per setting of the frame: binned accuracy vs peak state (arms pooled) and the series header."""
     rows = _metric_rows(frame, study, "peak_state")
     panels = []
     for setting in sorted(frame["setting"].unique().tolist()):
         sub = rows[rows["setting"] == setting]
-        panel: dict[str, Any] = {"setting": setting, "n": len(sub), "bins": [], "accuracy": None,
-                                 "series": _series_head(series, study, setting, "peak_state")}
+        panel: dict[str, Any] = {
+            "setting": setting,
+            "n": len(sub),
+            "bins": [],
+            "accuracy": None,
+            "series": _series_head(series, study, setting, "peak_state"),
+        }
         if not sub.empty:
             ok = sub["correct"].to_numpy(bool)
             panel["bins"] = binned_rates(sub["peak_state"].to_numpy(float), ok, level)
@@ -135,8 +145,9 @@ def accuracy_vs_peak_data(frame: pd.DataFrame, study: str, series: list[dict[str
     return {"figure": "accuracy_vs_peak", "study": study, "level": level, "panels": panels}
 
 
-def figure_data(frame: pd.DataFrame, series: list[dict[str, Any]], studies: list[str],
-                level: float = 0.95) -> dict[str, dict[str, Any]]:
+def figure_data(
+    frame: pd.DataFrame, series: list[dict[str, Any]], studies: list[str], level: float = 0.95
+) -> dict[str, dict[str, Any]]:
     """Every report figure's data keyed by figure name, in report order."""
     out = {"accuracy_by_arm": accuracy_by_arm_data(frame, level)}
     for study in studies:

@@ -51,8 +51,14 @@ class LogitFit:
         stat = coef / se if se > 0 else float("nan")
         tail = stats.t.sf(abs(stat), self.df) if self.df is not None else stats.norm.sf(abs(stat))
         crit = self.critical(level)
-        return {"coef": coef, "se": se, "statistic": stat, "p": float(2 * tail),
-                "ci_low": coef - crit * se, "ci_high": coef + crit * se}
+        return {
+            "coef": coef,
+            "se": se,
+            "statistic": stat,
+            "p": float(2 * tail),
+            "ci_low": coef - crit * se,
+            "ci_high": coef + crit * se,
+        }
 
 
 def _precheck(y: np.ndarray, groups: np.ndarray | None) -> str | None:
@@ -65,16 +71,18 @@ def _precheck(y: np.ndarray, groups: np.ndarray | None) -> str | None:
     return None
 
 
-def fit_logit(y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarray | None = None,
-              maxiter: int = 100) -> LogitFit:
+def fit_logit(
+    y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarray | None = None, maxiter: int = 100
+) -> LogitFit:
     """Newton maximum likelihood; cluster covariance when ``groups`` is given, else Wald."""
     y = np.asarray(y, dtype=float)
     reason = _precheck(y, groups)
     if reason:
         return LogitFit(columns=columns, status=reason, n=int(y.size))
     if y.size <= np.shape(X)[1]:  # the finite-sample factor (N-1)/(N-p) needs N > p
-        return LogitFit(columns=columns, n=int(y.size),
-                        status=f"inestimable: {y.size} observations for {np.shape(X)[1]} parameters")
+        return LogitFit(
+            columns=columns, n=int(y.size), status=f"inestimable: {y.size} observations for {np.shape(X)[1]} parameters"
+        )
     model = sm.Logit(y, X)
     kwargs: dict = {"method": "newton", "maxiter": maxiter, "disp": False}
     if groups is not None:
@@ -89,8 +97,9 @@ def fit_logit(y: np.ndarray, X: np.ndarray, columns: list[str], groups: np.ndarr
             return LogitFit(columns=columns, status=f"inestimable: {type(exc).__name__}: {exc}", n=int(y.size))
     notes = [str(w.message) for w in caught]
     if groups is not None and fit.clusters is not None and fit.clusters <= len(columns):
-        notes.append(f"only {fit.clusters} clusters for {len(columns)} parameters: the cluster covariance "
-                     "is rank-deficient")
+        notes.append(
+            f"only {fit.clusters} clusters for {len(columns)} parameters: the cluster covariance is rank-deficient"
+        )
     return replace(fit, warnings=sorted(set(notes)))
 
 
@@ -102,9 +111,11 @@ def _wrap(model, res, columns: list[str], groups) -> LogitFit:
     return LogitFit(
         columns=columns,
         status="ok" if finite else "inestimable: non-finite estimate",
-        params=params, cov=cov,
+        params=params,
+        cov=cov,
         df=int(res.df_resid_inference) if groups is not None else None,
-        n=int(res.nobs), clusters=int(np.unique(groups).size) if groups is not None else None,
+        n=int(res.nobs),
+        clusters=int(np.unique(groups).size) if groups is not None else None,
         converged=bool(res.mle_retvals.get("converged", False)),
         iterations=int(res.mle_retvals.get("iterations", 0)),
         condition_number=float(np.linalg.cond(info)) if finite else None,

@@ -31,12 +31,14 @@ def final_pairs(frame: pd.DataFrame) -> pd.DataFrame:
     short = py.loc[py["arm"] == "short-trace-final", cols]
     long = py.loc[py["arm"] == "long-trace-final", [*_KEY, "completed", "correct"]]
     pairs = short.merge(long, on=_KEY, suffixes=("_short", "_long"), how="inner")
-    return pd.DataFrame({
-        **{k: pairs[k] for k in [*_KEY, "study", "source_sha256"]},
-        "short_correct": pairs["correct_short"].astype(bool),
-        "long_correct": pairs["correct_long"].astype(bool),
-        "complete": (pairs["completed_short"] & pairs["completed_long"]).astype(bool),
-    }).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            **{k: pairs[k] for k in [*_KEY, "study", "source_sha256"]},
+            "short_correct": pairs["correct_short"].astype(bool),
+            "long_correct": pairs["correct_long"].astype(bool),
+            "complete": (pairs["completed_short"] & pairs["completed_long"]).astype(bool),
+        }
+    ).reset_index(drop=True)
 
 
 def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig) -> dict[str, Any]:
@@ -44,21 +46,33 @@ def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig
     done = subset[subset["complete"]]
     s, lg = done["short_correct"].to_numpy(), done["long_correct"].to_numpy()
     row: dict[str, Any] = {
-        "cohort": cohort, "setting": setting, "settings": int(done["setting"].nunique()),
-        "pairs": len(done), "incomplete_pairs": int(len(subset) - len(done)),
+        "cohort": cohort,
+        "setting": setting,
+        "settings": int(done["setting"].nunique()),
+        "pairs": len(done),
+        "incomplete_pairs": int(len(subset) - len(done)),
         "sources": int(done["source_sha256"].nunique()),
-        "short_correct": int(s.sum()), "long_correct": int(lg.sum()),
-        "correct_to_wrong": int((s & ~lg).sum()), "wrong_to_correct": int((~s & lg).sum()),
-        "decrement_pp": None, "ci_low": None, "ci_high": None,
-        "replicates": config.replicates, "level": config.level,
+        "short_correct": int(s.sum()),
+        "long_correct": int(lg.sum()),
+        "correct_to_wrong": int((s & ~lg).sum()),
+        "wrong_to_correct": int((~s & lg).sum()),
+        "decrement_pp": None,
+        "ci_low": None,
+        "ci_high": None,
+        "replicates": config.replicates,
+        "level": config.level,
     }
     if len(done) == 0:
         return row
     diff = s.astype(int) - lg.astype(int)
     row["decrement_pp"] = 100.0 * float(diff.sum()) / len(done)
     by_src = pd.DataFrame({"src": done["source_sha256"].to_numpy(), "d": diff}).groupby("src", sort=True)["d"]
-    reps = cluster_bootstrap_ratio(by_src.sum().to_numpy(), by_src.size().to_numpy(), config.replicates,
-                                   seeded_rng(config.seed, "paired", cohort, setting))
+    reps = cluster_bootstrap_ratio(
+        by_src.sum().to_numpy(),
+        by_src.size().to_numpy(),
+        config.replicates,
+        seeded_rng(config.seed, "paired", cohort, setting),
+    )
     row["ci_low"], row["ci_high"] = (100.0 * v for v in percentile_interval(reps, config.level))
     return row
 

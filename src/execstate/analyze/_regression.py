@@ -41,9 +41,12 @@ def regression_rows(frame: pd.DataFrame, config: AnalysisConfig) -> tuple[pd.Dat
     missing = metrics.isna().any(axis=1)
     nonpositive = ~missing & (metrics <= 0).any(axis=1)
     rows, separated = drop_separated_levels(base[~missing & ~nonpositive])
-    counts = {"excluded_missing_metric": int(missing.sum()), "excluded_nonpositive_metric": int(nonpositive.sum()),
-              "excluded_separated_rows": int((~missing & ~nonpositive).sum() - len(rows)),
-              "separated_levels": separated}
+    counts = {
+        "excluded_missing_metric": int(missing.sum()),
+        "excluded_nonpositive_metric": int(nonpositive.sum()),
+        "excluded_separated_rows": int((~missing & ~nonpositive).sum() - len(rows)),
+        "separated_levels": separated,
+    }
     return rows.reset_index(drop=True), counts
 
 
@@ -63,8 +66,9 @@ def drop_separated_levels(rows: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             rate = rows.groupby(column, sort=True)["error"].mean()
             constant = rate[(rate == 0) | (rate == 1)]
             if len(constant) and len(constant) < len(rate):
-                dropped += [f"{column}={lvl} ({'all wrong' if r == 1 else 'all correct'})"
-                            for lvl, r in constant.items()]
+                dropped += [
+                    f"{column}={lvl} ({'all wrong' if r == 1 else 'all correct'})" for lvl, r in constant.items()
+                ]
                 rows = rows[~rows[column].isin(constant.index)]
                 changed = True
     return rows, dropped
@@ -80,9 +84,11 @@ def _indicators(values: pd.Series, prefix: str, order: list[str]) -> tuple[list[
 def build_design(rows: pd.DataFrame, predictors: tuple[str, ...]) -> tuple[np.ndarray, list[str], list[str]]:
     """(X, kept column names, dropped column names) for one model."""
     names, cols = ["intercept"], [np.ones(len(rows))]
-    for prefix, order in (("study", sorted(rows["study"].unique())),
-                          ("arm", list(_ARM_ORDER)),
-                          ("setting", sorted(rows["setting"].unique()))):
+    for prefix, order in (
+        ("study", sorted(rows["study"].unique())),
+        ("arm", list[str](_ARM_ORDER)),
+        ("setting", sorted(rows["setting"].unique())),
+    ):
         n, c = _indicators(rows[prefix], prefix, order)
         names += n
         cols += c
@@ -111,28 +117,56 @@ def _drop_dependent(X: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[s
 
 def _fit_row(model: str, fit: LogitFit, dropped: list[str], counts: dict[str, Any]) -> dict[str, Any]:
     return {
-        "model": model, "status": fit.status, "n": fit.n, "clusters": fit.clusters,
-        "parameters": len(fit.columns), "df": fit.df, "converged": fit.converged,
-        "iterations": fit.iterations, "condition_number": fit.condition_number,
-        "max_abs_score": fit.max_abs_score, "cov_min_eigenvalue": fit.cov_min_eigenvalue,
+        "model": model,
+        "status": fit.status,
+        "n": fit.n,
+        "clusters": fit.clusters,
+        "parameters": len(fit.columns),
+        "df": fit.df,
+        "converged": fit.converged,
+        "iterations": fit.iterations,
+        "condition_number": fit.condition_number,
+        "max_abs_score": fit.max_abs_score,
+        "cov_min_eigenvalue": fit.cov_min_eigenvalue,
         "cov_positive_definite": None if fit.cov_min_eigenvalue is None else fit.cov_min_eigenvalue > 0,
-        "columns": fit.columns, "dropped_columns": dropped, "warnings": fit.warnings, **counts,
+        "columns": fit.columns,
+        "dropped_columns": dropped,
+        "warnings": fit.warnings,
+        **counts,
     }
 
 
 def _predictor_rows(model: str, predictors: tuple[str, ...], fit: LogitFit, level: float) -> list[dict[str, Any]]:
     rows = []
     for metric in predictors:
-        row: dict[str, Any] = {"model": model, "predictor": metric, "n": fit.n, "clusters": fit.clusters,
-                               "coef": None, "se": None, "odds_ratio": None, "ci_low": None,
-                               "ci_high": None, "t": None, "df": fit.df, "p": None, "status": fit.status}
+        row: dict[str, Any] = {
+            "model": model,
+            "predictor": metric,
+            "n": fit.n,
+            "clusters": fit.clusters,
+            "coef": None,
+            "se": None,
+            "odds_ratio": None,
+            "ci_low": None,
+            "ci_high": None,
+            "t": None,
+            "df": fit.df,
+            "p": None,
+            "status": fit.status,
+        }
         if fit.ok and metric in fit.columns:
             if not fit.converged:
                 row["status"] = "not converged: estimates unreliable"
             s = fit.summary(fit.columns.index(metric), level)
-            row.update(coef=s["coef"], se=s["se"], odds_ratio=float(np.exp(s["coef"])),
-                       ci_low=float(np.exp(s["ci_low"])), ci_high=float(np.exp(s["ci_high"])),
-                       t=s["statistic"], p=s["p"])
+            row.update(
+                coef=s["coef"],
+                se=s["se"],
+                odds_ratio=float(np.exp(s["coef"])),
+                ci_low=float(np.exp(s["ci_low"])),
+                ci_high=float(np.exp(s["ci_high"])),
+                t=s["statistic"],
+                p=s["p"],
+            )
         elif fit.ok:
             row["status"] = "inestimable: column dropped (constant or collinear)"
         rows.append(row)
@@ -145,8 +179,7 @@ def cluster_regression(frame: pd.DataFrame, config: AnalysisConfig) -> dict[str,
     coef_rows, fit_rows = [], []
     for model, predictors in MODELS:
         X, columns, dropped = build_design(rows, predictors)
-        fit = fit_logit(rows["error"].to_numpy(dtype=float), X, columns,
-                        groups=rows["source_sha256"].to_numpy())
+        fit = fit_logit(rows["error"].to_numpy(dtype=float), X, columns, groups=rows["source_sha256"].to_numpy())
         fit_rows.append(_fit_row(model, fit, dropped, counts))
         coef_rows += _predictor_rows(model, predictors, fit, config.level)
     return {"regression": coef_rows, "regression_fits": fit_rows, "correlations": log_correlations(rows)}
@@ -157,7 +190,7 @@ def log_correlations(rows: pd.DataFrame) -> list[dict[str, Any]]:
     out = []
     logged = {m: np.log2(rows[m].to_numpy(dtype=float)) for m in DYNAMIC_METRICS}
     for i, a in enumerate(DYNAMIC_METRICS):
-        for b in DYNAMIC_METRICS[i + 1:]:
+        for b in DYNAMIC_METRICS[i + 1 :]:
             ok = len(rows) > 1 and np.ptp(logged[a]) > 0 and np.ptp(logged[b]) > 0
             r = float(np.corrcoef(logged[a], logged[b])[0, 1]) if ok else None
             out.append({"predictor_a": a, "predictor_b": b, "n": len(rows), "correlation": r})

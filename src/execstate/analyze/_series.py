@@ -49,22 +49,44 @@ def _logit_part(x: np.ndarray, err: np.ndarray, level: float) -> dict[str, Any]:
     s = fit.summary(1, level)
     status = "ok" if fit.converged else "not converged (possible separation)"
     with np.errstate(over="ignore"):  # a separated fit's bound may overflow: reported as null
-        return {"odds_ratio": float(np.exp(s["coef"])), "ci_low": float(np.exp(s["ci_low"])),
-                "ci_high": float(np.exp(s["ci_high"])), "p_wald": s["p"], "logit_status": status}
+        return {
+            "odds_ratio": float(np.exp(s["coef"])),
+            "ci_low": float(np.exp(s["ci_low"])),
+            "ci_high": float(np.exp(s["ci_high"])),
+            "p_wald": s["p"],
+            "logit_status": status,
+        }
 
 
-def _base_row(key: dict[str, str], metric: str, err: np.ndarray, excluded: int,
-              config: AnalysisConfig) -> dict[str, Any]:
+def _base_row(
+    key: dict[str, str], metric: str, err: np.ndarray, excluded: int, config: AnalysisConfig
+) -> dict[str, Any]:
     n, failures = int(err.size), int(err.sum())
     status = _outcome_status(n, failures)
-    return {**key, "metric": metric, "n": n, "failures": failures, "successes": n - failures,
-            "excluded": excluded, "estimable": status == "estimable", "status": status,
-            "theta": None, "p": None, "permutations": config.permutations, "nominal_support": None,
-            "odds_ratio": None, "ci_low": None, "ci_high": None, "p_wald": None, "logit_status": status}
+    return {
+        **key,
+        "metric": metric,
+        "n": n,
+        "failures": failures,
+        "successes": n - failures,
+        "excluded": excluded,
+        "estimable": status == "estimable",
+        "status": status,
+        "theta": None,
+        "p": None,
+        "permutations": config.permutations,
+        "nominal_support": None,
+        "odds_ratio": None,
+        "ci_low": None,
+        "ci_high": None,
+        "p_wald": None,
+        "logit_status": status,
+    }
 
 
-def series_rows(group: pd.DataFrame, metrics: tuple[str, ...], key: dict[str, str],
-                config: AnalysisConfig) -> list[dict[str, Any]]:
+def series_rows(
+    group: pd.DataFrame, metrics: tuple[str, ...], key: dict[str, str], config: AnalysisConfig
+) -> list[dict[str, Any]]:
     """One row per metric for one series; metrics measured on the same rows share their shuffles."""
     group = group[group["completed"]]
     err_all = group["error"].to_numpy(dtype=bool)
@@ -100,8 +122,10 @@ def _series_groups(frame: pd.DataFrame):
 def apply_bh(rows: list[dict[str, Any]], config: AnalysisConfig) -> None:
     """Mark the declared family (``bh_family``) and add BH q-values and rejections in place."""
     fam = config.bh_family
-    member = [r["estimable"] and r["language"] == fam.language and r["arm"] in fam.arms
-              and r["metric"] in fam.metrics for r in rows]
+    member = [
+        r["estimable"] and r["language"] == fam.language and r["arm"] in fam.arms and r["metric"] in fam.metrics
+        for r in rows
+    ]
     q = benjamini_hochberg(np.array([r["p"] if m else np.nan for r, m in zip(rows, member)], dtype=float))
     for row, m, qv in zip(rows, member, q):
         row["bh_family"] = m
@@ -114,8 +138,7 @@ def series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, 
 
     Series are enumerated from every graded cell, so a series with no completed
     response still gets its (inestimable) rows."""
-    rows = [row for key, group, metrics in _series_groups(frame)
-            for row in series_rows(group, metrics, key, config)]
+    rows = [row for key, group, metrics in _series_groups(frame) for row in series_rows(group, metrics, key, config)]
     apply_bh(rows, config)
     return rows
 
@@ -131,9 +154,18 @@ def series_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (language, arm, metric), members in sorted(groups.items()):
         est = [r for r in members if r["estimable"]]
         thetas = [r["theta"] for r in est]
-        out.append({"language": language, "arm": arm, "metric": metric, "series": len(members),
-                    "estimable": len(est), "supported": sum(bool(r["nominal_support"]) for r in est),
-                    "bh_family": sum(bool(r["bh_family"]) for r in members),
-                    "bh_rejected": sum(bool(r["bh_reject"]) for r in members),
-                    "theta_min": min(thetas, default=None), "theta_max": max(thetas, default=None)})
+        out.append(
+            {
+                "language": language,
+                "arm": arm,
+                "metric": metric,
+                "series": len(members),
+                "estimable": len(est),
+                "supported": sum(bool(r["nominal_support"]) for r in est),
+                "bh_family": sum(bool(r["bh_family"]) for r in members),
+                "bh_rejected": sum(bool(r["bh_reject"]) for r in members),
+                "theta_min": min(thetas, default=None),
+                "theta_max": max(thetas, default=None),
+            }
+        )
     return out

@@ -5,14 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 from execstate import __version__
 from execstate.build._case import BuildOptions, build_case
-from execstate.build._spec import find_specs, load_spec
+from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import SpecError, output_dir
 from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes, write_jsonl
 from execstate.studies import builtin_study
@@ -42,8 +42,14 @@ def study_paths_and_tasks(names: list[str]) -> tuple[list[Path], list[Task]]:
     return paths, tasks
 
 
-def build(paths: list[Path], *, studies: list[str] = (), jobs: int = 1, options: BuildOptions | None = None,
-          progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
+def build(
+    paths: list[Path],
+    *,
+    studies: Sequence[str] = (),
+    jobs: int = 1,
+    options: BuildOptions | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
     One bad case never stops the batch. Imported studies (``cruxeval``) add their
@@ -85,13 +91,21 @@ def _guess_id(path: Path) -> str:
     return f"?/{path.parent.name}"
 
 
-def _dedupe(specs):
-    seen, keep, dupes = {}, [], []
+def _dedupe(specs: list[CaseSpec]) -> tuple[list[CaseSpec], list[Exclusion]]:
+    seen: dict[str, Path] = {}
+    keep: list[CaseSpec] = []
+    dupes: list[Exclusion] = []
     for spec in specs:
         if spec.id in seen:
-            dupes.append(Exclusion(case_id=spec.id, check="spec", spec_path=str(spec.spec_path),
-                                   reason=f"{spec.spec_path}: id {spec.id!r} is already used by {seen[spec.id]}. "
-                                          "Fix: give every case a unique id"))
+            dupes.append(
+                Exclusion(
+                    case_id=spec.id,
+                    check="spec",
+                    spec_path=str(spec.spec_path),
+                    reason=f"{spec.spec_path}: id {spec.id!r} is already used by {seen[spec.id]}. "
+                    "Fix: give every case a unique id",
+                )
+            )
         else:
             seen[spec.id] = spec.spec_path
             keep.append(spec)
@@ -104,9 +118,14 @@ def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
         by_check[e.check] = by_check.get(e.check, 0) + 1
     python = next((t.meta["python"] for t in tasks if "python" in t.meta), platform.python_version())
     return BuildManifest(
-        execstate_version=__version__, python=python, specs=[str(p) for p in spec_files],
-        cases_admitted=admitted, cases_excluded=len(exclusions), tasks=len(tasks),
-        tasks_sha256=hashlib.sha256(tasks_bytes(tasks)).hexdigest(), exclusions_by_check=by_check,
+        execstate_version=__version__,
+        python=python,
+        specs=[str(p) for p in spec_files],
+        cases_admitted=admitted,
+        cases_excluded=len(exclusions),
+        tasks=len(tasks),
+        tasks_sha256=hashlib.sha256(tasks_bytes(tasks)).hexdigest(),
+        exclusions_by_check=by_check,
     )
 
 
@@ -115,5 +134,6 @@ def write_build(result: BuildResult, out: Path | str) -> None:
     out = output_dir(out)
     (out / "tasks.jsonl").write_bytes(tasks_bytes(result.tasks))
     write_jsonl(out / "excluded.jsonl", result.exclusions)
-    (out / "manifest.json").write_text(json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n",
-                                       encoding="utf-8")
+    (out / "manifest.json").write_text(
+        json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+    )

@@ -10,6 +10,7 @@ import hashlib
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,9 +41,15 @@ class BuildOptions:
     measure_timeout_s: float = 120.0
 
     def language(self, name: str) -> Language | None:
-        if name == "python":
-            return PythonLanguage(self.limits, self.python, self.measure_timeout_s)
-        return None
+        """The ``Language`` that builds case specs with ``language = name``; ``None`` if none is registered."""
+        factory = LANGUAGES.get(name)
+        return factory(self) if factory is not None else None
+
+
+LANGUAGES: dict[str, Callable[[BuildOptions], Language]] = {
+    "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_timeout_s),
+}
+"""The builder's languages by the name case specs use: one entry per implementation of ``Language``."""
 
 
 @dataclass
@@ -86,12 +93,17 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
     traces = {name: _trace_lengths(case, data, name) for name, data in (("short", short), ("long", long))}
     if not max(traces["short"]) < min(traces["long"]):
-        raise Excluded("trace-order", f"trace length of the short input {traces['short']} is not strictly below "
-                                      f"that of the long input {traces['long']} in three measurements")
+        raise Excluded(
+            "trace-order",
+            f"trace length of the short input {traces['short']} is not strictly below "
+            f"that of the long input {traces['long']} in three measurements",
+        )
     K = _count_iterations(case, loop_line, long)
     if K < 2:
-        raise Excluded("iterations", f"the selected loop (line {loop_line}) runs {K} iteration(s) on the long input; "
-                                     "at least 2 are needed")
+        raise Excluded(
+            "iterations",
+            f"the selected loop (line {loop_line}) runs {K} iteration(s) on the long input; at least 2 are needed",
+        )
     k = spec.checkpoint.inside_iteration or K // 2 + 1
     if k > K:
         raise Excluded("reachability", f"inside_iteration {k} exceeds the {K} iterations of the loop on the long input")
@@ -101,9 +113,17 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     _check_fields(oracles["inside"], oracles["post"])
     for arm in ("inside", "post"):
         _check_preservation(case, inst[arm], arm, {"short": (short, outs["short"]), "long": (long, outs["long"])})
-    meta = {"k": k, "K": K, "loop_line": loop_line, "loop_header": source_lines(source)[loop_line - 1].strip(),
-            "variables": list(variables), "trace_short": traces["short"][0], "trace_long": traces["long"][0],
-            "hash_seeds": list(HASH_SEEDS), "instrument_prefix": inst["inside"].prefix}
+    meta = {
+        "k": k,
+        "K": K,
+        "loop_line": loop_line,
+        "loop_header": source_lines(source)[loop_line - 1].strip(),
+        "variables": list(variables),
+        "trace_short": traces["short"][0],
+        "trace_long": traces["long"][0],
+        "hash_seeds": list(HASH_SEEDS),
+        "instrument_prefix": inst["inside"].prefix,
+    }
     return _tasks(case, short, long, outs, oracles, inst, meta)
 
 
@@ -121,8 +141,12 @@ def _make_input(case: _Case, src: InputSource, key: str) -> bytes:
         assert src.generator is not None
         res = case.generators.run(src.generator.read_text(encoding="utf-8"), b"", case.workdir, args=src.args)
         if not res.ok:
-            raise SpecError(case.spec.spec_path, key, f"input generator {src.generator.name} failed: {res.describe()}",
-                            "make the generator exit 0 and print the input on stdout")
+            raise SpecError(
+                case.spec.spec_path,
+                key,
+                f"input generator {src.generator.name} failed: {res.describe()}",
+                "make the generator exit 0 and print the input on stdout",
+            )
         data = res.stdout
     try:
         data.decode("utf-8")
@@ -140,8 +164,11 @@ def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
         if not other.ok:
             raise Excluded("run", f"clean program on the {name} input with PYTHONHASHSEED={seed}: {other.describe()}")
         if other.stdout != first.stdout:
-            raise Excluded("determinism", f"stdout on the {name} input differs between PYTHONHASHSEED=0 and {seed}: "
-                                          f"{_clip(first.stdout)} vs {_clip(other.stdout)}")
+            raise Excluded(
+                "determinism",
+                f"stdout on the {name} input differs between PYTHONHASHSEED=0 and {seed}: "
+                f"{_clip(first.stdout)} vs {_clip(other.stdout)}",
+            )
     try:
         first.stdout.decode("utf-8")
     except UnicodeDecodeError:
@@ -174,12 +201,17 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
         if not res.ok:
             raise _checkpoint_failure(arm, seed, res)
         if not res.stdout:
-            raise Excluded("reachability", f"the {arm} checkpoint never fired on the long input (the program ran "
-                                           "to its end without reaching it)")
+            raise Excluded(
+                "reachability",
+                f"the {arm} checkpoint never fired on the long input (the program ran to its end without reaching it)",
+            )
     texts = [r.stdout for r in results]
     if len(set(texts)) > 1:
-        raise Excluded("oracle-determinism", f"the {arm} checkpoint emitted different states across "
-                                             f"PYTHONHASHSEED 0,1,2: " + " vs ".join(_clip(t) for t in texts))
+        raise Excluded(
+            "oracle-determinism",
+            f"the {arm} checkpoint emitted different states across "
+            f"PYTHONHASHSEED 0,1,2: " + " vs ".join(_clip(t) for t in texts),
+        )
     text = texts[0].decode("utf-8")
     if text.count("\n") != 1 or not text.endswith("\n"):
         raise Excluded("reachability", f"the {arm} checkpoint output is not exactly one line: {_clip(texts[0])}")
@@ -190,8 +222,11 @@ def _checkpoint_failure(arm: str, seed: int, res: SandboxResult) -> Excluded:
     err = res.stderr.decode("utf-8", "replace")
     if "NameError" in err or "UnboundLocalError" in err:
         last = err.strip().splitlines()[-1]
-        return Excluded("reachability", f"a projected variable is not bound at the {arm} checkpoint ({last}); "
-                                        "project variables assigned before the loop starts")
+        return Excluded(
+            "reachability",
+            f"a projected variable is not bound at the {arm} checkpoint ({last}); "
+            "project variables assigned before the loop starts",
+        )
     if "not JSON-representable" in err:
         return Excluded("fields", f"{arm} checkpoint: {err.strip().splitlines()[-1]}")
     return Excluded("run", f"instrumented program ({arm}) with PYTHONHASHSEED={seed}: {res.describe()}")
@@ -222,9 +257,12 @@ def _check_preservation(case: _Case, inst: Instrumented, arm: str, inputs: dict)
     for name, (data, expected) in inputs.items():
         res = case.run(variant, data)
         if not res.ok or res.stdout != expected:
-            raise Excluded("preservation", f"the {arm} instrumented copy with its checkpoint disabled does not "
-                                           f"reproduce the clean output on the {name} input: "
-                                           f"{res.describe() if not res.ok else _clip(res.stdout)} vs {_clip(expected)}")
+            raise Excluded(
+                "preservation",
+                f"the {arm} instrumented copy with its checkpoint disabled does not "
+                f"reproduce the clean output on the {name} input: "
+                f"{res.describe() if not res.ok else _clip(res.stdout)} vs {_clip(expected)}",
+            )
 
 
 def _clip(data: bytes, n: int = 120) -> str:
@@ -238,21 +276,34 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
     cyc = case.lang.cyclomatic(source)
     python = None
     tasks = []
-    plan = [("short-trace-final", source, short, outs["short"].decode("utf-8"), "text", None),
-            ("long-trace-final", source, long, outs["long"].decode("utf-8"), "text", None),
-            ("inside-loop-state", inst["inside"].source, long, oracles["inside"], "json", inst["inside"]),
-            ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"])]
+    plan = [
+        ("short-trace-final", source, short, outs["short"].decode("utf-8"), "text", None),
+        ("long-trace-final", source, long, outs["long"].decode("utf-8"), "text", None),
+        ("inside-loop-state", inst["inside"].source, long, oracles["inside"], "json", inst["inside"]),
+        ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"]),
+    ]
     for arm, text, data, oracle, kind, ins in plan:
         m = case.lang.measure(text, data, ins, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}: {m.status}; {m.detail}")
         python = m.python
-        tasks.append(Task(
-            task_id=f"{spec.id}/{arm}", case_id=spec.id, study=spec.study, language=spec.language, arm=arm,
-            source=text, input=data.decode("utf-8", "replace"), oracle=oracle, answer_kind=kind,
-            grading_rule=spec.grading_rule, source_sha256=sha,
-            metrics=Metrics(trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load,
-                            cyclomatic=cyc),
-            meta={**meta, "python": python, "spec": spec.spec_path.name},
-        ))
+        tasks.append(
+            Task(
+                task_id=f"{spec.id}/{arm}",
+                case_id=spec.id,
+                study=spec.study,
+                language=spec.language,
+                arm=arm,
+                source=text,
+                input=data.decode("utf-8", "replace"),
+                oracle=oracle,
+                answer_kind=kind,
+                grading_rule=spec.grading_rule,
+                source_sha256=sha,
+                metrics=Metrics(
+                    trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc
+                ),
+                meta={**meta, "python": python, "spec": spec.spec_path.name},
+            )
+        )
     return tasks

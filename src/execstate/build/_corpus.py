@@ -11,8 +11,16 @@ from execstate.tables import Table, make_table
 
 Row = dict[str, Any]
 _CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output")
-CORPUS_COLUMNS = ["study", "language", "cases", "sources", "tasks", "cyclomatic_median", "cyclomatic_min",
-                  "cyclomatic_max"]
+CORPUS_COLUMNS = [
+    "study",
+    "language",
+    "cases",
+    "sources",
+    "tasks",
+    "cyclomatic_median",
+    "cyclomatic_min",
+    "cyclomatic_max",
+]
 """The columns a build shows; with grades the table also has ``planned`` and ``graded``."""
 
 
@@ -45,13 +53,20 @@ def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade] = ()) -> list[Ro
         mine = [g for g in grades if g.task_id in ids]
         cases = sorted({t.case_id for t in group})
         values = [cyclo[c] for c in cases if c in cyclo]
-        rows.append({
-            "study": study, "language": lang, "cases": len(cases),
-            "sources": len({t.source_sha256 for t in group}), "tasks": len(group),
-            "planned": len(mine), "graded": sum(g.status != "no-response" for g in mine),
-            "cyclomatic_median": float(statistics.median(values)) if values else None,
-            "cyclomatic_min": min(values, default=None), "cyclomatic_max": max(values, default=None),
-        })
+        rows.append(
+            {
+                "study": study,
+                "language": lang,
+                "cases": len(cases),
+                "sources": len({t.source_sha256 for t in group}),
+                "tasks": len(group),
+                "planned": len(mine),
+                "graded": sum(g.status != "no-response" for g in mine),
+                "cyclomatic_median": float(statistics.median(values)) if values else None,
+                "cyclomatic_min": min(values, default=None),
+                "cyclomatic_max": max(values, default=None),
+            }
+        )
     return rows
 
 

@@ -38,13 +38,16 @@ class LanguageError(ExecstateError, ValueError):
 class Language(Protocol):
     """Operations the builder needs from a language. ``workdir`` is a private scratch directory."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The ``language`` value of case specs this implementation builds (``"python"``)."""
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         """Validate the program and return the selected loop's 1-based header line (``LanguageError``)."""
 
-    def instrument(self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1,
-                   *, active: bool = True) -> Instrumented:
+    def instrument(
+        self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+    ) -> Instrumented:
         """The instrumented copy for ``mode`` (``inside``, ``post`` or ``count``)."""
 
     def disabled(self, inst: Instrumented) -> str:
@@ -67,13 +70,13 @@ class Language(Protocol):
 class PythonLanguage:
     """CPython programs, run and measured by ``python`` (default: the running interpreter)."""
 
-    limits: Limits = Limits()
+    limits: Limits = Limits()  # noqa: RUF009 (Limits is frozen: one shared default is safe)
     python: str = sys.executable
     measure_timeout_s: float = 120.0
     filename: str = "main.py"
     name: str = "python"
 
-    def locate_loop(self, source, loop, loop_text, variables) -> int:
+    def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         try:
             compile(source, self.filename, "exec")
         except SyntaxError as exc:
@@ -85,13 +88,17 @@ class PythonLanguage:
             raise LanguageError(exc.key, exc.problem, exc.fix) from None
         return line
 
-    def instrument(self, source, loop_line, variables, mode, k=1, *, active=True) -> Instrumented:
+    def instrument(
+        self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+    ) -> Instrumented:
         return instrument(source, loop_line, variables, mode, k, active=active)
 
     def disabled(self, inst: Instrumented) -> str:
         return inst.source.replace(f"{inst.prefix}active = True\n", f"{inst.prefix}active = False\n", 1)
 
-    def run(self, source, stdin, workdir, *, seed=0, args: tuple[str, ...] = ()) -> SandboxResult:
+    def run(
+        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
+    ) -> SandboxResult:
         path = workdir / self.filename
         path.write_text(source, encoding="utf-8")
         return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
@@ -100,10 +107,17 @@ class PythonLanguage:
         found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)
         return int(found[-1]) if counted.ok and found else None
 
-    def measure(self, source, stdin, inst, *, state) -> Measurement:
-        return measure(source, stdin, filename=self.filename, python=self.python, state=state,
-                       exclude_lines=inst.inserted_lines if inst else frozenset(),
-                       hidden_prefix=inst.prefix if inst else None, timeout_s=self.measure_timeout_s)
+    def measure(self, source: str, stdin: bytes, inst: Instrumented | None, *, state: bool) -> Measurement:
+        return measure(
+            source,
+            stdin,
+            filename=self.filename,
+            python=self.python,
+            state=state,
+            exclude_lines=inst.inserted_lines if inst else frozenset(),
+            hidden_prefix=inst.prefix if inst else None,
+            timeout_s=self.measure_timeout_s,
+        )
 
     def cyclomatic(self, source: str) -> int | None:
         return cyclomatic(source)

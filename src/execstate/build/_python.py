@@ -59,17 +59,26 @@ def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
     if loop_text is not None:
         hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
         if not hits:
-            raise AnchorError("checkpoint.loop_text", f"no line of the program is exactly {loop_text!r}",
-                              "copy the loop header line exactly (surrounding spaces are ignored)")
+            raise AnchorError(
+                "checkpoint.loop_text",
+                f"no line of the program is exactly {loop_text!r}",
+                "copy the loop header line exactly (surrounding spaces are ignored)",
+            )
         if len(hits) > 1:
-            raise AnchorError("checkpoint.loop_text", f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
-                              "use `loop = <line>` instead, or make the header unique")
+            raise AnchorError(
+                "checkpoint.loop_text",
+                f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
+                "use `loop = <line>` instead, or make the header unique",
+            )
         loop = hits[0]
     assert loop is not None
     if loop not in headers:
         shown = lines[loop - 1].strip() if 0 < loop <= len(lines) else "<past the end of the file>"
-        raise AnchorError("checkpoint.loop", f"line {loop} ({shown!r}) is not the header of a for/while loop",
-                          f"point at one of the loop headers on lines {sorted(headers)}")
+        raise AnchorError(
+            "checkpoint.loop",
+            f"line {loop} ({shown!r}) is not the header of a for/while loop",
+            f"point at one of the loop headers on lines {sorted(headers)}",
+        )
     return loop
 
 
@@ -79,14 +88,16 @@ def check_variables(source: str, variables: tuple[str, ...]) -> None:
     names |= {a.arg for a in ast.walk(ast.parse(source)) if isinstance(a, ast.arg)}
     missing = [v for v in variables if v not in names]
     if missing:
-        raise AnchorError("checkpoint.variables", f"the program has no variable named {', '.join(missing)}",
-                          "project variables the program assigns")
+        raise AnchorError(
+            "checkpoint.variables",
+            f"the program has no variable named {', '.join(missing)}",
+            "project variables the program assigns",
+        )
 
 
 def choose_prefix(source: str) -> str:
     """``_es_``, or ``_es1_``, ``_es2_``... : the first prefix no identifier in the source starts with."""
-    words = {tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-             if tok.type == tokenize.NAME}
+    words = {tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.NAME}
     n = 0
     while True:
         prefix = "_es_" if n == 0 else f"_es{n}_"
@@ -95,8 +106,9 @@ def choose_prefix(source: str) -> str:
         n += 1
 
 
-def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mode,
-               k: int = 1, *, active: bool = True) -> Instrumented:
+def instrument(
+    source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+) -> Instrumented:
     """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``."""
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
@@ -109,7 +121,9 @@ def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mo
     out.insert_before(_prelude_line(tree, lines), _prelude(p, mode, active))
     loop_indent = _indent(lines[node.lineno - 1])
     if mode == "post":
-        out.insert_before(node.lineno, [loop_indent + f"{p}seen = False  # becomes True in the loop run that reaches iteration {k}\n"])
+        out.insert_before(
+            node.lineno, [loop_indent + f"{p}seen = False  # becomes True in the loop run that reaches iteration {k}\n"]
+        )
     body = _first_body_statement(node)
     top = [f"{p}count[0] += 1\n"]
     if mode == "inside":
@@ -124,8 +138,11 @@ def instrument(source: str, loop_line: int, variables: tuple[str, ...], mode: Mo
     else:
         out.insert_before(start, [_indent(lines[start - 1]) + t for t in top])
     if mode == "post":
-        out.insert_after(node.end_lineno, [loop_indent + f"if {p}active and {p}seen:\n",
-                                           loop_indent + f"    {p}emit({projection})\n"])
+        assert node.end_lineno is not None  # ast.parse sets positions on every statement
+        out.insert_after(
+            node.end_lineno,
+            [loop_indent + f"if {p}active and {p}seen:\n", loop_indent + f"    {p}emit({projection})\n"],
+        )
     return out.result(p)
 
 
@@ -166,10 +183,14 @@ def _prelude_line(tree: ast.Module, lines: list[str]) -> int:
         if line.startswith("#!") or re.match(r"^[ \t\f]*#.*?coding[:=]", line):
             after = i + 2
     for stmt in tree.body:
-        is_doc = (stmt is tree.body[0] and isinstance(stmt, ast.Expr)
-                  and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))
+        is_doc = (
+            stmt is tree.body[0]
+            and isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)
+        )
         if is_doc or (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"):
-            after = max(after, stmt.end_lineno + 1)
+            after = max(after, (stmt.end_lineno or stmt.lineno) + 1)
         else:
             break
     return after
@@ -204,7 +225,8 @@ def _prelude(p: str, mode: Mode, active: bool) -> list[str]:
         f"        return [{p}plain(item) for item in value]\n",
         "    if isinstance(value, dict) and all(type(key) is str for key in value):\n",
         f"        return {{key: {p}plain(item) for key, item in value.items()}}\n",
-        "    raise TypeError('execstate: a checkpoint value of type %s is not JSON-representable' % type(value).__name__)\n",
+        "    raise TypeError('execstate: a checkpoint value of type %s is not JSON-representable'"
+        " % type(value).__name__)\n",
         f"def {p}emit(state):\n",
         f"    line = {p}json.dumps({p}plain(state), ensure_ascii=False, separators=(',', ':'), allow_nan=False)\n",
         f"    {p}os.write({p}stdout, (line + '\\n').encode('utf-8'))\n",

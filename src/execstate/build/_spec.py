@@ -71,36 +71,44 @@ def load_spec(path: Path) -> CaseSpec:
     base = path.parent
     case_id, study = _str(path, raw, "id"), _str(path, raw, "study")
     if not case_id.startswith(study + "/") or len(case_id) == len(study) + 1:
-        raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'",
-                        f"use id = \"{study}/<name>\"")
+        raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'", f'use id = "{study}/<name>"')
     language = _str(path, raw, "language")
     if language not in ("python", "cpp"):
-        raise SpecError(path, "language", f"unknown language {language!r}", "use \"python\" or \"cpp\"")
+        raise SpecError(path, "language", f"unknown language {language!r}", 'use "python" or "cpp"')
     rule = raw.get("grading_rule", default_grading_rule(study))
     if rule not in GRADING_RULES:
         raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
     program = _existing(path, "program", base / _str(path, raw, "program"))
     if "checkpoint" not in raw:
-        raise SpecError(path, "checkpoint", "no [checkpoint] table; automatic loop selection is not available yet",
-                        "add [checkpoint] with `loop` or `loop_text` and `variables`")
+        raise SpecError(
+            path,
+            "checkpoint",
+            "no [checkpoint] table; automatic loop selection is not available yet",
+            "add [checkpoint] with `loop` or `loop_text` and `variables`",
+        )
     return CaseSpec(
-        id=case_id, study=study, language=language, program=program,
-        short_input=_input(path, raw, "short_input"), long_input=_input(path, raw, "long_input"),
-        grading_rule=rule, checkpoint=_checkpoint(path, raw["checkpoint"]), spec_path=path.resolve(),
+        id=case_id,
+        study=study,
+        language=language,
+        program=program,
+        short_input=_input(path, raw, "short_input"),
+        long_input=_input(path, raw, "long_input"),
+        grading_rule=rule,
+        checkpoint=_checkpoint(path, raw["checkpoint"]),
+        spec_path=path.resolve(),
     )
 
 
 def _check_keys(path: Path, table: dict, allowed: set[str], prefix: str) -> None:
     for key in table:
         if key not in allowed:
-            raise SpecError(path, prefix + key, "unknown key",
-                            f"remove it or use one of: {', '.join(sorted(allowed))}")
+            raise SpecError(path, prefix + key, "unknown key", f"remove it or use one of: {', '.join(sorted(allowed))}")
 
 
 def _str(path: Path, raw: dict, key: str) -> str:
     value = raw[key]
     if not isinstance(value, str) or not value:
-        raise SpecError(path, key, f"expected a non-empty string, got {value!r}", f"write {key} = \"...\"")
+        raise SpecError(path, key, f"expected a non-empty string, got {value!r}", f'write {key} = "..."')
     return value
 
 
@@ -115,14 +123,18 @@ def _input(path: Path, raw: dict, key: str) -> InputSource:
     if isinstance(value, str):
         return InputSource(file=_existing(path, key, path.parent / value))
     if not isinstance(value, dict):
-        raise SpecError(path, key, f"expected a file name or {{ generator = ..., args = [...] }}, got {value!r}",
-                        f"write {key} = \"input.txt\" or {key} = {{ generator = \"gen.py\", args = [\"1\"] }}")
+        raise SpecError(
+            path,
+            key,
+            f"expected a file name or {{ generator = ..., args = [...] }}, got {value!r}",
+            f'write {key} = "input.txt" or {key} = {{ generator = "gen.py", args = ["1"] }}',
+        )
     _check_keys(path, value, _INPUT_KEYS, key + ".")
     if "generator" not in value:
-        raise SpecError(path, key + ".generator", "missing generator program", "add generator = \"gen.py\"")
+        raise SpecError(path, key + ".generator", "missing generator program", 'add generator = "gen.py"')
     args = value.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, (str, int)) for a in args):
-        raise SpecError(path, key + ".args", f"expected a list of strings, got {args!r}", "write args = [\"1002\"]")
+        raise SpecError(path, key + ".args", f"expected a list of strings, got {args!r}", 'write args = ["1002"]')
     gen = _existing(path, key + ".generator", path.parent / str(value["generator"]))
     return InputSource(generator=gen, args=tuple(str(a) for a in args))
 
@@ -133,29 +145,47 @@ def _checkpoint(path: Path, table: object) -> Checkpoint:
     _check_keys(path, table, _CHECKPOINT_KEYS, "checkpoint.")
     loop, text = table.get("loop"), table.get("loop_text")
     if (loop is None) == (text is None):
-        raise SpecError(path, "checkpoint.loop", "give exactly one of `loop` (a line number) and `loop_text`",
-                        "keep one of the two keys")
+        raise SpecError(
+            path,
+            "checkpoint.loop",
+            "give exactly one of `loop` (a line number) and `loop_text`",
+            "keep one of the two keys",
+        )
     if loop is not None and (not isinstance(loop, int) or isinstance(loop, bool) or loop < 1):
         raise SpecError(path, "checkpoint.loop", f"expected a 1-based line number, got {loop!r}", "write loop = 12")
     if text is not None and (not isinstance(text, str) or not text.strip()):
-        raise SpecError(path, "checkpoint.loop_text", "expected the loop header's exact text",
-                        "write loop_text = \"for ch in S:\"")
+        raise SpecError(
+            path, "checkpoint.loop_text", "expected the loop header's exact text", 'write loop_text = "for ch in S:"'
+        )
     variables = table.get("variables")
     if not isinstance(variables, list) or not variables:
-        raise SpecError(path, "checkpoint.variables", "expected a non-empty list of variable names",
-                        "write variables = [\"ans\", \"cnt\"]")
+        raise SpecError(
+            path,
+            "checkpoint.variables",
+            "expected a non-empty list of variable names",
+            'write variables = ["ans", "cnt"]',
+        )
     for name in variables:
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-            raise SpecError(path, "checkpoint.variables", f"{name!r} is not a Python identifier",
-                            "list plain variable names such as \"total\"")
+            raise SpecError(
+                path,
+                "checkpoint.variables",
+                f"{name!r} is not a Python identifier",
+                'list plain variable names such as "total"',
+            )
     if len(set(variables)) != len(variables):
         raise SpecError(path, "checkpoint.variables", "a variable is listed twice", "list each name once")
     k = table.get("inside_iteration")
     if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
-        raise SpecError(path, "checkpoint.inside_iteration", f"expected a positive integer, got {k!r}",
-                        "write inside_iteration = 502 or remove the key")
-    return Checkpoint(loop=loop, loop_text=text.strip() if text else None,
-                      variables=tuple(variables), inside_iteration=k)
+        raise SpecError(
+            path,
+            "checkpoint.inside_iteration",
+            f"expected a positive integer, got {k!r}",
+            "write inside_iteration = 502 or remove the key",
+        )
+    return Checkpoint(
+        loop=loop, loop_text=text.strip() if text else None, variables=tuple(variables), inside_iteration=k
+    )
 
 
 def find_specs(paths: list[Path]) -> list[Path]:

@@ -18,8 +18,10 @@ import sys
 from execstate.cli import _analyze, _build, _grade, _metrics, _pipeline, _run
 
 _STAGES = (_build, _metrics, _run, _grade, _analyze, _pipeline)
-_DESCRIPTION = ("execstate: execution-checked tasks for predicting program output and checkpoint state. "
-                "Stages: build -> run -> grade -> analyze (report); pipeline runs them all.")
+_DESCRIPTION = (
+    "execstate: execution-checked tasks for predicting program output and checkpoint state. "
+    "Stages: build -> run -> grade -> analyze (report); pipeline runs them all."
+)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -58,8 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         where = f" {exc.filename}" if exc.filename else ""
-        print(f"execstate {args.command}: error: cannot use{where}: {exc.strerror or exc}. "
-              "Fix: check the path, its permissions and free space (--debug for the traceback)", file=sys.stderr)
+        print(
+            f"execstate {args.command}: error: cannot use{where}: {exc.strerror or exc}. "
+            "Fix: check the path, its permissions and free space (--debug for the traceback)",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         if debug:

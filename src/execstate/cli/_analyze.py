@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 # The analysis defaults, repeated here so that building the parser imports no statistics library;
 # tests/test_cli.py checks that they equal AnalysisConfig's.
@@ -15,24 +16,36 @@ def _names(text: str | None) -> tuple[str, ...] | None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("analyze", help="statistics, figures and the HTML report of graded tasks",
-                              description=__doc__)
+    p = subparsers.add_parser(
+        "analyze", help="statistics, figures and the HTML report of graded tasks", description=__doc__
+    )
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--run", type=Path, help="graded run directory: its planned tasks (tasks file from "
-                                                 "run_manifest.json) and RUN/grades.jsonl")
+    source.add_argument(
+        "--run",
+        type=Path,
+        help="graded run directory: its planned tasks (tasks file from run_manifest.json) and RUN/grades.jsonl",
+    )
     source.add_argument("--grades", type=Path, help="grades.jsonl written by `execstate grade`; needs --tasks")
-    p.add_argument("--tasks", type=Path, help="tasks.jsonl written by `execstate build` (with --run default: "
-                                              "the manifest's tasks_file)")
+    p.add_argument(
+        "--tasks",
+        type=Path,
+        help="tasks.jsonl written by `execstate build` (with --run default: the manifest's tasks_file)",
+    )
     p.add_argument("--out", type=Path, required=True, help="output directory (created if missing)")
     p.add_argument("--seed", type=int, default=SEED, help="base seed (default %(default)s)")
-    p.add_argument("--replicates", type=int, default=REPLICATES,
-                   help="cluster-bootstrap replicates (default %(default)s)")
-    p.add_argument("--permutations", type=int, default=PERMUTATIONS,
-                   help="label shuffles per series test (default %(default)s)")
+    p.add_argument(
+        "--replicates", type=int, default=REPLICATES, help="cluster-bootstrap replicates (default %(default)s)"
+    )
+    p.add_argument(
+        "--permutations", type=int, default=PERMUTATIONS, help="label shuffles per series test (default %(default)s)"
+    )
     p.add_argument("--high-settings", help="comma-separated high-reasoning settings (default: names ending in -high)")
-    p.add_argument("--exclude-study", default=None,
-                   help="study left out by the sensitivity cohorts and the regression (default: the registered "
-                        "study whose cases share one source, networkx; '' for none)")
+    p.add_argument(
+        "--exclude-study",
+        default=None,
+        help="study left out by the sensitivity cohorts and the regression (default: the registered "
+        "study whose cases share one source, networkx; '' for none)",
+    )
     p.add_argument("--figure-studies", help="comma-separated studies to draw (default: all)")
     p.set_defaults(func=handle)
 
@@ -47,8 +60,9 @@ def _inputs(args: argparse.Namespace) -> tuple[Path, Path, set[str] | None]:
         plan = load_run_plan(args.run, args.tasks)
         return plan.tasks_path, plan.existing_grades(), {t.task_id for t in plan.tasks}
     if args.tasks is None:
-        raise UsageError("--grades needs --tasks. Fix: add --tasks TASKS.jsonl, or pass --run RUN_DIR for a graded "
-                         "run directory")
+        raise UsageError(
+            "--grades needs --tasks. Fix: add --tasks TASKS.jsonl, or pass --run RUN_DIR for a graded run directory"
+        )
     require_file(args.tasks, "--tasks", "pass the tasks.jsonl that `execstate build` wrote")
     require_file(args.grades, "--grades", "pass the grades.jsonl that `execstate grade` wrote")
     return args.tasks, args.grades, None
@@ -59,10 +73,15 @@ def handle(args: argparse.Namespace) -> int:
     from execstate.analyze import AnalysisConfig
     from execstate.report import analyze_files
 
-    extra = {} if args.exclude_study is None else {"exclude_study": args.exclude_study or None}
-    config = AnalysisConfig(seed=args.seed, replicates=args.replicates, permutations=args.permutations,
-                            high_settings=_names(args.high_settings), figure_studies=_names(args.figure_studies),
-                            **extra)
+    extra: dict[str, Any] = {} if args.exclude_study is None else {"exclude_study": args.exclude_study or None}
+    config = AnalysisConfig(
+        seed=args.seed,
+        replicates=args.replicates,
+        permutations=args.permutations,
+        high_settings=_names(args.high_settings),
+        figure_studies=_names(args.figure_studies),
+        **extra,
+    )
     files = analyze_files(tasks, grades, args.out, config, task_ids=task_ids)
     print(f"analysis: {files.analysis_json}\nreport:   {files.report_html}")
     return 0

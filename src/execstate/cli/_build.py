@@ -10,12 +10,16 @@ from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", help="build execution-checked tasks from case specs or a built-in study",
-                       description=__doc__)
+    p = sub.add_parser(
+        "build", help="build execution-checked tasks from case specs or a built-in study", description=__doc__
+    )
     p.add_argument("paths", nargs="*", type=Path, help="case.toml files or directories searched for case.toml")
-    p.add_argument("--study", action="append", default=[],
-                   help="a built-in study of the registry in execstate.studies (repeatable); an unknown name "
-                        "lists them")
+    p.add_argument(
+        "--study",
+        action="append",
+        default=[],
+        help="a built-in study of the registry in execstate.studies (repeatable); an unknown name lists them",
+    )
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel (default 2)")
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
@@ -39,8 +43,9 @@ def main(args: argparse.Namespace) -> int:
             require_file(path, "case spec", "pass a case.toml file or a directory that holds some")
     if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 1:
         raise UsageError("--jobs, --timeout and --memory-mb must be positive. Fix: e.g. --jobs 2 --timeout 20")
-    opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
-                        python=args.python)
+    opts = BuildOptions(
+        limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb), python=args.python
+    )
     result = _with_progress(build, args.paths, args.study, args.jobs, opts)
     write_build(result, args.out)
     _summary(result, args.out)
@@ -52,8 +57,14 @@ def _with_progress(build: Any, paths: list[Path], studies: list[str], jobs: int,
         return build(paths, studies=studies, jobs=jobs, options=opts)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("building"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), transient=True) as bar:
+    with Progress(
+        TextColumn("building"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        transient=True,
+    ) as bar:
         job = bar.add_task("", total=None)
 
         def report(done: int, total: int, case_id: str) -> None:
@@ -73,8 +84,16 @@ def _summary(result: Any, out: Path) -> None:
         print(f"  excluded {e.case_id} [{e.check}]: {e.reason}")
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}")
     if m.cases_admitted == 0:
-        checks = ", ".join(f"{n} at check {c!r}" for c, n in sorted(Counter(e.check for e in result.exclusions).items()))
-        first = f"; first: {result.exclusions[0].case_id}: {one_line(result.exclusions[0].reason)}" if result.exclusions else ""
-        raise NothingAdmitted(f"no case was admitted ({checks or 'no case specs found'}){first}. "
-                              f"Fix: correct the cases named in {out / 'excluded.jsonl'}")
+        checks = ", ".join(
+            f"{n} at check {c!r}" for c, n in sorted(Counter(e.check for e in result.exclusions).items())
+        )
+        first = (
+            f"; first: {result.exclusions[0].case_id}: {one_line(result.exclusions[0].reason)}"
+            if result.exclusions
+            else ""
+        )
+        raise NothingAdmitted(
+            f"no case was admitted ({checks or 'no case specs found'}){first}. "
+            f"Fix: correct the cases named in {out / 'excluded.jsonl'}"
+        )
     print(to_markdown(corpus(result.tasks)))

@@ -12,11 +12,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the grade stage's subcommands to the ``execstate`` parser."""
     p = subparsers.add_parser("grade", help="grade responses against tasks (SPEC 9): one grade per planned cell")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--run", type=Path, help="run directory: grade exactly the cells its run_manifest.json "
-                                                 "planned (a --limit run included)")
+    source.add_argument(
+        "--run",
+        type=Path,
+        help="run directory: grade exactly the cells its run_manifest.json planned (a --limit run included)",
+    )
     source.add_argument("--responses", type=Path, help="responses.jsonl (Response records); needs --tasks, --out")
-    p.add_argument("--tasks", type=Path, help="tasks.jsonl (Task records); with --run default: the manifest's "
-                                              "tasks_file")
+    p.add_argument(
+        "--tasks", type=Path, help="tasks.jsonl (Task records); with --run default: the manifest's tasks_file"
+    )
     p.add_argument("--out", type=Path, help="grades.jsonl to write (with --run default: RUN/grades.jsonl)")
     p.add_argument("--settings", help="comma-separated planned settings (default: those in the responses)")
     p.add_argument("--samples", type=int, help="planned samples per cell (default: 1 + highest sample seen)")
@@ -24,11 +28,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("tables", help="accuracy tables (SPEC 10 items 1-2) as CSV, JSON and Markdown")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--run", type=Path, help="graded run directory: its tasks (from the manifest, the planned "
-                                                 "ones) and RUN/grades.jsonl")
+    source.add_argument(
+        "--run",
+        type=Path,
+        help="graded run directory: its tasks (from the manifest, the planned ones) and RUN/grades.jsonl",
+    )
     source.add_argument("--grades", type=Path, help="grades.jsonl from `execstate grade`; needs --tasks, --out")
-    p.add_argument("--tasks", type=Path, help="tasks.jsonl the grades refer to (with --run default: the "
-                                              "manifest's tasks_file)")
+    p.add_argument(
+        "--tasks", type=Path, help="tasks.jsonl the grades refer to (with --run default: the manifest's tasks_file)"
+    )
     p.add_argument("--out", type=Path, help="directory to write the tables into (with --run default: RUN/tables)")
     p.set_defaults(func=_tables)
 
@@ -74,8 +82,10 @@ def _partial_hint(responses: Path) -> str:
 
     run_dir = responses.parent
     here = f" (here: --run {run_dir})" if (run_dir / RUN_MANIFEST_NAME).is_file() else ""
-    return (". Fix: to grade only the cells a run planned (e.g. a --limit run), pass --run RUN_DIR instead of "
-            f"--responses{here}")
+    return (
+        ". Fix: to grade only the cells a run planned (e.g. a --limit run), pass --run RUN_DIR instead of "
+        f"--responses{here}"
+    )
 
 
 def _grade_run(args: argparse.Namespace) -> int:
@@ -84,8 +94,10 @@ def _grade_run(args: argparse.Namespace) -> int:
     from execstate.records import RUN_MANIFEST_NAME
 
     if args.settings is not None or args.samples is not None:
-        raise UsageError("--settings and --samples apply to --responses; with --run the plan comes from "
-                         f"{args.run / RUN_MANIFEST_NAME}. Fix: drop them")
+        raise UsageError(
+            "--settings and --samples apply to --responses; with --run the plan comes from "
+            f"{args.run / RUN_MANIFEST_NAME}. Fix: drop them"
+        )
     result = grade_run(args.run, args.tasks)
     return _written(result.grades, args.out or args.run / GRADES_NAME)
 
@@ -130,8 +142,11 @@ def _cruxeval_score(args: argparse.Namespace) -> int:
     score, provenance = score_file(args.generations, args.data)
     if args.out is not None:
         generations = json.loads(args.generations.read_text(encoding="utf-8"))
-        scored = {"raw_generations": generations, "raw_scored_generations": score.scored,
-                  **{f"pass_at_{k}": v for k, v in score.pass_at.items()}}
+        scored = {
+            "raw_generations": generations,
+            "raw_scored_generations": score.scored,
+            **{f"pass_at_{k}": v for k, v in score.pass_at.items()},
+        }
         output_file(args.out).write_text(json.dumps(scored, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps({**score.report(), **provenance}, indent=1))
     return 0

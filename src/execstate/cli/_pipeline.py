@@ -10,11 +10,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go", description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="extra case.toml files or directories")
     p.add_argument("--out", type=Path, required=True, help="output directory")
-    p.add_argument("--study", action="append", default=None,
-                   help="built-in study (repeatable; default: every built-in study of the registry in "
-                        "execstate.studies); 'none' for only PATHS")
-    p.add_argument("--settings", type=Path, default=None,
-                   help="settings TOML of model endpoints (default: the offline oracle pipeline check)")
+    p.add_argument(
+        "--study",
+        action="append",
+        default=None,
+        help="built-in study (repeatable; default: every built-in study of the registry in "
+        "execstate.studies); 'none' for only PATHS",
+    )
+    p.add_argument(
+        "--settings",
+        type=Path,
+        default=None,
+        help="settings TOML of model endpoints (default: the offline oracle pipeline check)",
+    )
     p.add_argument("--setting", default=None, help="run only this setting of the settings file")
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
@@ -32,10 +40,20 @@ def main(args: argparse.Namespace) -> int:
     for name in studies:
         builtin_study(name)  # an unknown name fails before anything runs
     opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
-    result = run_pipeline(args.out, studies=studies, paths=tuple(args.paths), settings_file=args.settings,
-                          setting=args.setting, samples=args.samples, jobs=args.jobs, options=opts)
+    result = run_pipeline(
+        args.out,
+        studies=studies,
+        paths=tuple(args.paths),
+        settings_file=args.settings,
+        setting=args.setting,
+        samples=args.samples,
+        jobs=args.jobs,
+        options=opts,
+    )
     if result.pipeline_check:
-        print("NOTE: answers came from the offline oracle and synthetic providers; this is a PIPELINE CHECK, "
-              "not a model's result.")
+        print(
+            "NOTE: answers came from the offline oracle and synthetic providers; this is a PIPELINE CHECK, "
+            "not a model's result."
+        )
     print(f"report: {result.report.resolve()}")
     return 0

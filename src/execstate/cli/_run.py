@@ -28,8 +28,9 @@ def _handle(args: argparse.Namespace) -> int:
 
     require_file(args.tasks, "--tasks", "build tasks first with `execstate build` and pass its tasks.jsonl")
     require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
-    summary = run_tasks(args.tasks, args.settings, args.out, setting=args.setting, samples=args.samples,
-                        limit=args.limit)
+    summary = run_tasks(
+        args.tasks, args.settings, args.out, setting=args.setting, samples=args.samples, limit=args.limit
+    )
     print(format_summary(summary))
     if summary.interrupted:
         return 130
@@ -44,8 +45,7 @@ def format_summary(summary: Any) -> str:
         lines.append(f"repaired a torn last line ({r.nbytes} bytes, kept in {r.saved_to})")
     for name, counts in summary.recorded.items():
         lines.append(
-            f"{name}: {counts['completed']} completed, {counts['no-response']} no-response, "
-            f"{counts['retry']} retries"
+            f"{name}: {counts['completed']} completed, {counts['no-response']} no-response, {counts['retry']} retries"
         )
     for name, reason in summary.aborted.items():
         lines.append(f"{name}: STOPPED: {reason}")

@@ -69,8 +69,11 @@ def _check_ids(generations: Mapping[str, Sequence[str]], items: Mapping[str, Any
     if bad:
         problems.append(f"{len(bad)} id(s) whose value is not a list of strings: {', '.join(bad[:10])}")
     if problems:
-        raise RecordError("generations do not match the CRUXEval items: " + "; ".join(problems)
-                          + ". Fix: score a generations file made from these items (or pass --data)")
+        raise RecordError(
+            "generations do not match the CRUXEval items: "
+            + "; ".join(problems)
+            + ". Fix: score a generations file made from these items (or pass --data)"
+        )
 
 
 def score_generations(
@@ -96,7 +99,9 @@ def score_generations(
     return CruxevalScore(pass_at=pass_at, scored=scored, non_literal_generations=non_literal)
 
 
-def score_file(generations_path: Path | str, data_path: Path | str | None = None) -> tuple[CruxevalScore, dict[str, Any]]:
+def score_file(
+    generations_path: Path | str, data_path: Path | str | None = None
+) -> tuple[CruxevalScore, dict[str, Any]]:
     """Score a CRUXEval generations JSON file; returns the score and provenance (paths, SHA-256)."""
     raw = require_file(generations_path, "generations file", "pass a CRUXEval generations JSON file").read_bytes()
     try:
@@ -104,10 +109,16 @@ def score_file(generations_path: Path | str, data_path: Path | str | None = None
     except ValueError as exc:
         raise RecordError(f"{generations_path}: not JSON ({exc}). Fix: pass a JSON generations file") from None
     if not isinstance(generations, dict):
-        raise RecordError(f"{generations_path}: expected an object {{id: [generation, ...]}}. "
-                          "Fix: pass a generations file in CRUXEval's format")
+        raise RecordError(
+            f"{generations_path}: expected an object {{id: [generation, ...]}}. "
+            "Fix: pass a generations file in CRUXEval's format"
+        )
     data = require_file(data_path, "--data", "pass CRUXEval's cruxeval.jsonl") if data_path is not None else DATA_PATH
     score = score_generations(generations, load_items(data))
-    provenance = {"generations_file": str(generations_path), "generations_sha256": hashlib.sha256(raw).hexdigest(),
-                  "data_file": str(data), "data_sha256": hashlib.sha256(data.read_bytes()).hexdigest()}
+    provenance = {
+        "generations_file": str(generations_path),
+        "generations_sha256": hashlib.sha256(raw).hexdigest(),
+        "data_file": str(data),
+        "data_sha256": hashlib.sha256(data.read_bytes()).hexdigest(),
+    }
     return score, provenance

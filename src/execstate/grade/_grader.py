@@ -72,8 +72,13 @@ def grade_response(task: Task, response: Response) -> Grade:
     """
     if task.task_id != response.task_id:
         raise ValueError(f"response for {response.task_id!r} graded against task {task.task_id!r}")
-    common = dict(task_id=task.task_id, setting=response.setting, sample=response.sample,
-                  rule=task.grading_rule, pipeline_check=response.pipeline_check)
+    common = dict(
+        task_id=task.task_id,
+        setting=response.setting,
+        sample=response.sample,
+        rule=task.grading_rule,
+        pipeline_check=response.pipeline_check,
+    )
     if response.status == "no-response":
         return Grade(status="no-response", envelope_valid=None, answer=None, **common)
     found = extract(response.text)
@@ -81,8 +86,9 @@ def grade_response(task: Task, response: Response) -> Grade:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
     correct = answer_matches(task.grading_rule, found.answer, task.oracle)
     answer = _SURROGATE.sub("\ufffd", found.answer)
-    return Grade(status=_status(correct, found.envelope_valid), envelope_valid=found.envelope_valid,
-                 answer=answer, **common)
+    return Grade(
+        status=_status(correct, found.envelope_valid), envelope_valid=found.envelope_valid, answer=answer, **common
+    )
 
 
 def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:
@@ -122,8 +128,10 @@ def grade_all(
     tasks, responses = list(tasks), list(responses)
     settings = list(settings) if settings is not None else list(dict.fromkeys(r.setting for r in responses))
     if not settings:
-        raise PlanError("nothing is planned: no responses and no settings given. Fix: pass the settings explicitly "
-                        "(--settings) or a responses file that has records")
+        raise PlanError(
+            "nothing is planned: no responses and no settings given. Fix: pass the settings explicitly "
+            "(--settings) or a responses file that has records"
+        )
     plan = plan_cells(tasks, settings, _planned_samples(responses, settings, samples))
     return grade_planned(tasks, responses, plan)
 
@@ -132,8 +140,10 @@ def check_unique_tasks(tasks: Sequence[Task]) -> None:
     """``ValueError`` when a task id occurs more than once."""
     repeated = [tid for tid, n in Counter(t.task_id for t in tasks).items() if n > 1]
     if repeated:
-        raise RecordError(f"task ids repeated in the tasks file: {', '.join(repeated[:10])}. "
-                          "Fix: pass a tasks file written by one build")
+        raise RecordError(
+            f"task ids repeated in the tasks file: {', '.join(repeated[:10])}. "
+            "Fix: pass a tasks file written by one build"
+        )
 
 
 def check_plan(plan: Sequence[Cell], responses: Sequence[Response]) -> None:

@@ -49,8 +49,9 @@ class RunPlan:
     def existing_grades(self) -> Path:
         """``grades_path``, or an ``InputFileError`` saying to grade the run first when it is missing."""
         if not self.grades_path.is_file():
-            raise InputFileError(f"{self.grades_path} does not exist. Fix: run `execstate grade --run {self.run_dir}` "
-                                 "first")
+            raise InputFileError(
+                f"{self.grades_path} does not exist. Fix: run `execstate grade --run {self.run_dir}` first"
+            )
         return self.grades_path
 
 
@@ -77,7 +78,7 @@ def plan_run_cells(manifest: RunManifest, tasks: Sequence[Task]) -> list[Cell]:
 
 
 def _read_manifest(run_dir: Path) -> RunManifest:
-    """``RUN/run_manifest.json``; an ``InputFileError`` or ``RecordError`` naming the file when it is missing or invalid."""
+    """``RUN/run_manifest.json``; ``InputFileError`` or ``RecordError`` naming the file if missing or invalid."""
     path = Path(run_dir) / RUN_MANIFEST_NAME
     if not path.is_file():
         raise InputFileError(f"{path} does not exist. Fix: pass --run the directory `execstate run --out` wrote")
@@ -85,8 +86,9 @@ def _read_manifest(run_dir: Path) -> RunManifest:
         manifest = RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
     except ValueError as exc:
         first = str(exc).splitlines()[0]
-        raise RecordError(f"{path}: not a valid run manifest ({first}). Fix: pass a run directory that "
-                          "`execstate run` wrote") from None
+        raise RecordError(
+            f"{path}: not a valid run manifest ({first}). Fix: pass a run directory that `execstate run` wrote"
+        ) from None
     if not manifest.invocations:
         raise PlanError(f"{path}: records no invocation of `execstate run`, so nothing is planned. Fix: run it first")
     return manifest
@@ -97,13 +99,16 @@ def _tasks_path(run_dir: Path, manifest: RunManifest, tasks: Path | str | None) 
         return Path(tasks)
     where = Path(run_dir) / RUN_MANIFEST_NAME
     if manifest.tasks_file is None:
-        raise InputFileError(f"{where}: the run's tasks were not read from a file. Fix: pass the tasks file with "
-                             "--tasks")
+        raise InputFileError(
+            f"{where}: the run's tasks were not read from a file. Fix: pass the tasks file with --tasks"
+        )
     path = Path(manifest.tasks_file)
     if not path.is_file():
-        raise InputFileError(f"{where}: tasks file {path} recorded by the run does not exist here (a relative path "
-                             "is relative to where `execstate run` ran). Fix: pass the tasks file the run used with "
-                             "--tasks")
+        raise InputFileError(
+            f"{where}: tasks file {path} recorded by the run does not exist here (a relative path "
+            "is relative to where `execstate run` ran). Fix: pass the tasks file the run used with "
+            "--tasks"
+        )
     return path
 
 
@@ -113,8 +118,10 @@ def _check_sha(path: Path, task_list: list[Task], manifest: RunManifest, run_dir
         sha = hashlib.file_digest(fh, "sha256").hexdigest()
     if manifest.tasks_sha256 in (sha, hashlib.sha256(tasks_bytes(task_list)).hexdigest()):
         return
-    raise PlanError(f"{path}: tasks hash to sha256 {sha}, but the run in {run_dir} answered tasks with sha256 "
-                    f"{manifest.tasks_sha256}. Fix: pass the tasks file the run used with --tasks")
+    raise PlanError(
+        f"{path}: tasks hash to sha256 {sha}, but the run in {run_dir} answered tasks with sha256 "
+        f"{manifest.tasks_sha256}. Fix: pass the tasks file the run used with --tasks"
+    )
 
 
 def load_run_plan(run_dir: Path | str, tasks: Path | str | None = None) -> RunPlan:
@@ -145,7 +152,8 @@ def grade_run(run_dir: Path | str, tasks: Path | str | None = None) -> GradeRun:
     plan = load_run_plan(run_dir, tasks)
     path = plan.run_dir / RUN_RESPONSES_NAME
     if not path.is_file():
-        raise InputFileError(f"{path} does not exist. Fix: run `execstate run --out {plan.run_dir}` to record "
-                             "responses")
+        raise InputFileError(
+            f"{path} does not exist. Fix: run `execstate run --out {plan.run_dir}` to record responses"
+        )
     responses: list[Response] = list(read_jsonl(path, Response))
     return GradeRun(grade_planned(plan.tasks, responses, plan.cells), plan.tasks, plan.tasks_path)

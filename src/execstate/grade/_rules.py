@@ -90,7 +90,12 @@ def json_equal(a: Any, b: Any) -> bool:
         if isinstance(x, bool) or isinstance(y, bool):
             if not (isinstance(x, bool) and isinstance(y, bool) and x == y):
                 return False
-        elif (isinstance(x, _NUMBER) and isinstance(y, _NUMBER)) or (isinstance(x, str) and isinstance(y, str)) or x is None or y is None:
+        elif (
+            (isinstance(x, _NUMBER) and isinstance(y, _NUMBER))
+            or (isinstance(x, str) and isinstance(y, str))
+            or x is None
+            or y is None
+        ):
             if x != y:
                 return False
         elif isinstance(x, list) and isinstance(y, list):

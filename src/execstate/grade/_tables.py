@@ -33,8 +33,12 @@ from execstate.tables import write_tables as write_table_files
 Row = dict[str, Any]
 _STATUSES = ("correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response")
 TABLE_NAMES = ("corpus", "by_arm", "by_setting", "by_study")
-_TITLES = {"corpus": "Corpus, paper Table 2", "by_arm": "Accuracy by arm and setting, Table 3",
-           "by_setting": "Accuracy by setting, Table 4", "by_study": "Accuracy by study and setting, Table 5"}
+_TITLES = {
+    "corpus": "Corpus, paper Table 2",
+    "by_arm": "Accuracy by arm and setting, Table 3",
+    "by_setting": "Accuracy by setting, Table 4",
+    "by_study": "Accuracy by study and setting, Table 5",
+}
 _NOTE = "C/R = correct/completed, C/N = correct/planned, in percent."
 
 
@@ -49,8 +53,10 @@ class AccuracyTables:
 
     def tables(self) -> list[Table]:
         """The four tables, titled, in ``TABLE_NAMES`` order."""
-        return [make_table(name, f"{_TITLES[name]} ({name})", getattr(self, name),
-                           note="" if name == "corpus" else _NOTE) for name in TABLE_NAMES]
+        return [
+            make_table(name, f"{_TITLES[name]} ({name})", getattr(self, name), note="" if name == "corpus" else _NOTE)
+            for name in TABLE_NAMES
+        ]
 
 
 def _pct(num: int, den: int) -> float | None:
@@ -62,16 +68,23 @@ def _accuracy(grades: Sequence[Grade]) -> Row:
     planned = len(grades)
     completed = sum(g.status != "no-response" for g in grades)
     correct = sum(g.status in CORRECT_STATUSES for g in grades)
-    return {"correct": correct, "completed": completed, "planned": planned,
-            "acc_completed_pct": _pct(correct, completed), "acc_planned_pct": _pct(correct, planned)}
+    return {
+        "correct": correct,
+        "completed": completed,
+        "planned": planned,
+        "acc_completed_pct": _pct(correct, completed),
+        "acc_planned_pct": _pct(correct, planned),
+    }
 
 
 def _check_grades(tasks: Sequence[Task], grades: Sequence[Grade]) -> dict[str, Task]:
     by_id = {t.task_id: t for t in tasks}
     unknown = sorted({g.task_id for g in grades if g.task_id not in by_id})
     if unknown:
-        raise ValueError(f"{len(unknown)} graded task id(s) are not in the tasks file "
-                         f"(pass the tasks file the grades came from): {', '.join(unknown[:10])}")
+        raise ValueError(
+            f"{len(unknown)} graded task id(s) are not in the tasks file "
+            f"(pass the tasks file the grades came from): {', '.join(unknown[:10])}"
+        )
     cells = Counter((g.task_id, g.setting, g.sample) for g in grades)
     repeated = [c for c, n in cells.items() if n > 1]
     if repeated:
@@ -88,7 +101,7 @@ def _group(grades: Iterable[Grade], key: Any) -> dict[Any, list[Grade]]:
 
 
 def _arm_order(tasks: Sequence[Task]) -> list[str]:
-    present = list(dict.fromkeys(t.arm for t in tasks))
+    present: list[str] = list(dict.fromkeys(t.arm for t in tasks))
     return [a for a in ARMS if a in present] + [a for a in present if a not in ARMS]
 
 
@@ -96,7 +109,7 @@ def by_setting_table(grades: Sequence[Grade]) -> list[Row]:
     """Paper Table 4: completed, invalid envelopes, status counts, C/R and C/N per setting."""
     rows = []
     for setting, group in _group(grades, lambda g: g.setting).items():
-        counts = Counter(g.status for g in group)
+        counts: Counter[str] = Counter(g.status for g in group)
         row: Row = {"setting": setting, **_accuracy(group)}
         row["no_response"] = counts["no-response"]
         row["invalid_envelope"] = sum(g.status != "no-response" and g.envelope_valid is False for g in group)
@@ -116,11 +129,19 @@ def accuracy_tables(tasks: Iterable[Task], grades: Iterable[Grade]) -> AccuracyT
     by_study_setting = _group(grades, lambda g: (by_id[g.task_id].study, g.setting))
     return AccuracyTables(
         corpus=corpus_table(tasks, grades),
-        by_arm=[{"arm": a, "setting": s, **_accuracy(by_arm_setting[(a, s)])}
-                for a in _arm_order(tasks) for s in settings if (a, s) in by_arm_setting],
+        by_arm=[
+            {"arm": a, "setting": s, **_accuracy(by_arm_setting[(a, s)])}
+            for a in _arm_order(tasks)
+            for s in settings
+            if (a, s) in by_arm_setting
+        ],
         by_setting=by_setting_table(grades),
-        by_study=[{"study": st, "setting": s, **_accuracy(by_study_setting[(st, s)])}
-                  for st in studies for s in settings if (st, s) in by_study_setting],
+        by_study=[
+            {"study": st, "setting": s, **_accuracy(by_study_setting[(st, s)])}
+            for st in studies
+            for s in settings
+            if (st, s) in by_study_setting
+        ],
     )
 
 

@@ -29,8 +29,9 @@ def cache_dir() -> Path:
 def accelerator_dir(interpreter: str) -> str | None:
     """A directory holding ``_ccount<EXT_SUFFIX>`` for ``interpreter``, building it if needed; None if impossible."""
     try:
-        include, suffix = subprocess.run([interpreter, "-c", _QUERY], capture_output=True, text=True,
-                                         timeout=60, check=True).stdout.split()
+        include, suffix = subprocess.run(
+            [interpreter, "-c", _QUERY], capture_output=True, text=True, timeout=60, check=True
+        ).stdout.split()
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if (SOURCE.parent / f"_ccount{suffix}").exists():

@@ -68,8 +68,17 @@ def measure(
     program (default: the one running execstate); counts differ across CPython
     versions, so ``Measurement.python`` records it.
     """
-    return run_probe(PROBE, source, stdin, filename=filename, python=python, exclude_lines=exclude_lines,
-                     hidden_prefix=hidden_prefix, state=state, timeout_s=timeout_s)
+    return run_probe(
+        PROBE,
+        source,
+        stdin,
+        filename=filename,
+        python=python,
+        exclude_lines=exclude_lines,
+        hidden_prefix=hidden_prefix,
+        state=state,
+        timeout_s=timeout_s,
+    )
 
 
 def run_probe(
@@ -95,10 +104,15 @@ def run_probe(
         work = Path(tmp)
         (work / "source.py").write_text(source, encoding="utf-8")
         config = {
-            "source_path": str(work / "source.py"), "filename": filename,
-            "exclude_lines": sorted(exclude_lines), "hidden_prefix": hidden_prefix, "state": state,
-            "result_path": str(work / "result.json"), "launcher": str(_LAUNCHER),
-            "runner": str(PROBE), "accelerate": accelerate,
+            "source_path": str(work / "source.py"),
+            "filename": filename,
+            "exclude_lines": sorted(exclude_lines),
+            "hidden_prefix": hidden_prefix,
+            "state": state,
+            "result_path": str(work / "result.json"),
+            "launcher": str(_LAUNCHER),
+            "runner": str(PROBE),
+            "accelerate": accelerate,
             "accelerator_dir": accelerator_dir(interpreter) if accelerate else None,
         }
         (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
@@ -132,9 +146,20 @@ def _classify(result: SandboxResult, report: dict | None, version: str) -> Measu
     if report["outcome"] == "exception":
         return failed("crash", _tail(report["detail"]))
     if report["exit_code"] != 0:
-        return failed("crash", f"the program exited with status {report['exit_code']}; " + _tail(result.stderr.decode("utf-8", "replace")))
-    return Measurement("ok", "", report["trace_length"], report["peak_state"], report["state_load"], version,
-                       result.stdout, bool(report.get("accelerated")))
+        return failed(
+            "crash",
+            f"the program exited with status {report['exit_code']}; " + _tail(result.stderr.decode("utf-8", "replace")),
+        )
+    return Measurement(
+        "ok",
+        "",
+        report["trace_length"],
+        report["peak_state"],
+        report["state_load"],
+        version,
+        result.stdout,
+        bool(report.get("accelerated")),
+    )
 
 
 def _tail(text: str) -> str:
@@ -146,6 +171,11 @@ def python_version(interpreter: str) -> str:
     """x.y.z of ``interpreter``; raises FileNotFoundError naming it when it does not exist."""
     if not Path(interpreter).is_file():
         raise FileNotFoundError(f"Python interpreter not found: {interpreter} (pass the path of an existing python)")
-    out = subprocess.run([interpreter, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
-                         capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [interpreter, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return out.stdout.strip()

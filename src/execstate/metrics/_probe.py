@@ -71,7 +71,7 @@ class Probe:
         table = bytearray(len(code.co_code) // 2)
         for start, end, line in code.co_lines():
             if line not in self.excluded:
-                table[start // 2:end // 2] = b"\x01" * ((end - start) // 2)
+                table[start // 2 : end // 2] = b"\x01" * ((end - start) // 2)
         return bytes(table)
 
     def table_of(self, code):
@@ -109,8 +109,9 @@ class Probe:
     # --- installation -------------------------------------------------------
     def start(self):
         if self.accel is not None:
-            self.accel.configure(self.classify, self.on_line if self.walker else None,
-                                 sys.monitoring.DISABLE if MONITORING else None)
+            self.accel.configure(
+                self.classify, self.on_line if self.walker else None, sys.monitoring.DISABLE if MONITORING else None
+            )
         if MONITORING:
             self.start_monitoring()
             if self.walker is not None:
@@ -146,9 +147,12 @@ class Probe:
     def result(self):
         count = self.python_count + (self.accel.count() if self.accel is not None else 0)
         walker = self.walker
-        return {"trace_length": count, "peak_state": walker.peak if walker else None,
-                "state_load": walker.load if walker else None,
-                "accelerated": self.accel is not None}
+        return {
+            "trace_length": count,
+            "peak_state": walker.peak if walker else None,
+            "state_load": walker.load if walker else None,
+            "accelerated": self.accel is not None,
+        }
 
 
 class StateWalker:
@@ -168,8 +172,11 @@ class StateWalker:
     def observe(self, frame):
         values = []
         for namespace in self.namespaces(frame):
-            values.extend(value for name, value in list(namespace.items())
-                          if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS))
+            values.extend(
+                value
+                for name, value in list(namespace.items())
+                if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS)
+            )
         total = self.walk(values)
         if total > self.peak:
             self.peak = total
@@ -288,8 +295,7 @@ def attribute_values(value):
 
 # --- running the program ------------------------------------------------------
 def write_result(path, metrics, outcome, exit_code, detail=""):
-    result = {"python": "%d.%d.%d" % sys.version_info[:3], "outcome": outcome,
-              "exit_code": exit_code, "detail": detail}
+    result = {"python": "%d.%d.%d" % sys.version_info[:3], "outcome": outcome, "exit_code": exit_code, "detail": detail}
     result.update(metrics or {"trace_length": None, "peak_state": None, "state_load": None})
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
@@ -316,6 +322,7 @@ def exit_status(exc):
 def finish_program():
     """What interpreter shutdown would run, still measured: join non-daemon threads, atexit."""
     import atexit
+
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:
             thread.join()

@@ -10,8 +10,9 @@ from execstate.metrics._cyclomatic import cyclomatic
 from execstate.metrics._measure import measure
 
 
-def metrics_report(program: Path | str, input_path: Path | str, *, python: str | None = None,
-                   timeout_s: float = 60.0) -> dict[str, Any]:
+def metrics_report(
+    program: Path | str, input_path: Path | str, *, python: str | None = None, timeout_s: float = 60.0
+) -> dict[str, Any]:
     """``trace_length``, ``peak_state``, ``state_load``, ``cyclomatic`` and ``python`` of one run.
 
     ``InputFileError``: program or input missing, or the program does not parse.
@@ -23,11 +24,19 @@ def metrics_report(program: Path | str, input_path: Path | str, *, python: str |
     try:
         complexity = cyclomatic(source)
     except SyntaxError as exc:
-        raise InputFileError(f"{program} is not valid Python: {exc.msg} (line {exc.lineno}). "
-                             "Fix: pass a program that parses") from None
+        raise InputFileError(
+            f"{program} is not valid Python: {exc.msg} (line {exc.lineno}). Fix: pass a program that parses"
+        ) from None
     result = measure(source, input_path.read_bytes(), filename=program.name, python=python, timeout_s=timeout_s)
     if not result.ok:
-        raise ProgramFailed(f"{program} on {input_path}: {result.status}: {one_line(result.detail)}. "
-                            "Fix: measure a program that runs to completion within --timeout")
-    return {"trace_length": result.trace_length, "peak_state": result.peak_state,
-            "state_load": result.state_load, "cyclomatic": complexity, "python": result.python}
+        raise ProgramFailed(
+            f"{program} on {input_path}: {result.status}: {one_line(result.detail)}. "
+            "Fix: measure a program that runs to completion within --timeout"
+        )
+    return {
+        "trace_length": result.trace_length,
+        "peak_state": result.peak_state,
+        "state_load": result.state_load,
+        "cyclomatic": complexity,
+        "python": result.python,
+    }

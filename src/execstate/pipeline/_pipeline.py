@@ -41,21 +41,35 @@ class PipelineResult:
     pipeline_check: bool
 
 
-def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths: tuple[Path, ...] = (),
-                 settings_file: Path | None = None, setting: str | None = None, samples: int = 1,
-                 jobs: int = 2, options: BuildOptions | None = None, log=print) -> PipelineResult:
+def run_pipeline(
+    out: Path,
+    *,
+    studies: tuple[str, ...] = DEFAULT_STUDIES,
+    paths: tuple[Path, ...] = (),
+    settings_file: Path | None = None,
+    setting: str | None = None,
+    samples: int = 1,
+    jobs: int = 2,
+    options: BuildOptions | None = None,
+    log=print,
+) -> PipelineResult:
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
     check), grade every planned cell, and write tables, analysis and ``report.html`` under ``out``.
 
     Re-running resumes the run stage (recorded responses are kept) and rewrites the later stages.
     """
     out = Path(out)
-    log(f"[1/5] building {', '.join(studies) or 'no built-in study'}"
-        + (f" and {len(paths)} path(s)" if paths else "") + f" -> {out / 'build'}")
+    log(
+        f"[1/5] building {', '.join(studies) or 'no built-in study'}"
+        + (f" and {len(paths)} path(s)" if paths else "")
+        + f" -> {out / 'build'}"
+    )
     built = build(list(paths), studies=list(studies), jobs=jobs, options=options)
     write_build(built, out / "build")
-    log(f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
-        f"excluded {built.manifest.cases_excluded}")
+    log(
+        f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
+        f"excluded {built.manifest.cases_excluded}"
+    )
     log(to_markdown(corpus(built.tasks)))
     if settings_file is not None:
         require_file(settings_file, "--settings", "pass a settings TOML with [[setting]] tables")
@@ -63,9 +77,12 @@ def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths
     if setting:
         settings = [s for s in settings if s.name == setting]
         if not settings:
-            names = ", ".join(s.name for s in (load_settings(settings_file) if settings_file else PIPELINE_CHECK_SETTINGS))
-            raise SettingsError(f"no setting named {setting!r} in {settings_file or 'the pipeline checks'}. "
-                                f"Fix: pass one of {names}")
+            names = ", ".join(
+                s.name for s in (load_settings(settings_file) if settings_file else PIPELINE_CHECK_SETTINGS)
+            )
+            raise SettingsError(
+                f"no setting named {setting!r} in {settings_file or 'the pipeline checks'}. Fix: pass one of {names}"
+            )
     log(f"[2/5] running {len(built.tasks)} tasks on {', '.join(s.name for s in settings)} -> {out / 'run'}")
     run_tasks(built.tasks, settings, out / "run", samples=samples)
     responses = list(read_jsonl(out / "run" / RESPONSES_NAME, Response))
@@ -77,5 +94,11 @@ def run_pipeline(out: Path, *, studies: tuple[str, ...] = DEFAULT_STUDIES, paths
     log(f"[5/5] analysis and report -> {out / 'report'}")
     analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report")
     check = all(g.pipeline_check for g in grades)
-    return PipelineResult(out / "build" / "tasks.jsonl", out / "run" / RESPONSES_NAME, out / "grades.jsonl",
-                          out / "tables", out / "report" / "report.html", check)
+    return PipelineResult(
+        out / "build" / "tasks.jsonl",
+        out / "run" / RESPONSES_NAME,
+        out / "grades.jsonl",
+        out / "tables",
+        out / "report" / "report.html",
+        check,
+    )

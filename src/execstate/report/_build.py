@@ -57,50 +57,130 @@ def _banner(grades: list[Grade]) -> str | None:
     checks = sorted({g.setting for g in grades if g.pipeline_check})
     if not checks:
         return None
-    return ("PIPELINE CHECK: the answers of setting(s) " + ", ".join(checks) + " came from an offline "
-            "pipeline-check provider (oracle or synthetic). Their numbers verify the pipeline; they are not a "
-            "model's results.")
+    return (
+        "PIPELINE CHECK: the answers of setting(s) " + ", ".join(checks) + " came from an offline "
+        "pipeline-check provider (oracle or synthetic). Their numbers verify the pipeline; they are not a "
+        "model's results."
+    )
 
-_PAIRED_COLS = ["cohort", "setting", "settings", "pairs", "incomplete_pairs", "sources", "short_correct",
-                "long_correct", "correct_to_wrong", "wrong_to_correct", "decrement_pp", "ci_low", "ci_high"]
-_REG_COLS = ["model", "predictor", "n", "clusters", "odds_ratio", "ci_low", "ci_high", "p", "coef", "se", "df",
-             "status"]
-_FIT_COLS = ["model", "status", "n", "clusters", "parameters", "converged", "iterations", "condition_number",
-             "max_abs_score", "cov_positive_definite", "dropped_columns", "excluded_missing_metric",
-             "excluded_nonpositive_metric", "excluded_separated_rows", "separated_levels", "warnings"]
-_SERIES_COLS = ["language", "study", "setting", "arm", "metric", "n", "failures", "excluded", "status", "theta",
-                "p", "nominal_support", "odds_ratio", "ci_low", "ci_high", "p_wald", "logit_status", "p_bh",
-                "bh_reject"]
+
+_PAIRED_COLS = [
+    "cohort",
+    "setting",
+    "settings",
+    "pairs",
+    "incomplete_pairs",
+    "sources",
+    "short_correct",
+    "long_correct",
+    "correct_to_wrong",
+    "wrong_to_correct",
+    "decrement_pp",
+    "ci_low",
+    "ci_high",
+]
+_REG_COLS = [
+    "model",
+    "predictor",
+    "n",
+    "clusters",
+    "odds_ratio",
+    "ci_low",
+    "ci_high",
+    "p",
+    "coef",
+    "se",
+    "df",
+    "status",
+]
+_FIT_COLS = [
+    "model",
+    "status",
+    "n",
+    "clusters",
+    "parameters",
+    "converged",
+    "iterations",
+    "condition_number",
+    "max_abs_score",
+    "cov_positive_definite",
+    "dropped_columns",
+    "excluded_missing_metric",
+    "excluded_nonpositive_metric",
+    "excluded_separated_rows",
+    "separated_levels",
+    "warnings",
+]
+_SERIES_COLS = [
+    "language",
+    "study",
+    "setting",
+    "arm",
+    "metric",
+    "n",
+    "failures",
+    "excluded",
+    "status",
+    "theta",
+    "p",
+    "nominal_support",
+    "odds_ratio",
+    "ci_low",
+    "ci_high",
+    "p_wald",
+    "logit_status",
+    "p_bh",
+    "bh_reject",
+]
 
 
 def accuracy_section_tables(tasks: list[Task], grades: list[Grade]) -> list[Table]:
     """Corpus and the three accuracy tables, computed by the grade stage."""
     acc = accuracy_tables(tasks, grades)
     note = "C/R = correct/completed, C/N = correct/planned, in percent."
-    return [make_table("corpus", "Corpus (paper Table 2)", acc.corpus),
-            make_table("accuracy_by_arm", "Accuracy by arm and setting (Table 3)", acc.by_arm, note=note),
-            make_table("accuracy_by_setting", "Accuracy by setting (Table 4)", acc.by_setting, note=note),
-            make_table("accuracy_by_study", "Accuracy by study and setting (Table 5)", acc.by_study, note=note)]
+    return [
+        make_table("corpus", "Corpus (paper Table 2)", acc.corpus),
+        make_table("accuracy_by_arm", "Accuracy by arm and setting (Table 3)", acc.by_arm, note=note),
+        make_table("accuracy_by_setting", "Accuracy by setting (Table 4)", acc.by_setting, note=note),
+        make_table("accuracy_by_study", "Accuracy by study and setting (Table 5)", acc.by_study, note=note),
+    ]
 
 
 def analysis_tables(a: Analysis) -> list[Table]:
     """The tables of the paired comparison, the regression and the series tests."""
     fam = a.config.bh_family
     return [
-        make_table("paired", "Paired short- vs long-input final output (Table 7)", a.paired, _PAIRED_COLS,
-                   note=f"Decrement in percentage points; {a.config.level:.0%} source-cluster percentile "
-                        f"interval, {a.config.replicates} replicates."),
-        make_table("regression", "Cluster-robust logistic regression of error (Table 6)", a.regression, _REG_COLS,
-                   note="Odds ratio per doubling of the metric; source-cluster sandwich covariance, t(G-1)."),
-        make_table("regression_fits", "Regression fits: convergence and conditioning", a.regression_fits,
-                   _FIT_COLS),
+        make_table(
+            "paired",
+            "Paired short- vs long-input final output (Table 7)",
+            a.paired,
+            _PAIRED_COLS,
+            note=f"Decrement in percentage points; {a.config.level:.0%} source-cluster percentile "
+            f"interval, {a.config.replicates} replicates.",
+        ),
+        make_table(
+            "regression",
+            "Cluster-robust logistic regression of error (Table 6)",
+            a.regression,
+            _REG_COLS,
+            note="Odds ratio per doubling of the metric; source-cluster sandwich covariance, t(G-1).",
+        ),
+        make_table("regression_fits", "Regression fits: convergence and conditioning", a.regression_fits, _FIT_COLS),
         make_table("correlations", "Correlations of the log2 predictors", a.correlations),
-        make_table("series_summary", "Series tests summarised (Table 8, Section 5.3)", a.series_summary,
-                   note="supported = theta > 0.5 and permutation p < 0.05 (unadjusted)."),
-        make_table("series_bh_family", "Series in the Benjamini-Hochberg family",
-                   [r for r in a.series if r["bh_family"]], _SERIES_COLS,
-                   note=f"Family: {fam.language}, arms {', '.join(fam.arms)}, metrics {', '.join(fam.metrics)}, "
-                        f"estimable series only; alpha {a.config.bh_alpha}."),
+        make_table(
+            "series_summary",
+            "Series tests summarised (Table 8, Section 5.3)",
+            a.series_summary,
+            note="supported = theta > 0.5 and permutation p < 0.05 (unadjusted).",
+        ),
+        make_table(
+            "series_bh_family",
+            "Series in the Benjamini-Hochberg family",
+            [r for r in a.series if r["bh_family"]],
+            _SERIES_COLS,
+            note=f"Family: {fam.language}, arms {', '.join(fam.arms)}, metrics {', '.join(fam.metrics)}, "
+            f"estimable series only; alpha {a.config.bh_alpha}.",
+        ),
         make_table("series", "All series tests", a.series, _SERIES_COLS),
     ]
 
@@ -109,7 +189,8 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
     i = a.inputs
     items = [f"{name}: sha256 {sha}" for name, sha in files.items()] + [
         f"graded cells {i['cells']}, completed {i['completed']}, correct {i['correct']}",
-        "settings: " + ", ".join(i["settings"]), "studies: " + ", ".join(i["studies"]),
+        "settings: " + ", ".join(i["settings"]),
+        "studies: " + ", ".join(i["studies"]),
         f"grades of unknown tasks (left out): {len(i['unknown_task_ids'])}"
         + (": " + ", ".join(i["unknown_task_ids"][:20]) if i["unknown_task_ids"] else ""),
         f"cells graded more than once (first kept): {len(i['duplicate_cells'])}",
@@ -119,8 +200,9 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
     return "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ul>"
 
 
-def _sections(a: Analysis, acc: list[Table], tabs: list[Table], figs: list[FigureOut], browser: str,
-              files: dict[str, str]) -> list[tuple[str, str, str]]:
+def _sections(
+    a: Analysis, acc: list[Table], tabs: list[Table], figs: list[FigureOut], browser: str, files: dict[str, str]
+) -> list[tuple[str, str, str]]:
     by = {t.name: t for t in acc + tabs}
     s = lambda *names: "".join(table_section(by[n]) for n in names)
     all_series = f"<details><summary>All {len(a.series)} series tests</summary>{s('series')}</details>"
@@ -132,30 +214,46 @@ def _sections(a: Analysis, acc: list[Table], tabs: list[Table], figs: list[Figur
         ("regression", "Regression", s("regression", "regression_fits", "correlations")),
         ("series", "Series tests", s("series_summary", "series_bh_family") + all_series),
         ("figures", "Figures", "".join(figure_html(f) for f in figs)),
-        ("tasks", "Tasks", f'<p class="note">One entry per case; open a task for its source, input, oracle '
-                           f"and every setting's answer.</p>{browser}"),
+        (
+            "tasks",
+            "Tasks",
+            f'<p class="note">One entry per case; open a task for its source, input, oracle '
+            f"and every setting's answer.</p>{browser}",
+        ),
     ]
 
 
-def write_report(tasks: list[Task], grades: list[Grade], out_dir: Path, config: AnalysisConfig | None = None,
-                 files: dict[str, str] | None = None) -> ReportFiles:
+def write_report(
+    tasks: list[Task],
+    grades: list[Grade],
+    out_dir: Path,
+    config: AnalysisConfig | None = None,
+    files: dict[str, str] | None = None,
+) -> ReportFiles:
     """Analyse, then write analysis.json, tables, figures and report.html under ``out_dir``."""
     config = config or AnalysisConfig()
     if not grades:
-        raise InputFileError("there are no grades to analyse. Fix: grade a run first with `execstate grade` "
-                             "and pass its grades.jsonl")
+        raise InputFileError(
+            "there are no grades to analyse. Fix: grade a run first with `execstate grade` and pass its grades.jsonl"
+        )
     out_dir = output_dir(out_dir)
     cells = load_cells(tasks, grades)
     analysis = analyze_cells(cells, config)
     joined = _joinable(tasks, grades)
     acc, tabs = accuracy_section_tables(tasks, joined), analysis_tables(analysis)
-    extra: dict[str, Any] = {"accuracy": {t.name: t.rows for t in acc}, "files": files or {},
-                             "execstate_version": __version__}
+    extra: dict[str, Any] = {
+        "accuracy": {t.name: t.rows for t in acc},
+        "files": files or {},
+        "execstate_version": __version__,
+    }
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
     figs = render_figures(analysis.figures, out_dir / "figures")
-    html_text = page("execstate analysis report", _banner(grades),
-                     _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}))
+    html_text = page(
+        "execstate analysis report",
+        _banner(grades),
+        _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}),
+    )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
     return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in figs for p in f.paths])
@@ -166,8 +264,14 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path, config: AnalysisConfig | None = None,
-                  *, task_ids: Collection[str] | None = None) -> ReportFiles:
+def analyze_files(
+    tasks_path: Path,
+    grades_path: Path,
+    out_dir: Path,
+    config: AnalysisConfig | None = None,
+    *,
+    task_ids: Collection[str] | None = None,
+) -> ReportFiles:
     """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
 
     ``task_ids`` keeps only those tasks of the file (a run's planned tasks); default: all of them.
@@ -178,7 +282,9 @@ def analyze_files(tasks_path: Path, grades_path: Path, out_dir: Path, config: An
         tasks = [t for t in tasks if t.task_id in task_ids]
     grades = list(read_jsonl(Path(grades_path), Grade))
     if not grades:
-        raise InputFileError(f"{grades_path} holds no grades. Fix: pass the grades.jsonl that "
-                             "`execstate grade` wrote for a run with responses")
+        raise InputFileError(
+            f"{grades_path} holds no grades. Fix: pass the grades.jsonl that "
+            "`execstate grade` wrote for a run with responses"
+        )
     files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
     return write_report(tasks, grades, Path(out_dir), config, files)

@@ -23,10 +23,22 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 _COLS = 4
-_RC = {"svg.hashsalt": "execstate", "svg.fonttype": "none", "font.size": 7, "axes.titlesize": 7,
-       "figure.dpi": 100, "savefig.dpi": 110, "path.simplify": True}
-_ARM_COLORS = {"short-trace-final": "#4c72b0", "long-trace-final": "#dd8452",
-               "inside-loop-state": "#55a868", "post-loop-state": "#c44e52", "function-output": "#8172b3"}
+_RC: dict[Any, Any] = {  # matplotlib types its rc keys as one Literal
+    "svg.hashsalt": "execstate",
+    "svg.fonttype": "none",
+    "font.size": 7,
+    "axes.titlesize": 7,
+    "figure.dpi": 100,
+    "savefig.dpi": 110,
+    "path.simplify": True,
+}
+_ARM_COLORS = {
+    "short-trace-final": "#4c72b0",
+    "long-trace-final": "#dd8452",
+    "inside-loop-state": "#55a868",
+    "post-loop-state": "#c44e52",
+    "function-output": "#8172b3",
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,7 @@ def _styled(func):
     def wrapper(*args, **kwargs):
         with matplotlib.rc_context(_RC):
             return func(*args, **kwargs)
+
     return wrapper
 
 
@@ -91,8 +104,9 @@ def _grid(n_panels: int) -> tuple[Figure, list[Any]]:
     fig = Figure(figsize=(2.7 * cols, height))
     axes = fig.subplots(rows, cols, squeeze=False).ravel().tolist()
     # Fixed margins (inches -> fractions): constrained layout doubles the drawing time.
-    fig.subplots_adjust(left=0.5 / (2.7 * cols), right=0.98, bottom=0.4 / height, top=1 - 0.42 / height,
-                        wspace=0.32, hspace=0.7)
+    fig.subplots_adjust(
+        left=0.5 / (2.7 * cols), right=0.98, bottom=0.4 / height, top=1 - 0.42 / height, wspace=0.32, hspace=0.7
+    )
     for ax in axes[n_panels:]:
         ax.set_visible(False)
     return fig, axes[:n_panels]
@@ -102,8 +116,9 @@ def _binned(ax, bins: list[dict[str, Any]], color: str) -> None:
     """Squares at the binned rates with their interval as error bars (lengths clipped at 0)."""
     rate = np.array([b["rate"] for b in bins])
     yerr = np.clip([[b["rate"] - b["low"] for b in bins], [b["high"] - b["rate"] for b in bins]], 0, None)
-    ax.errorbar([b["x"] for b in bins], rate, yerr=yerr, fmt="s", ms=3.5, color=color, ecolor=color,
-                elinewidth=0.8, capsize=1.5)
+    ax.errorbar(
+        [b["x"] for b in bins], rate, yerr=yerr, fmt="s", ms=3.5, color=color, ecolor=color, elinewidth=0.8, capsize=1.5
+    )
 
 
 def _or_head(panel: dict[str, Any]) -> str:
@@ -133,9 +148,11 @@ def error_vs_load(data: dict[str, Any], out_dir: Path) -> FigureOut:
         ax.set_title(f"{panel['setting']} (n={panel['n']})\n{_or_head(panel)}", loc="left")
     name = f"error_vs_load_{_safe(study)}"
     svg, paths = _save(fig, out_dir, name)
-    caption = (f"Error probability against cumulative state load on {study}, one panel per setting. "
-               f"Squares: binned error rates with Wilson {level:.0%} intervals. Curve and band: logistic fit "
-               f"of error on log2 load with a source-cluster {level:.0%} interval (t, G-1 df).")
+    caption = (
+        f"Error probability against cumulative state load on {study}, one panel per setting. "
+        f"Squares: binned error rates with Wilson {level:.0%} intervals. Curve and band: logistic fit "
+        f"of error on log2 load with a source-cluster {level:.0%} interval (t, G-1 df)."
+    )
     return FigureOut(name, f"Error vs state load: {study}", caption, svg, paths)
 
 
@@ -164,9 +181,11 @@ def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
         ax.axhline(panel["accuracy"], color="#4c72b0", linestyle="--", linewidth=0.8)
     name = f"accuracy_vs_peak_{_safe(study)}"
     svg, paths = _save(fig, out_dir, name)
-    caption = (f"Accuracy against peak state size on {study}, arms pooled, one panel per setting. Squares: "
-               f"binned accuracy with Wilson {level:.0%} intervals; dashed: overall accuracy. Headers: rank "
-               "statistic theta and one-sided permutation p (row-level, not cluster robust).")
+    caption = (
+        f"Accuracy against peak state size on {study}, arms pooled, one panel per setting. Squares: "
+        f"binned accuracy with Wilson {level:.0%} intervals; dashed: overall accuracy. Headers: rank "
+        "statistic theta and one-sided permutation p (row-level, not cluster robust)."
+    )
     return FigureOut(name, f"Accuracy vs peak state: {study}", caption, svg, paths)
 
 
@@ -184,17 +203,24 @@ def accuracy_by_arm(data: dict[str, Any], out_dir: Path) -> FigureOut:
         pos = [settings.index(b["setting"]) + (i - (len(arms) - 1) / 2) * width for b in bars]
         low = [max(0.0, b["rate"] - b["low"]) for b in bars]
         high = [max(0.0, b["high"] - b["rate"]) for b in bars]
-        ax.bar(pos, [b["rate"] for b in bars], width, yerr=[low, high], color=_ARM_COLORS.get(arm, "#777777"),
-               label=arm, error_kw={"elinewidth": 0.7, "capsize": 1.5})
+        ax.bar(
+            pos,
+            [b["rate"] for b in bars],
+            width,
+            yerr=[low, high],
+            color=_ARM_COLORS.get(arm, "#777777"),
+            label=arm,
+            error_kw={"elinewidth": 0.7, "capsize": 1.5},
+        )
     ax.set_xticks(range(len(settings)), settings, rotation=30, ha="right")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("accuracy (C/R)")
     if arms:
-        ax.legend(fontsize=6, ncols=min(3, max(1, len(arms))), loc="lower center", bbox_to_anchor=(0.5, 1.0),
-                  frameon=False)
+        ax.legend(
+            fontsize=6, ncols=min(3, max(1, len(arms))), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False
+        )
     svg, paths = _save(fig, out_dir, "accuracy_by_arm")
-    caption = (f"Completed-response accuracy by arm and setting, all studies pooled, with Wilson {level:.0%} "
-               "intervals.")
+    caption = f"Completed-response accuracy by arm and setting, all studies pooled, with Wilson {level:.0%} intervals."
     return FigureOut("accuracy_by_arm", "Accuracy by arm and setting", caption, svg, paths)
 
 

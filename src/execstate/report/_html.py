@@ -33,7 +33,6 @@ max-height:30rem}details{margin:.2rem 0}summary{cursor:pointer}.correct-valid,.c
 """
 
 
-
 def to_html(table: Table) -> str:
     """An HTML ``<table>`` (escaped); numbers right-aligned."""
     if not table.rows:
@@ -47,7 +46,8 @@ def to_html(table: Table) -> str:
             cls = ' class="num"' if isinstance(v, (int, float)) and not isinstance(v, bool) else ""
             cells.append(f"<td{cls}>{html.escape(format_value(c, v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
 
 def esc(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
@@ -63,9 +63,11 @@ def _clip(text: str | None) -> str:
 
 def figure_html(fig: FigureOut) -> str:
     data = base64.b64encode(fig.svg.encode("utf-8")).decode("ascii")
-    return (f'<figure id="fig-{esc(fig.name)}"><h3>{esc(fig.title)}</h3>'
-            f'<img alt="{esc(fig.title)}" src="data:image/svg+xml;base64,{data}">'
-            f"<figcaption>{esc(fig.caption)} Files: {esc(fig.name)}.svg, {esc(fig.name)}.png</figcaption></figure>")
+    return (
+        f'<figure id="fig-{esc(fig.name)}"><h3>{esc(fig.title)}</h3>'
+        f'<img alt="{esc(fig.title)}" src="data:image/svg+xml;base64,{data}">'
+        f"<figcaption>{esc(fig.caption)} Files: {esc(fig.name)}.svg, {esc(fig.name)}.png</figcaption></figure>"
+    )
 
 
 def table_section(table: Table) -> str:
@@ -76,21 +78,31 @@ def table_section(table: Table) -> str:
 def _grade_rows(grades: list[Grade]) -> str:
     rows = "".join(
         f'<tr><td>{esc(g.setting)}</td><td class="num">{g.sample}</td><td class="{esc(g.status)}">{esc(g.status)}'
-        f"</td><td><pre>{esc(_clip(g.answer))}</pre></td></tr>" for g in grades)
-    return f"<table><thead><tr><th>setting</th><th>sample</th><th>status</th><th>answer</th></tr></thead>" \
-           f"<tbody>{rows}</tbody></table>" if grades else "<p><em>(no grades for this task)</em></p>"
+        f"</td><td><pre>{esc(_clip(g.answer))}</pre></td></tr>"
+        for g in grades
+    )
+    return (
+        f"<table><thead><tr><th>setting</th><th>sample</th><th>status</th><th>answer</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+        if grades
+        else "<p><em>(no grades for this task)</em></p>"
+    )
 
 
 def _task_html(task: Task, grades: list[Grade]) -> str:
     correct = sum(g.status.startswith("correct") for g in grades)
     m = task.metrics
-    meta = (f"trace {m.trace_length}, peak {m.peak_state}, load {m.state_load}, cyclomatic {m.cyclomatic}; "
-            f"rule {task.grading_rule}; source sha256 {task.source_sha256[:12]}")
-    return (f'<details id="task-{esc(task.task_id)}"><summary>{esc(task.arm)}: {correct}/{len(grades)} correct '
-            f'<span class="note">({esc(task.task_id)})</span></summary>'
-            f'<p class="note">{esc(meta)}</p>'
-            f"<h4>Source</h4><pre>{esc(task.source)}</pre><h4>Input</h4><pre>{esc(_clip(task.input))}</pre>"
-            f"<h4>Oracle</h4><pre>{esc(_clip(task.oracle))}</pre>{_grade_rows(grades)}</details>")
+    meta = (
+        f"trace {m.trace_length}, peak {m.peak_state}, load {m.state_load}, cyclomatic {m.cyclomatic}; "
+        f"rule {task.grading_rule}; source sha256 {task.source_sha256[:12]}"
+    )
+    return (
+        f'<details id="task-{esc(task.task_id)}"><summary>{esc(task.arm)}: {correct}/{len(grades)} correct '
+        f'<span class="note">({esc(task.task_id)})</span></summary>'
+        f'<p class="note">{esc(meta)}</p>'
+        f"<h4>Source</h4><pre>{esc(task.source)}</pre><h4>Input</h4><pre>{esc(_clip(task.input))}</pre>"
+        f"<h4>Oracle</h4><pre>{esc(_clip(task.oracle))}</pre>{_grade_rows(grades)}</details>"
+    )
 
 
 def task_browser(tasks: Iterable[Task], grades: Iterable[Grade]) -> str:
@@ -107,10 +119,13 @@ def task_browser(tasks: Iterable[Task], grades: Iterable[Grade]) -> str:
     for case_id, members in cases.items():
         members.sort(key=lambda t: rank.get(t.arm, len(rank)))
         first = members[0]
-        inner = "".join(_task_html(t, sorted(by_task.get(t.task_id, []), key=lambda g: (g.setting, g.sample)))
-                        for t in members)
-        parts.append(f"<details><summary><strong>{esc(case_id)}</strong> ({esc(first.study)}, "
-                     f"{esc(first.language)}, {len(members)} tasks)</summary>{inner}</details>")
+        inner = "".join(
+            _task_html(t, sorted(by_task.get(t.task_id, []), key=lambda g: (g.setting, g.sample))) for t in members
+        )
+        parts.append(
+            f"<details><summary><strong>{esc(case_id)}</strong> ({esc(first.study)}, "
+            f"{esc(first.language)}, {len(members)} tasks)</summary>{inner}</details>"
+        )
     return "".join(parts)
 
 
@@ -119,6 +134,8 @@ def page(title: str, banner: str | None, sections: list[tuple[str, str, str]]) -
     nav = "".join(f'<a href="#{esc(a)}">{esc(h)}</a>' for a, h, _ in sections)
     body = "".join(f'<section id="{esc(a)}"><h2>{esc(h)}</h2>{inner}</section>' for a, h, inner in sections)
     top = f'<p class="banner">{esc(banner)}</p>' if banner else ""
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style></head>'
-            f"<body><h1>{esc(title)}</h1>{top}<nav>{nav}</nav>{body}</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style></head>'
+        f"<body><h1>{esc(title)}</h1>{top}<nav>{nav}</nav>{body}</body></html>\n"
+    )

@@ -58,8 +58,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def updated_manifest(
-    old: RunManifest | None, tasks_file: str | None, sha: str, n_tasks: int,
-    settings: list[Setting], invocation: RunInvocation,
+    old: RunManifest | None,
+    tasks_file: str | None,
+    sha: str,
+    n_tasks: int,
+    settings: list[Setting],
+    invocation: RunInvocation,
 ) -> RunManifest:
     merged = dict(old.settings) if old else {}
     merged.update({s.name: s.model_dump(mode="json") for s in settings})

@@ -91,8 +91,15 @@ def _should_retry(result: Attempt, setting: Setting, number: int) -> bool:
 
 
 def _record(
-    provider: Provider, setting: Setting, task: Task, sample: int, result: Attempt,
-    attempts: int, errors: list[str], latency: float, started_at: str,
+    provider: Provider,
+    setting: Setting,
+    task: Task,
+    sample: int,
+    result: Attempt,
+    attempts: int,
+    errors: list[str],
+    latency: float,
+    started_at: str,
 ) -> Response:
     completed = result.kind == "completed"
     return Response(

@@ -39,9 +39,14 @@ class RunProgress:
         self._ids: dict[str, Any] = {}
         if enabled:
             self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
-                TimeRemainingColumn(), TextColumn("{task.fields[status]}"),
-                console=Console(stderr=True), transient=False,
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                _RateColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[status]}"),
+                console=Console(stderr=True),
+                transient=False,
             )
 
     def add(self, setting: str, total: int) -> None:

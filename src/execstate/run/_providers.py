@@ -390,9 +390,11 @@ async def preflight(setting: Setting, api_key: str | None) -> None:
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
     try:
-        async with aiohttp.ClientSession(timeout=timeout) as session:
-            async with session.get(url, headers=headers, proxy=env_proxy(url)) as resp:
-                status = resp.status
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.get(url, headers=headers, proxy=env_proxy(url)) as resp,
+        ):
+            status = resp.status
     except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
         raise SettingsError(
             f"setting {setting.name!r}: endpoint {setting.base_url} is unreachable "

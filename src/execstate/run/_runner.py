@@ -11,7 +11,7 @@ import random
 import signal
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -120,8 +120,10 @@ async def arun_tasks(
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
-        raise UsageError(f"samples must be >= 1 and limit >= 0, got samples={samples}, limit={limit}. "
-                         "Fix: pass --samples 1 or more and --limit 0 or more")
+        raise UsageError(
+            f"samples must be >= 1 and limit >= 0, got samples={samples}, limit={limit}. "
+            "Fix: pass --samples 1 or more and --limit 0 or more"
+        )
     task_list, sha, tasks_file = _load_tasks(tasks)
     chosen = _select(list(load_settings(settings) if isinstance(settings, (str, Path)) else settings), setting)
     selected = task_list if limit is None else task_list[:limit]
@@ -138,7 +140,9 @@ async def arun_tasks(
             try:
                 invocation = RunInvocation(
                     started_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                    settings=[s.name for s in chosen], samples=samples, limit=limit,
+                    settings=[s.name for s in chosen],
+                    samples=samples,
+                    limit=limit,
                 )
                 write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
                 with _collector_frozen():
@@ -170,17 +174,44 @@ def _select(settings: list[Setting], name: str | None) -> list[Setting]:
         return settings
     chosen = [s for s in settings if s.name == name]
     if not chosen:
-        raise SettingsError(f"no setting named {name!r}. Fix: pass one of {', '.join(s.name for s in settings)} "
-                            "(the names of the settings file's [[setting]] tables)")
+        raise SettingsError(
+            f"no setting named {name!r}. Fix: pass one of {', '.join(s.name for s in settings)} "
+            "(the names of the settings file's [[setting]] tables)"
+        )
     return chosen
 
 
 def _plan(setting: Setting, tasks: list[Task], samples: int, recorded: dict[CellKey, Response]) -> _Plan:
     # Sample-major order: every task's first sample is asked before any second one.
-    cells = [
-        (t, k) for k in range(samples) for t in tasks if (t.task_id, setting.name, k) not in recorded
-    ]
+    cells = [(t, k) for k in range(samples) for t in tasks if (t.task_id, setting.name, k) not in recorded]
     return _Plan(setting, cells)
+
+
+async def _open_openai(s: Setting) -> tuple[Provider, list[str]]:
+    key = s.api_key()
+    await preflight(s, key)
+    return OpenAIProvider(s, key), [key] if key else []
+
+
+async def _open_oracle(s: Setting) -> tuple[Provider, list[str]]:
+    return OracleProvider(), []
+
+
+async def _open_synthetic(s: Setting) -> tuple[Provider, list[str]]:
+    return SyntheticProvider(s.name), []
+
+
+async def _open_replay(s: Setting) -> tuple[Provider, list[str]]:
+    return ReplayProvider(Path(str(s.replay_file)), model=s.model), []
+
+
+PROVIDERS: dict[str, Callable[[Setting], Awaitable[tuple[Provider, list[str]]]]] = {
+    "openai": _open_openai,
+    "oracle": _open_oracle,
+    "synthetic": _open_synthetic,
+    "replay": _open_replay,
+}
+"""A setting's ``provider`` -> an async factory of its provider and the secrets never to write."""
 
 
 async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider], tuple[str, ...]]:
@@ -189,17 +220,8 @@ async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider],
     secrets: list[str] = []
     try:
         for s in settings:
-            if s.provider == "openai":
-                key = s.api_key()
-                await preflight(s, key)
-                providers[s.name] = OpenAIProvider(s, key)
-                secrets += [key] if key else []
-            elif s.provider == "oracle":
-                providers[s.name] = OracleProvider()
-            elif s.provider == "synthetic":
-                providers[s.name] = SyntheticProvider(s.name)
-            else:
-                providers[s.name] = ReplayProvider(Path(str(s.replay_file)), model=s.model)
+            providers[s.name], keys = await PROVIDERS[s.provider](s)
+            secrets += keys
     except BaseException:
         for p in providers.values():
             await p.aclose()
@@ -289,8 +311,12 @@ class _Writer:
 
 
 async def _execute(
-    plans: list[_Plan], providers: dict[str, Provider], secrets: tuple[str, ...],
-    store: ResponseStore, summary: RunSummary, progress: RunProgress,
+    plans: list[_Plan],
+    providers: dict[str, Provider],
+    secrets: tuple[str, ...],
+    store: ResponseStore,
+    summary: RunSummary,
+    progress: RunProgress,
 ) -> None:
     """Run every plan concurrently; on Ctrl-C/SIGTERM stop, keeping every record already received."""
     writer = _Writer(store)
@@ -312,8 +338,12 @@ async def _execute(
 
 
 async def _run_plans(
-    plans: list[_Plan], providers: dict[str, Provider], secrets: tuple[str, ...],
-    writer: _Writer, summary: RunSummary, progress: RunProgress,
+    plans: list[_Plan],
+    providers: dict[str, Provider],
+    secrets: tuple[str, ...],
+    writer: _Writer,
+    summary: RunSummary,
+    progress: RunProgress,
 ) -> None:
     rng = random.Random()
     async with asyncio.TaskGroup() as tg:
@@ -323,8 +353,13 @@ async def _run_plans(
 
 
 async def _run_plan(
-    plan: _Plan, provider: Provider, secrets: tuple[str, ...], writer: _Writer,
-    summary: RunSummary, progress: RunProgress, rng: random.Random,
+    plan: _Plan,
+    provider: Provider,
+    secrets: tuple[str, ...],
+    writer: _Writer,
+    summary: RunSummary,
+    progress: RunProgress,
+    rng: random.Random,
 ) -> None:
     """``concurrency`` workers share one iterator of cells; a setting-wide error stops only this setting."""
     name = plan.setting.name
@@ -333,7 +368,12 @@ async def _run_plan(
     async def worker() -> None:
         for task, sample in cells:
             rec = await run_cell(
-                provider, plan.setting, task, sample, secrets=secrets, rng=rng,
+                provider,
+                plan.setting,
+                task,
+                sample,
+                secrets=secrets,
+                rng=rng,
                 on_retry=lambda: progress.note(name, "retry", advance=False),
             )
             writer.put(rec)  # no await between receiving and queueing: nothing to lose on cancel

@@ -12,14 +12,24 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from execstate.errors import SettingsError
 
 Provider = Literal["openai", "oracle", "replay", "synthetic"]
+"""Names of ``execstate.run._runner.PROVIDERS``; a new provider adds its name here and its factory there."""
 Reasoning = Literal["off", "minimal", "low", "medium", "high"]
 
 # Fields that change what a request asks for. A resumed run refuses to mix
 # responses recorded under different values of these under one setting name;
 # the other fields (concurrency, timeouts, retry knobs) may change between runs.
 REQUEST_FIELDS = (
-    "provider", "base_url", "model", "reasoning", "reasoning_field", "max_output_tokens",
-    "max_tokens_field", "temperature", "top_p", "extra_body", "replay_file",
+    "provider",
+    "base_url",
+    "model",
+    "reasoning",
+    "reasoning_field",
+    "max_output_tokens",
+    "max_tokens_field",
+    "temperature",
+    "top_p",
+    "extra_body",
+    "replay_file",
 )
 
 

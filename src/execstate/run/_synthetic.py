@@ -22,8 +22,13 @@ import re
 from execstate.records import Task
 from execstate.run._providers import Attempt
 
-_ARM_BONUS = {"short-trace-final": 1.0, "function-output": 1.0, "long-trace-final": 0.0,
-              "inside-loop-state": -0.3, "post-loop-state": -0.2}
+_ARM_BONUS = {
+    "short-trace-final": 1.0,
+    "function-output": 1.0,
+    "long-trace-final": 0.0,
+    "inside-loop-state": -0.3,
+    "post-loop-state": -0.2,
+}
 _NUMBER = re.compile(r"-?\d+")
 
 
@@ -38,10 +43,10 @@ def wrong_answer(oracle: str, u: float) -> str:
     numbers = list(_NUMBER.finditer(oracle))
     if numbers:
         m = numbers[int(u * len(numbers))]
-        return oracle[: m.start()] + str(int(m.group()) + 1) + oracle[m.end():]
+        return oracle[: m.start()] + str(int(m.group()) + 1) + oracle[m.end() :]
     text = oracle.rstrip("\n") or "?"
     i = int(u * len(text))
-    return text[:i] + ("x" if text[i] != "x" else "y") + text[i + 1:]
+    return text[:i] + ("x" if text[i] != "x" else "y") + text[i + 1 :]
 
 
 class SyntheticProvider:

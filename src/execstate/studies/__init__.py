@@ -60,17 +60,25 @@ class Study:
         return list(getattr(importlib.import_module(module), func)())
 
 
-STUDIES: dict[str, Study] = {s.name: s for s in (
-    Study("classic", ("python",), "json-or-tokens", "thirty authored textbook algorithms",
-          cases_dir=HERE / "classic"),
-    Study("cruxeval", ("python",), "python-literal", "the 800 CRUXEval function-output items (MIT)",
-          loader="execstate.studies.cruxeval:cruxeval_tasks"),
-    Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
-    Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
-    Study("codecontests", ("cpp",), "int-alpha-tokens", "CodeContests, C++ solutions"),
-    Study("networkx", ("python",), "bytes", "NetworkX network simplex on thirty graph inputs",
-          shared_source=True),
-)}
+STUDIES: dict[str, Study] = {
+    s.name: s
+    for s in (
+        Study(
+            "classic", ("python",), "json-or-tokens", "thirty authored textbook algorithms", cases_dir=HERE / "classic"
+        ),
+        Study(
+            "cruxeval",
+            ("python",),
+            "python-literal",
+            "the 800 CRUXEval function-output items (MIT)",
+            loader="execstate.studies.cruxeval:cruxeval_tasks",
+        ),
+        Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
+        Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
+        Study("codecontests", ("cpp",), "int-alpha-tokens", "CodeContests, C++ solutions"),
+        Study("networkx", ("python",), "bytes", "NetworkX network simplex on thirty graph inputs", shared_source=True),
+    )
+}
 """Every registered study by name."""
 
 
@@ -79,8 +87,10 @@ def get_study(name: str) -> Study:
     try:
         return STUDIES[name]
     except KeyError:
-        raise UsageError(f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
-                         "(or give the paths of your own case specs)") from None
+        raise UsageError(
+            f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
+            "(or give the paths of your own case specs)"
+        ) from None
 
 
 def builtin_studies() -> list[str]:
@@ -92,8 +102,10 @@ def builtin_study(name: str) -> Study:
     """The built-in study ``name``; ``UsageError`` if it is unknown or ships no cases."""
     study = get_study(name) if name in STUDIES else None
     if study is None or not study.builtin:
-        raise UsageError(f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
-                         "(or give the paths of your own case specs)")
+        raise UsageError(
+            f"unknown study {name!r}. Fix: use one of {', '.join(builtin_studies())} "
+            "(or give the paths of your own case specs)"
+        )
     return study
 
 
@@ -117,6 +129,13 @@ def shared_source_studies() -> tuple[str, ...]:
 
 
 __all__ = [
-    "DEFAULT_GRADING_RULE", "STUDIES", "Study", "builtin_studies", "builtin_study", "default_grading_rule",
-    "get_study", "shared_source_studies", "study_dir",
+    "DEFAULT_GRADING_RULE",
+    "STUDIES",
+    "Study",
+    "builtin_studies",
+    "builtin_study",
+    "default_grading_rule",
+    "get_study",
+    "shared_source_studies",
+    "study_dir",
 ]

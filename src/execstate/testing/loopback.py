@@ -72,7 +72,9 @@ Script = Callable[[Request], Action]
 def completion(text: str, finish_reason: str = "stop", usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """A minimal chat-completion body carrying ``text``."""
     return {
-        "id": "chatcmpl-loopback", "object": "chat.completion", "model": "loopback",
+        "id": "chatcmpl-loopback",
+        "object": "chat.completion",
+        "model": "loopback",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}],
         "usage": usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
     }
@@ -130,6 +132,7 @@ class ScriptedServer:
 
     def release(self, n: int = 1) -> None:
         """Let the ``n`` oldest held requests (or the next ones to arrive) go on."""
+
         def _do() -> None:
             self._releases += n
             self._drain_releases()
@@ -138,6 +141,7 @@ class ScriptedServer:
 
     def release_all(self) -> int:
         """Let every request held right now go on (later arrivals stay held); returns how many."""
+
         async def _do() -> int:
             n = len(self._held)
             while self._held:
@@ -148,6 +152,7 @@ class ScriptedServer:
 
     def held(self) -> int:
         """How many requests are waiting for a release."""
+
         async def _count() -> int:
             return len(self._held)
 
@@ -230,15 +235,26 @@ async def _read_request(reader: asyncio.StreamReader) -> tuple[str, dict[str, st
     return path, headers, body
 
 
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
-            500: "Internal Server Error", 503: "Service Unavailable"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 def _encode(reply: Reply) -> bytes:
     body = reply.body if reply.body is not None else completion('{"output":"0"}')
     payload = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
-    head = [f"HTTP/1.1 {reply.status} {_REASONS.get(reply.status, 'Status')}",
-            f"Content-Length: {len(payload)}", "Content-Type: application/json", "Connection: keep-alive"]
+    head = [
+        f"HTTP/1.1 {reply.status} {_REASONS.get(reply.status, 'Status')}",
+        f"Content-Length: {len(payload)}",
+        "Content-Type: application/json",
+        "Connection: keep-alive",
+    ]
     head += [f"{k}: {v}" for k, v in reply.headers.items()]
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload
 
@@ -293,7 +309,10 @@ async def serve_fixed_latency(latency: float, ready: Callable[[int], None]) -> N
     completion_reply = _encode(Reply())
     models_reply = _encode(Reply(body={"object": "list", "data": [{"id": "loopback"}]}))
     server = await loop.create_server(
-        lambda: _FixedLatencyProtocol(latency, completion_reply, models_reply), "127.0.0.1", 0, backlog=4096,
+        lambda: _FixedLatencyProtocol(latency, completion_reply, models_reply),
+        "127.0.0.1",
+        0,
+        backlog=4096,
     )
     ready(int(server.sockets[0].getsockname()[1]))
     async with server:

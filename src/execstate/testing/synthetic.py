@@ -18,12 +18,20 @@ from execstate.records import ARMS, Grade, Metrics, Task
 from execstate.studies import default_grading_rule, shared_source_studies
 
 STUDIES: tuple[tuple[str, str, int], ...] = (
-    ("classic", "python", 30), ("lcb_python", "python", 283), ("lcb_cpp", "cpp", 35),
-    ("codecontests", "cpp", 22), ("networkx", "python", 30),
+    ("classic", "python", 30),
+    ("lcb_python", "python", 283),
+    ("lcb_cpp", "cpp", 35),
+    ("codecontests", "cpp", 22),
+    ("networkx", "python", 30),
 )
 SETTINGS: dict[str, float] = {
-    "alpha-high": -1.2, "alpha-off": 1.0, "beta-high": -0.4, "gamma-high": -0.7,
-    "gamma-off": 2.2, "delta-high": 0.3, "delta-off": 2.6,
+    "alpha-high": -1.2,
+    "alpha-off": 1.0,
+    "beta-high": -0.4,
+    "gamma-high": -0.7,
+    "gamma-off": 2.2,
+    "delta-high": 0.3,
+    "delta-off": 2.6,
 }
 """Setting name -> baseline error log odds."""
 _ARM_SHIFT = {"short-trace-final": -1.5, "long-trace-final": 0.0, "inside-loop-state": 0.6, "post-loop-state": 0.8}
@@ -43,15 +51,25 @@ def _case_tasks(study: str, language: str, index: int, rng: np.random.Generator)
         if arm == "inside-loop-state":
             log_trace -= 1.0
         log_peak = 2.0 + 0.4 * (log_trace - 11) + rng.normal(0, 1.0)
-        trace, peak = int(2 ** log_trace) + 1, max(1, int(2 ** log_peak))
+        trace, peak = int(2**log_trace) + 1, max(1, int(2**log_peak))
         load = max(peak, int(2 ** (log_trace + log_peak - 3.0 + rng.normal(0, 0.3))))
         state = arm.endswith("state")
-        tasks.append(Task(
-            task_id=f"{case_id}/{arm}", case_id=case_id, study=study, language=language, arm=arm,
-            source=source, input=f"{index} {int(2 ** long_trace)}\n",
-            oracle='{"x":1}' if state else str(index), answer_kind="json" if state else "text",
-            grading_rule=default_grading_rule(study), source_sha256=sha,
-            metrics=Metrics(trace_length=trace, peak_state=peak, state_load=load, cyclomatic=cyclomatic)))
+        tasks.append(
+            Task(
+                task_id=f"{case_id}/{arm}",
+                case_id=case_id,
+                study=study,
+                language=language,
+                arm=arm,
+                source=source,
+                input=f"{index} {int(2**long_trace)}\n",
+                oracle='{"x":1}' if state else str(index),
+                answer_kind="json" if state else "text",
+                grading_rule=default_grading_rule(study),
+                source_sha256=sha,
+                metrics=Metrics(trace_length=trace, peak_state=peak, state_load=load, cyclomatic=cyclomatic),
+            )
+        )
     return tasks
 
 
@@ -61,13 +79,19 @@ def synthetic_tasks(seed: int = 0, studies=STUDIES) -> list[Task]:
     return [t for study, language, n in studies for i in range(n) for t in _case_tasks(study, language, i, rng)]
 
 
-def synthetic_grades(tasks: list[Task], seed: int = 0, settings: dict[str, float] | None = None,
-                     trace_odds_ratio: float = 1.3, cluster_sd: float = 0.0,
-                     no_response_rate: float = 0.003, invalid_rate: float = 0.1) -> list[Grade]:
+def synthetic_grades(
+    tasks: list[Task],
+    seed: int = 0,
+    settings: dict[str, float] | None = None,
+    trace_odds_ratio: float = 1.3,
+    cluster_sd: float = 0.0,
+    no_response_rate: float = 0.003,
+    invalid_rate: float = 0.1,
+) -> list[Grade]:
     """One grade per task x setting drawn from the known error model (see the module docstring)."""
     rng = np.random.default_rng(seed + 1)
     settings = SETTINGS if settings is None else settings
-    log_trace = np.log2([t.metrics.trace_length for t in tasks])
+    log_trace = np.log2([t.metrics.trace_length or 1 for t in tasks])
     centred = log_trace - log_trace.mean()
     shas = sorted({t.source_sha256 for t in tasks})
     effect = dict(zip(shas, rng.normal(0, cluster_sd, len(shas)) if cluster_sd else np.zeros(len(shas))))
@@ -81,6 +105,14 @@ def synthetic_grades(tasks: list[Task], seed: int = 0, settings: dict[str, float
         for task, w, inv, miss in zip(tasks, wrong, invalid, missing):
             status = "no-response" if miss else f"{'wrong' if w else 'correct'}-{'invalid' if inv else 'valid'}"
             answer = None if miss else ("999" if w else task.oracle)
-            grades.append(Grade(task_id=task.task_id, setting=setting, status=status,
-                                envelope_valid=None if miss else not inv, answer=answer, rule=task.grading_rule))
+            grades.append(
+                Grade(
+                    task_id=task.task_id,
+                    setting=setting,
+                    status=status,
+                    envelope_valid=None if miss else not inv,
+                    answer=answer,
+                    rule=task.grading_rule,
+                )
+            )
     return grades

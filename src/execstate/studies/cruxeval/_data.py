@@ -47,8 +47,10 @@ def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
                 if not all(isinstance(item[k], str) for k in ("code", "input", "output", "id")):
                     raise ValueError("code, input, output and id must be strings")
             except (ValueError, KeyError, TypeError) as exc:
-                raise RecordError(f"{path}:{lineno}: not a CRUXEval item {{code, input, output, id}}: {exc}. "
-                                  "Fix: pass CRUXEval's cruxeval.jsonl") from None
+                raise RecordError(
+                    f"{path}:{lineno}: not a CRUXEval item {{code, input, output, id}}: {exc}. "
+                    "Fix: pass CRUXEval's cruxeval.jsonl"
+                ) from None
             if key in items:
                 raise RecordError(f"{path}:{lineno}: CRUXEval id {key!r} repeated. Fix: keep one line per id")
             items[key] = item
@@ -67,12 +69,24 @@ def item_task(item: dict[str, Any]) -> Task:
     call = f"f({item['input']})"
     source = f"{item['code'].rstrip()}\n\n\nprint(repr({call}))\n"
     return Task(
-        task_id=f"{case_id}/function-output", case_id=case_id, study=STUDY, language="python",
-        arm="function-output", source=source, input="", oracle=item["output"],
-        answer_kind="text", grading_rule="python-literal", metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
+        task_id=f"{case_id}/function-output",
+        case_id=case_id,
+        study=STUDY,
+        language="python",
+        arm="function-output",
+        source=source,
+        input="",
+        oracle=item["output"],
+        answer_kind="text",
+        grading_rule="python-literal",
+        metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
         source_sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
-        meta={"cruxeval_id": item["id"], "call": call, "arguments": item["input"],
-              "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)"},
+        meta={
+            "cruxeval_id": item["id"],
+            "call": call,
+            "arguments": item["input"],
+            "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)",
+        },
     )
 
 

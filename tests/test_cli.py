@@ -1,0 +1,30 @@
+"""The command line's own defaults agree with the library's, since the parser cannot import the library."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from execstate.analyze import AnalysisConfig
+from execstate.cli import _analyze, make_parser
+from execstate.pipeline import DEFAULT_STUDIES
+from execstate.studies import builtin_studies
+
+
+def test_analyze_defaults_equal_the_analysis_config():
+    fields = {f.name: f.default for f in dataclasses.fields(AnalysisConfig)}
+    assert (_analyze.SEED, _analyze.REPLICATES, _analyze.PERMUTATIONS) == (
+        fields["seed"], fields["replicates"], fields["permutations"])
+    args = make_parser().parse_args(["analyze", "--tasks", "t", "--grades", "g", "--out", "o"])
+    assert (args.seed, args.replicates, args.permutations) == (20250101, 10_000, 10_000)
+    assert AnalysisConfig().exclude_study == "networkx"  # from the registry's shared_source flag
+
+
+def test_the_main_job_builds_every_builtin_study():
+    assert DEFAULT_STUDIES == tuple(builtin_studies()) == ("classic", "cruxeval")
+
+
+def test_debug_flag_is_accepted_before_and_after_the_command():
+    parser = make_parser()
+    assert parser.parse_args(["--debug", "tables", "--run", "r"]).debug is True
+    assert parser.parse_args(["tables", "--run", "r", "--debug"]).debug is True
+    assert parser.parse_args(["tables", "--run", "r"]).debug is False
