@@ -17,7 +17,7 @@ PUBLIC = {
         'AccuracyTables', 'Cell', 'CruxevalScore', 'GRADES_NAME', 'Extraction', 'GradePlanError', 'GradeRun', 'RULES', 'RunPlan', 'accuracy_tables', 'answer_matches', 'extract', 'format_markdown', 'grade_all', 'grade_response', 'grade_run', 'load_run_plan', 'pass_at_k', 'plan_cells', 'plan_run_cells', 'print_tables', 'score_file', 'score_generations', 'write_tables',
     },
     'execstate.analyze': {
-        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'binned_rates', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'figure_data', 'final_pairs', 'fit_logit', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'quantile_bins', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'wilson_interval', 'write_analysis_json',
+        'Analysis', 'AnalysisConfig', 'BHFamily', 'Cells', 'Cohort', 'DYNAMIC_METRICS', 'LogitFit', 'METRICS', 'MODELS', 'analyze', 'analyze_cells', 'benjamini_hochberg', 'binned_rates', 'build_design', 'cluster_bootstrap_ratio', 'cluster_regression', 'figure_data', 'final_pairs', 'fit_logit', 'joinable_grades', 'load_cells', 'paired_comparison', 'percentile_interval', 'permutation_theta', 'permutation_thetas', 'quantile_bins', 'rank_theta', 'regression_rows', 'seeded_rng', 'series_summary', 'series_tests', 'wilson_interval', 'write_analysis_json',
     },
     'execstate.report': {
         'FigureOut', 'ReportFiles', 'analyze_files', 'render_figures', 'write_report',

@@ -1,6 +1,6 @@
 """execstate.analyze stage: the paper's statistics over tasks and grades (SPEC section 10 items 3-5)."""
 
-from execstate.analyze._analysis import Analysis, analyze, analyze_cells, write_analysis_json
+from execstate.analyze._analysis import Analysis, analyze, analyze_cells, joinable_grades, write_analysis_json
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
 from execstate.analyze._figures import binned_rates, figure_data, quantile_bins
@@ -39,6 +39,7 @@ __all__ = [
     "figure_data",
     "final_pairs",
     "fit_logit",
+    "joinable_grades",
     "load_cells",
     "paired_comparison",
     "percentile_interval",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from execstate.analyze._figures import figure_data
 from execstate.analyze._paired import paired_comparison
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, series_tests
+from execstate.grade import accuracy_tables
 from execstate.records import Grade, Task
 
 ANALYSIS_SCHEMA_VERSION = 1
@@ -35,6 +37,9 @@ class Analysis:
     series_summary: list[dict[str, Any]] = field(default_factory=list)
     figures: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Data of every report figure keyed by figure name, in report order (the report only draws it)."""
+    accuracy: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The corpus and accuracy tables (``corpus``, ``accuracy_by_arm``, ``_by_setting``, ``_by_study``) of
+    the joinable grades; filled by ``analyze`` (which has the records), empty from ``analyze_cells``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +53,7 @@ class Analysis:
             "series": self.series,
             "series_summary": self.series_summary,
             "figures": self.figures,
+            "accuracy": self.accuracy,
         }
 
 
@@ -88,8 +94,34 @@ def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysi
 
 
 def analyze(tasks: Iterable[Task], grades: Iterable[Grade], config: AnalysisConfig | None = None) -> Analysis:
-    """The full analysis of ``grades`` against ``tasks``; deterministic for a given config."""
-    return analyze_cells(load_cells(tasks, grades), config)
+    """The full analysis of ``grades`` against ``tasks``, accuracy tables included; deterministic for a config.
+
+    The accuracy tables count the joinable grades (``joinable_grades``); the
+    others are listed in ``inputs`` (unknown task ids, duplicate cells).
+    """
+    tasks, grades = list(tasks), list(grades)
+    analysis = analyze_cells(load_cells(tasks, grades), config)
+    acc = accuracy_tables(tasks, joinable_grades(tasks, grades))
+    accuracy = {
+        "corpus": acc.corpus,
+        "accuracy_by_arm": acc.by_arm,
+        "accuracy_by_setting": acc.by_setting,
+        "accuracy_by_study": acc.by_study,
+    }
+    return dataclasses.replace(analysis, accuracy=accuracy)
+
+
+def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:
+    """Grades of known tasks, the first grade per cell (the rest are reported in ``inputs``)."""
+    known = {t.task_id for t in tasks}
+    seen: set[tuple[str, str, int]] = set()
+    out = []
+    for g in grades:
+        key = (g.task_id, g.setting, g.sample)
+        if g.task_id in known and key not in seen:
+            seen.add(key)
+            out.append(g)
+    return out
 
 
 def _clean(value: Any) -> Any:

@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from execstate import __version__
-from execstate.analyze import Analysis, AnalysisConfig, analyze_cells, load_cells, write_analysis_json
+from execstate.analyze import Analysis, AnalysisConfig, analyze, joinable_grades, write_analysis_json
 from execstate.errors import InputFileError, output_dir
-from execstate.grade import accuracy_tables
 from execstate.records import Grade, Task, read_jsonl
 from execstate.report._figures import FigureOut, render_figures
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
@@ -38,19 +37,6 @@ class ReportFiles:
     report_html: Path
     tables: list[Path] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
-
-
-def _joinable(tasks: list[Task], grades: list[Grade]) -> list[Grade]:
-    """Grades of known tasks, first grade per cell (the rest are reported by the analysis)."""
-    known = {t.task_id for t in tasks}
-    seen: set[tuple[str, str, int]] = set()
-    out = []
-    for g in grades:
-        key = (g.task_id, g.setting, g.sample)
-        if g.task_id in known and key not in seen:
-            seen.add(key)
-            out.append(g)
-    return out
 
 
 def _banner(grades: list[Grade]) -> str | None:
@@ -134,16 +120,16 @@ _SERIES_COLS = [
 ]
 
 
-def accuracy_section_tables(tasks: list[Task], grades: list[Grade]) -> list[Table]:
-    """Corpus and the three accuracy tables, computed by the grade stage."""
-    acc = accuracy_tables(tasks, grades)
+def accuracy_section_tables(a: Analysis) -> list[Table]:
+    """Corpus and the three accuracy tables, as the analysis computed them."""
     note = "C/R = correct/completed, C/N = correct/planned, in percent."
-    return [
-        make_table("corpus", "Corpus (paper Table 2)", acc.corpus),
-        make_table("accuracy_by_arm", "Accuracy by arm and setting (Table 3)", acc.by_arm, note=note),
-        make_table("accuracy_by_setting", "Accuracy by setting (Table 4)", acc.by_setting, note=note),
-        make_table("accuracy_by_study", "Accuracy by study and setting (Table 5)", acc.by_study, note=note),
-    ]
+    titles = {
+        "corpus": "Corpus (paper Table 2)",
+        "accuracy_by_arm": "Accuracy by arm and setting (Table 3)",
+        "accuracy_by_setting": "Accuracy by setting (Table 4)",
+        "accuracy_by_study": "Accuracy by study and setting (Table 5)",
+    }
+    return [make_table(n, t, a.accuracy[n], note="" if n == "corpus" else note) for n, t in titles.items()]
 
 
 def analysis_tables(a: Analysis) -> list[Table]:
@@ -230,22 +216,18 @@ def write_report(
     config: AnalysisConfig | None = None,
     files: dict[str, str] | None = None,
 ) -> ReportFiles:
-    """Analyse, then write analysis.json, tables, figures and report.html under ``out_dir``."""
+    """Analyse (``execstate.analyze.analyze``), then write analysis.json and render its tables, figures and
+    report.html under ``out_dir``; nothing here computes a number the report shows."""
     config = config or AnalysisConfig()
     if not grades:
         raise InputFileError(
             "there are no grades to analyse. Fix: grade a run first with `execstate grade` and pass its grades.jsonl"
         )
     out_dir = output_dir(out_dir)
-    cells = load_cells(tasks, grades)
-    analysis = analyze_cells(cells, config)
-    joined = _joinable(tasks, grades)
-    acc, tabs = accuracy_section_tables(tasks, joined), analysis_tables(analysis)
-    extra: dict[str, Any] = {
-        "accuracy": {t.name: t.rows for t in acc},
-        "files": files or {},
-        "execstate_version": __version__,
-    }
+    analysis = analyze(tasks, grades, config)
+    joined = joinable_grades(tasks, grades)
+    acc, tabs = accuracy_section_tables(analysis), analysis_tables(analysis)
+    extra: dict[str, Any] = {"files": files or {}, "execstate_version": __version__}
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
     figs = render_figures(analysis.figures, out_dir / "figures")
