@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from execstate.cli._grade import add_run_or_files
+
 # The analysis defaults, repeated here so that building the parser imports no statistics library;
 # tests/test_cli.py checks that they equal AnalysisConfig's.
 SEED, REPLICATES, PERMUTATIONS = 20250101, 10_000, 10_000
@@ -19,17 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "analyze", help="statistics, figures and the HTML report of graded tasks", description=__doc__
     )
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "--run",
-        type=Path,
-        help="graded run directory: its planned tasks (tasks file from run_manifest.json) and RUN/grades.jsonl",
-    )
-    source.add_argument("--grades", type=Path, help="grades.jsonl written by `execstate grade`; needs --tasks")
-    p.add_argument(
-        "--tasks",
-        type=Path,
-        help="tasks.jsonl written by `execstate build` (with --run default: the manifest's tasks_file)",
+    add_run_or_files(
+        p,
+        "--grades",
+        "grades.jsonl written by `execstate grade`",
+        "graded run directory: its planned tasks (tasks file from run_manifest.json) and RUN/grades.jsonl",
     )
     p.add_argument("--out", type=Path, required=True, help="output directory (created if missing)")
     p.add_argument("--seed", type=int, default=SEED, help="base seed (default %(default)s)")

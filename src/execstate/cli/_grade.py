@@ -8,18 +8,27 @@ from collections import Counter
 from pathlib import Path
 
 
+def add_run_or_files(p: argparse.ArgumentParser, flag: str, file_help: str, run_help: str) -> None:
+    """``--run RUN`` or ``FLAG FILE`` (exactly one), and ``--tasks`` (with --run: default the manifest's)."""
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--run", type=Path, help=run_help)
+    source.add_argument(flag, type=Path, help=f"{file_help}; needs --tasks")
+    p.add_argument(
+        "--tasks",
+        type=Path,
+        help="tasks.jsonl written by `execstate build` (with --run default: the "
+        "tasks file its run_manifest.json names)",
+    )
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the grade stage's subcommands to the ``execstate`` parser."""
     p = subparsers.add_parser("grade", help="grade responses against tasks (SPEC 9): one grade per planned cell")
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "--run",
-        type=Path,
-        help="run directory: grade exactly the cells its run_manifest.json planned (a --limit run included)",
-    )
-    source.add_argument("--responses", type=Path, help="responses.jsonl (Response records); needs --tasks, --out")
-    p.add_argument(
-        "--tasks", type=Path, help="tasks.jsonl (Task records); with --run default: the manifest's tasks_file"
+    add_run_or_files(
+        p,
+        "--responses",
+        "responses.jsonl (Response records)",
+        "run directory: grade exactly the cells its run_manifest.json planned (a --limit run included)",
     )
     p.add_argument("--out", type=Path, help="grades.jsonl to write (with --run default: RUN/grades.jsonl)")
     p.add_argument("--settings", help="comma-separated planned settings (default: those in the responses)")
@@ -27,15 +36,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_grade)
 
     p = subparsers.add_parser("tables", help="accuracy tables (SPEC 10 items 1-2) as CSV, JSON and Markdown")
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "--run",
-        type=Path,
-        help="graded run directory: its tasks (from the manifest, the planned ones) and RUN/grades.jsonl",
-    )
-    source.add_argument("--grades", type=Path, help="grades.jsonl from `execstate grade`; needs --tasks, --out")
-    p.add_argument(
-        "--tasks", type=Path, help="tasks.jsonl the grades refer to (with --run default: the manifest's tasks_file)"
+    add_run_or_files(
+        p,
+        "--grades",
+        "grades.jsonl from `execstate grade`",
+        "graded run directory: its tasks (from the manifest, the planned ones) and RUN/grades.jsonl",
     )
     p.add_argument("--out", type=Path, help="directory to write the tables into (with --run default: RUN/tables)")
     p.set_defaults(func=_tables)
