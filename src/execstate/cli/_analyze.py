@@ -9,7 +9,7 @@ from typing import Any
 from execstate.cli._grade import add_run_or_files
 
 # The analysis defaults, repeated here so that building the parser imports no statistics library;
-# tests/test_cli.py checks that they equal AnalysisConfig's.
+# tests/test_cli_defaults.py checks that they equal AnalysisConfig's.
 SEED, REPLICATES, PERMUTATIONS = 20250101, 10_000, 10_000
 
 
