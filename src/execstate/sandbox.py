@@ -144,6 +144,24 @@ def _feed(pipe, data: bytes) -> None:
             pass
 
 
+_LIVE: set[int] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_all() -> int:
+    """Kill every program this process is running in the sandbox now (all threads); returns how many.
+
+    For a batch that is being stopped (Ctrl-C, SIGTERM): each killed run returns
+    to its caller as a ``crash`` by signal, which the caller must not record as
+    the program's fault.
+    """
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for pgid in live:
+        _kill_group(pgid)
+    return len(live)
+
+
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)
@@ -184,6 +202,8 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
         pass_fds=pass_fds,
         close_fds=True,
     )
+    with _LIVE_LOCK:
+        _LIVE.add(proc.pid)
     overflow = threading.Event()
 
     def on_overflow() -> None:
@@ -205,6 +225,8 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
     finally:
         _kill_group(proc.pid)  # also reaps anything the program left behind
         proc.wait()
+        with _LIVE_LOCK:
+            _LIVE.discard(proc.pid)
     for t in readers:
         t.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
