@@ -27,10 +27,11 @@ def test_environment_is_scrubbed(tmp_path, monkeypatch):
     assert res.ok and b"sk-secret-value" not in res.stdout and b"OPENAI" not in res.stdout
 
 
-def test_working_directory_is_empty_and_temporary(tmp_path):
+def test_working_directory_is_fresh_and_holds_only_the_program(tmp_path):
+    (tmp_path / "secret.txt").write_text("next to the program on the host")
     res = run_python(_prog(tmp_path, "import os\nprint(os.listdir('.'), os.getcwd())"), b"", FAST)
     listing, cwd = res.stdout.decode().split(" ", 1)
-    assert listing == "[]" and cwd.strip() != str(tmp_path)
+    assert listing == "['main.py']" and cwd.strip() != str(tmp_path)
 
 
 def test_named_statuses(tmp_path):
@@ -53,12 +54,22 @@ def test_process_creation_is_refused(tmp_path):
         assert res.status == "crash" and b"creating processes is not allowed" in res.stderr
 
 
-def test_whole_process_group_is_killed(tmp_path):
-    """A shell that leaves a background child behind: the child must not survive the run."""
-    marker = tmp_path / "alive"
-    script = f"(sleep 30; touch {marker}) & echo $!"
+def _running(token: str) -> list[str]:
+    """Host processes whose command line contains ``token``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and token in (entry / "cmdline").read_bytes().decode("utf-8", "replace"):
+                found.append(entry.name)
+        except OSError:
+            continue
+    return found
+
+
+def test_every_descendant_dies_with_the_run(tmp_path):
+    """A shell that leaves a new session of background sleepers behind: none survives the run."""
+    token = f"9{tmp_path.name[-6:].encode().hex()}"[:9].ljust(9, "7")
+    script = f"setsid sleep {token} & (sleep {token} &) ; sleep {token} & echo started"
     res = run(["/bin/sh", "-c", script], b"", FAST)
-    pid = int(res.stdout)
-    stat = Path(f"/proc/{pid}/stat")
-    # gone, or a zombie waiting for its new parent to reap it: either way not running
-    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"
+    assert res.ok and res.stdout == b"started\n"
+    assert _running(f"sleep {token}") == []

@@ -1,11 +1,26 @@
-"""Run one untrusted program in a child process with hard limits.
+"""Run one untrusted program isolated by the kernel, with hard limits; nothing it does reaches the caller.
 
-The child gets its own process group, an empty temporary working directory, a
-scrubbed environment (nothing of the parent's: no API keys, tokens or paths),
-a fixed hash seed, wall-clock and CPU limits, an address-space limit, a file
-size limit, and a cap on captured output. On timeout or output overflow the
-whole process group is killed; it is also killed after a normal exit, so
-nothing the program spawned outlives the run.
+Each run happens in fresh user, PID, network, mount, IPC and UTS namespaces
+(util-linux ``unshare``), under a small trusted init (``_sandbox_init.py``)
+that is PID 1 there and the program's only parent:
+
+- **filesystem**: a private root holding only read-only system directories,
+  the interpreter, the files named in ``readable``, a private ``/proc``, four
+  ``/dev`` nodes, and one writable, fresh, empty working directory. The home
+  directory, the caller's tree and the spec tree do not exist there.
+- **network**: none; the namespace has only a loopback interface, down.
+- **processes**: every descendant lives in the PID namespace and dies with it,
+  at the end of the run, on a limit, or when the caller dies (the ``unshare``
+  process has a parent-death signal and kills its child when it dies).
+- **system calls**: Python programs run under a seccomp filter (installed by
+  the launcher before the program's first line) that refuses process
+  creation (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3``
+  is ``ENOSYS``), ``exec``, sockets other than ``AF_UNIX``, ``ptrace``,
+  mounts and namespace changes.
+- **environment**: scrubbed (nothing of the caller's: no keys, tokens, paths)
+  and a fixed hash seed.
+- **limits**: wall clock (held even when a descendant keeps a pipe open: the
+  whole namespace is killed), CPU, address space, file size, captured output.
 
 Every run ends in one named status:
 
@@ -14,25 +29,59 @@ Every run ends in one named status:
 - ``memory``        the address-space limit was hit (MemoryError, bad_alloc)
 - ``crash``         non-zero exit code or a signal
 - ``output-limit``  stdout or stderr exceeded ``Limits.output_bytes``
+
+A machine that cannot create the namespaces gets ``SandboxUnavailable`` with
+the reason, never an unisolated run.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import hashlib
+import json
 import os
 import resource
+import select
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from execstate.errors import ExecstateError
+
 Status = Literal["ok", "timeout", "memory", "crash", "output-limit"]
 
 _LAUNCHER = Path(__file__).with_name("_launch.py")
+_INIT = Path(__file__).with_name("_sandbox_init.py")
+SYSTEM_PATHS: tuple[str, ...] = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/alternatives",
+)
+"""Read-only paths every run sees: system binaries and libraries, the dynamic loader's configuration."""
+SECCOMP_ENV = "EXECSTATE_SECCOMP_BPF"
+"""Environment variable carrying the seccomp filter (hex BPF) that the launcher installs."""
+
+
+class SandboxUnavailable(ExecstateError):
+    """This machine cannot create the sandbox's namespaces; no program is run unisolated."""
 
 
 @dataclass(frozen=True)
@@ -93,17 +142,85 @@ def scrubbed_env(hash_seed: int = 0, extra: dict[str, str] | None = None) -> dic
     return env
 
 
-def _limit_child(limits: Limits):
-    def apply() -> None:
-        mem = limits.memory_mb * 1024 * 1024
-        cpu = max(1, int(limits.cpu_s + 0.999))
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        size = limits.file_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _rlimits(limits: Limits) -> dict[str, list[int]]:
+    """The program's resource limits, as ``_sandbox_init.py`` applies them before exec."""
+    mem = limits.memory_mb * 1024 * 1024
+    cpu = max(1, int(limits.cpu_s + 0.999))
+    size = limits.file_mb * 1024 * 1024
+    return {"RLIMIT_AS": [mem, mem], "RLIMIT_CPU": [cpu, cpu + 1], "RLIMIT_FSIZE": [size, size], "RLIMIT_CORE": [0, 0]}
 
-    return apply
+
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # resolved now: nothing may be looked up between fork and exec
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_caller() -> None:
+    """Between fork and exec of ``unshare``: SIGKILL it when the caller dies, which kills the whole run."""
+    _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+
+
+@functools.cache
+def _unshare() -> str:
+    found = shutil.which("unshare", path="/usr/bin:/bin:/usr/sbin:/sbin")
+    if found is None:
+        raise SandboxUnavailable(
+            "util-linux `unshare` was not found. Fix: install util-linux (apt-get install util-linux)"
+        )
+    return found
+
+
+@functools.cache
+def seccomp_filter() -> str:
+    """The seccomp filter of Python programs as hex BPF, compiled once with libseccomp (``pyseccomp``)."""
+    import errno
+
+    import pyseccomp as sc
+
+    flt = sc.SyscallFilter(sc.ALLOW)
+    for name in _DENIED_CALLS:
+        try:
+            flt.add_rule(sc.ERRNO(errno.EPERM), name)
+        except (RuntimeError, ValueError, OSError):
+            continue  # a call this kernel/libseccomp does not know cannot be made either
+    clone_thread = 0x00010000
+    flt.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, clone_thread, 0))
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags live in memory a filter cannot read
+    flt.add_rule(sc.ERRNO(errno.EPERM), "socket", sc.Arg(0, sc.NE, 1))  # AF_UNIX only
+    with tempfile.TemporaryFile() as fh:
+        flt.export_bpf(fh)
+        fh.seek(0)
+        return fh.read().hex()
+
+
+_DENIED_CALLS = (
+    "fork",
+    "vfork",
+    "execve",
+    "execveat",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "bpf",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "kexec_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "userfaultfd",
+    "io_uring_setup",
+)
 
 
 class _Reader(threading.Thread):
@@ -145,6 +262,7 @@ def _feed(pipe, data: bytes) -> None:
 
 
 _LIVE: set[int] = set()
+_STOPPED: set[int] = set()
 _LIVE_LOCK = threading.Lock()
 
 
@@ -157,6 +275,7 @@ def kill_all() -> int:
     """
     with _LIVE_LOCK:
         live = list(_LIVE)
+        _STOPPED.update(live)
     for pgid in live:
         _kill_group(pgid)
     return len(live)
@@ -177,31 +296,189 @@ def run(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     pass_fds: tuple[int, ...] = (),
+    readable: Sequence[Path | str] = (),
 ) -> SandboxResult:
-    """Run ``argv`` under ``limits`` with ``stdin``; never raises for the program's faults.
+    """Run ``argv`` isolated (see the module docstring) under ``limits`` with ``stdin``.
 
-    ``env`` replaces the environment entirely (default: ``scrubbed_env()``).
-    ``cwd`` defaults to a fresh empty temporary directory removed afterwards.
+    Never raises for the program's faults. ``env`` replaces the environment
+    entirely (default: ``scrubbed_env()``). ``cwd`` is the one writable
+    directory (default: a fresh empty temporary directory, removed afterwards).
+    ``readable`` adds host files or directories the program may read, at their
+    own paths; the interpreter ``argv[0]`` resolves to is added by itself.
+    ``pass_fds`` are inherited by the program (e.g. a pipe it reports on).
+    ``SandboxUnavailable`` if the namespaces cannot be made on this machine.
     """
+    exe = os.path.realpath(shutil.which(argv[0]) or argv[0])
+    init = [os.path.realpath(sys.executable), "-I", "-S", "-B"]
+    spec = {"argv": [exe, *argv[1:]], "env": env if env is not None else scrubbed_env()}
+    return _isolated(init, spec, exe, stdin, limits, cwd, pass_fds, readable)
+
+
+def run_script(
+    python: str,
+    script: Path,
+    args: Sequence[str] = (),
+    stdin: bytes = b"",
+    limits: Limits = Limits(),
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    pass_fds: tuple[int, ...] = (),
+    readable: Sequence[Path | str] = (),
+    files: Mapping[str, bytes] | None = None,
+) -> SandboxResult:
+    """Run the stdlib-only Python ``script`` as ``python -s -B SCRIPT ARGS`` would, isolated like ``run``.
+
+    The sandbox's PID 1 is started by ``python`` itself and its forked child
+    runs the script, which saves one interpreter start-up per run. ``script``
+    is made readable. ``files`` (name -> bytes) are written into the fresh
+    working directory first; an argument ``{cwd}/NAME`` names such a file.
+    Other arguments as for ``run``.
+    """
+    exe = os.path.realpath(shutil.which(python) or python)
+    spec = {"script": str(script), "argv": [str(a) for a in args], "env": env if env is not None else scrubbed_env()}
+    return _isolated([exe, "-s", "-B"], spec, exe, stdin, limits, cwd, pass_fds, [*readable, script], files)
+
+
+def _isolated(
+    init: list[str],
+    spec: dict,
+    exe: str,
+    stdin: bytes,
+    limits: Limits,
+    cwd: Path | None,
+    pass_fds: tuple[int, ...],
+    readable: Sequence[Path | str],
+    files: Mapping[str, bytes] | None = None,
+) -> SandboxResult:
     with tempfile.TemporaryDirectory(prefix="execstate-run-") as tmp:
-        return _run_in(argv, stdin, limits, env or scrubbed_env(), cwd or Path(tmp), pass_fds)
+        work = Path(cwd) if cwd is not None else Path(tmp) / "work"
+        work.mkdir(exist_ok=True)
+        for name, data in (files or {}).items():
+            (work / name).write_bytes(data)
+        spec = {**spec, "argv": [a.replace("{cwd}", str(work.resolve())) for a in spec["argv"]]}
+        (Path(tmp) / "root").mkdir()
+        cfg = {
+            **spec,
+            "root": str(Path(tmp) / "root"),
+            "cwd": str(work.resolve()),
+            "limits": _rlimits(limits),
+            "readable": _readable(exe, readable),
+        }
+        return _run_in(init, cfg, stdin, limits, pass_fds)
 
 
-def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
+def _readable(exe: str, extra: Sequence[Path | str]) -> list[str]:
+    """System paths, the prefix of the interpreter ``exe`` (``<prefix>/bin/python``) and ``extra``."""
+    paths = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
+    bindir = os.path.dirname(exe)
+    prefix = os.path.dirname(bindir) if os.path.basename(bindir) == "bin" else bindir
+    if not any(prefix == p or prefix.startswith(p + "/") for p in paths):
+        paths.append(prefix)
+    # Sorted and unique: a directory is bound before anything inside it, which the init then skips.
+    return sorted(set(paths + [os.path.realpath(p) for p in extra]))
+
+
+def _init_command(init: list[str], cfg: dict) -> tuple[list[str], dict[str, str]]:
+    """The PID 1 command for ``cfg`` and the environment to start it with.
+
+    The compiled init (``_sandbox_init.c``) when a C compiler could build it:
+    it sets up the root and execs the program with the program's environment.
+    Otherwise the Python init; for a script run it is the program's own
+    interpreter, started with the program's environment.
+    """
+    native = native_init()
+    if native is not None:
+        rl = cfg["limits"]
+        program = [cfg["argv"][0], "-s", "-B", cfg["script"], *cfg["argv"]] if cfg.get("script") else cfg["argv"]
+        if cfg.get("script"):
+            program[0] = init[0]
+        sizes = [str(rl["RLIMIT_AS"][0]), str(rl["RLIMIT_CPU"][0]), str(rl["RLIMIT_FSIZE"][0])]
+        argv = [native, str(cfg["status_fd"]), cfg["root"], cfg["cwd"], *sizes, str(len(cfg["readable"]))]
+        return [*argv, *cfg["readable"], "--", *program], cfg["env"]
+    env = cfg["env"] if cfg.get("script") else {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    return [*init, str(_INIT), json.dumps(cfg)], env
+
+
+def _launch(init: list[str], cfg: dict, pass_fds: tuple[int, ...]) -> tuple[subprocess.Popen, int]:
+    """Start ``unshare`` + init for ``cfg``; returns the process and the read end of the status pipe."""
+    status_r, status_w = os.pipe()
+    command, env = _init_command(init, {**cfg, "status_fd": status_w})
+    namespaces = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child=SIGKILL", "--net", "--mount"]
+    namespaces += ["--ipc", "--uts", "--propagation", "private"]
+    try:
+        proc = subprocess.Popen(
+            [_unshare(), *namespaces, *command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd="/",
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_caller,
+            pass_fds=(status_w, *pass_fds),
+            close_fds=True,
+        )
+    finally:
+        os.close(status_w)
+    return proc, status_r
+
+
+@functools.cache
+def native_init() -> str | None:
+    """The compiled init, built once per source version into the user's cache; None without a C compiler.
+
+    ``EXECSTATE_SANDBOX_INIT=python`` forces the Python init (the same isolation, slower start-up).
+    """
+    if os.environ.get("EXECSTATE_SANDBOX_INIT") == "python":
+        return None
+    source = _INIT.with_suffix(".c")
+    version = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    target = Path(base) / "execstate" / "sandbox-init" / version / "init"
+    if target.exists():
+        return str(target)
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        built = Path(tmp) / "init"
+        done = subprocess.run([compiler, "-O2", "-o", str(built), str(source)], capture_output=True, timeout=120)
+        if done.returncode != 0:
+            return None
+        os.replace(built, target)
+    return str(target)
+
+
+def _exited_within(proc: subprocess.Popen, seconds: float) -> bool:
+    """Block until ``proc`` exits or ``seconds`` pass, whichever is first; True if it exited.
+
+    Waits on a pidfd, so the caller wakes the moment the process ends
+    (``Popen.wait(timeout)`` polls with sleeps of up to 50 ms, which would add
+    tens of milliseconds to every short run).
+    """
+    fd = os.pidfd_open(proc.pid)
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(max(0, int(seconds * 1000))))
+    finally:
+        os.close(fd)
+
+
+def _read_status(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 4096):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode("utf-8", "replace").strip()
+
+
+def _run_in(init: list[str], cfg: dict, stdin: bytes, limits: Limits, pass_fds: tuple[int, ...]) -> SandboxResult:
     started = time.monotonic()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-        preexec_fn=_limit_child(limits),
-        pass_fds=pass_fds,
-        close_fds=True,
-    )
+    proc, status_fd = _launch(init, cfg, pass_fds)
     with _LIVE_LOCK:
         _LIVE.add(proc.pid)
     overflow = threading.Event()
@@ -217,27 +494,48 @@ def _run_in(argv, stdin, limits, env, cwd, pass_fds) -> SandboxResult:
     feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True)
     for t in (*readers, feeder):
         t.start()
-    timed_out = False
     try:
-        proc.wait(timeout=limits.wall_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        timed_out = not _exited_within(proc, limits.wall_s)
     finally:
-        _kill_group(proc.pid)  # also reaps anything the program left behind
+        _kill_group(proc.pid)  # unshare dies, so PID 1 and with it every process of the run
         proc.wait()
         with _LIVE_LOCK:
+            stopped = proc.pid in _STOPPED
             _LIVE.discard(proc.pid)
+            _STOPPED.discard(proc.pid)
+    status = _read_status(status_fd)
     for t in readers:
         t.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return _classify(proc.returncode, timed_out, overflow.is_set(), readers, limits, time.monotonic() - started, cpu)
+    wall = time.monotonic() - started
+    if not (status or timed_out or overflow.is_set() or stopped):
+        raise SandboxUnavailable(
+            f"the sandbox could not start ({_tail(readers[1].data())}). Fix: this machine must "
+            "allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+            "user.max_user_namespaces > 0)"
+        )
+    if status.startswith("error"):
+        raise SandboxUnavailable(f"the sandbox could not be set up: {status[6:]}. Fix: report this with --debug")
+    code, sig = _code_and_signal(status, stopped)
+    return _classify(code, sig, timed_out, overflow.is_set(), readers, limits, wall, cpu)
 
 
-def _classify(code, timed_out, overflow, readers, limits, wall, cpu) -> SandboxResult:
+def _code_and_signal(status: str, stopped: bool) -> tuple[int | None, int | None]:
+    kind, _, value = status.partition(" ")
+    if kind == "exit":
+        return int(value), None
+    if kind == "signal":
+        return None, int(value)
+    return None, int(signal.SIGKILL) if stopped else None
+
+
+def _tail(data: bytes) -> str:
+    return " | ".join(data.decode("utf-8", "replace").strip().splitlines()[-3:]) or "no message"
+
+
+def _classify(code, sig, timed_out, overflow, readers, limits, wall, cpu) -> SandboxResult:
     out, err = readers[0].data(), readers[1].data()
-    sig = -code if code is not None and code < 0 else None
-    exit_code = code if code is not None and code >= 0 else None
     status: Status
     detail = ""
     if overflow:
@@ -252,7 +550,7 @@ def _classify(code, timed_out, overflow, readers, limits, wall, cpu) -> SandboxR
         status, detail = "memory", f"address-space limit of {limits.memory_mb} MiB reached"
     else:
         status = "crash"
-    return SandboxResult(status, exit_code, sig, out, err, wall, cpu, detail)
+    return SandboxResult(status, code, sig, out, err, wall, cpu, detail)
 
 
 def run_python(
@@ -264,10 +562,19 @@ def run_python(
     hash_seed: int = 0,
     args: tuple[str, ...] = (),
 ) -> SandboxResult:
-    """Run a Python program file as ``__main__`` through the launcher.
+    """Run a fresh copy of a Python program file as ``__main__`` in a fresh directory, through the launcher.
 
-    The launcher forbids creating processes (fork, exec, spawn, system) with
-    an audit hook the program cannot remove, then runs ``program``.
+    The launcher (trusted, first in the process) installs the seccomp filter and
+    an audit hook that refuses process creation, then runs the program.
     """
-    argv = [python or sys.executable, "-s", "-B", str(_LAUNCHER), str(program), *args]
-    return run(argv, stdin, limits, env=scrubbed_env(hash_seed))
+    name = Path(program).name
+    env = {**scrubbed_env(hash_seed), SECCOMP_ENV: seccomp_filter()}
+    return run_script(
+        python or sys.executable,
+        _LAUNCHER,
+        ["{cwd}/" + name, *args],
+        stdin,
+        limits,
+        env=env,
+        files={name: Path(program).read_bytes()},
+    )

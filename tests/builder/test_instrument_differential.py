@@ -46,7 +46,8 @@ def _write(tmp: Path, name: str, source: str) -> Path:
 def observe(tmp: Path, source: str, loop_line: int, variables: tuple[str, ...], stdin: bytes) -> dict:
     """The reference: ``{"K": int, "inside": [...], "post": [...]}`` from the bytecode observer."""
     path = _write(tmp, "observed.py", source)
-    res = run([sys.executable, "-s", "-B", str(OBSERVER), str(path), str(loop_line), *variables], stdin, LIMITS)
+    argv = [sys.executable, "-s", "-B", str(OBSERVER), str(path), str(loop_line), *variables]
+    res = run(argv, stdin, LIMITS, readable=(OBSERVER, path))
     assert res.ok, res.describe()
     return json.loads(res.stdout)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from execstate.metrics._accel import accelerator_dir
-from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
+from execstate.sandbox import SECCOMP_ENV, Limits, SandboxResult, run_script, scrubbed_env, seccomp_filter
 
 PROBE = Path(__file__).with_name("_probe.py")
 """The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
@@ -116,9 +116,13 @@ def run_probe(
             "accelerator_dir": accelerator_dir(interpreter) if accelerate else None,
         }
         (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
-        argv = [interpreter, "-s", "-B", str(probe), str(work / "config.json")]
         limits = Limits(wall_s=timeout_s, cpu_s=timeout_s)
-        result = run(argv, stdin, limits, env=scrubbed_env())
+        env = {**scrubbed_env(), SECCOMP_ENV: seccomp_filter()}
+        accel = config["accelerator_dir"]
+        readable: list[Path | str] = [probe, _LAUNCHER, PROBE, *([str(accel)] if accel else [])]
+        result = run_script(
+            interpreter, probe, [str(work / "config.json")], stdin, limits, env=env, cwd=work, readable=readable
+        )
         report = _read_report(work / "result.json")
     return _classify(result, report, version)
 

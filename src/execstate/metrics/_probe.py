@@ -372,7 +372,7 @@ def main(probe_class=Probe):
 
     os._exit = checkpoint_exit
     if launcher is not None:
-        sys.addaudithook(launcher._deny_processes)
+        launcher.confine()
     outcome, status, detail = "exit", 0, ""
     probe.start()
     try:

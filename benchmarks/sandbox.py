@@ -1,0 +1,127 @@
+"""Benchmark: the cost of isolation, side by side: the classic study built isolated vs with a bare runner.
+
+The bare runner is the pre-isolation reference kept here for comparison only:
+the same limits, a process group, no namespaces, no private filesystem, no
+seccomp filter. Builds alternate (bare, isolated, bare, isolated, ...) so
+machine load hits both alike; the script prints each build's wall time, the
+per-run cost of a trivial program both ways, and the ratios. Target: the
+isolated classic build at most 1.5x the bare one. Both builds must give
+byte-identical tasks.jsonl (checked).
+
+    python benchmarks/sandbox.py [--rounds 2] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import execstate.sandbox as sandbox
+from execstate.build import BuildOptions, build
+from execstate.records import tasks_bytes
+
+TARGET = 1.5
+
+
+def _bare(init, spec, exe, stdin, limits, cwd, pass_fds, readable, files=None) -> sandbox.SandboxResult:
+    """The reference runner: ``spec`` run directly in a child process group with the same rlimits."""
+    with tempfile.TemporaryDirectory(prefix="execstate-bare-") as tmp:
+        work = Path(cwd) if cwd is not None else Path(tmp)
+        for name, data in (files or {}).items():
+            (work / name).write_bytes(data)
+        args = [a.replace("{cwd}", str(work)) for a in spec["argv"]]
+        argv = [exe, "-s", "-B", spec["script"], *args] if spec.get("script") else args
+        rl = sandbox._rlimits(limits)
+
+        def limit() -> None:
+            for name, (soft, hard) in rl.items():
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                cwd=work, env=spec["env"], start_new_session=True, preexec_fn=limit,
+                                pass_fds=pass_fds)
+        try:
+            out, err = proc.communicate(stdin, timeout=limits.wall_s)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            timed_out = True
+        code = proc.returncode
+        status = "timeout" if timed_out else ("ok" if code == 0 else "crash")
+        return sandbox.SandboxResult(status, code if code >= 0 else None, -code if code < 0 else None, out, err,
+                                     time.monotonic() - started, 0.0)
+
+
+@contextmanager
+def _runner(kind: str) -> Iterator[None]:
+    original = sandbox._isolated
+    if kind == "bare":
+        sandbox._isolated = _bare  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sandbox._isolated = original  # type: ignore[assignment]
+
+
+def _build(jobs: int) -> tuple[float, str]:
+    started = time.perf_counter()
+    result = build([], studies=["classic"], jobs=jobs, options=BuildOptions())
+    assert not result.exclusions, result.exclusions
+    return time.perf_counter() - started, hashlib.sha256(tasks_bytes(result.tasks)).hexdigest()
+
+
+def _trivial_run_ms(n: int = 20) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        program = Path(tmp) / "main.py"
+        program.write_text("print(sum(map(int, input().split())))\n")
+        sandbox.run_python(program, b"1 2\n")
+        started = time.perf_counter()
+        for _ in range(n):
+            assert sandbox.run_python(program, b"1 2\n").ok
+        return (time.perf_counter() - started) / n * 1000
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    times: Mapping[str, list[float]] = {"bare": [], "isolated": []}
+    hashes: dict[str, set[str]] = {"bare": set(), "isolated": set()}
+    runs = {}
+    for kind in ("bare", "isolated"):
+        with _runner(kind):
+            runs[kind] = _trivial_run_ms()
+    for _ in range(args.rounds):
+        for kind in ("bare", "isolated"):
+            with _runner(kind):
+                seconds, digest = _build(args.jobs)
+            times[kind].append(seconds)
+            hashes[kind].add(digest)
+            print(f"  classic build, {kind:<8}: {seconds:6.1f} s", flush=True)
+    same = hashes["bare"] == hashes["isolated"] and len(hashes["bare"]) == 1
+    bare, isolated = statistics.median(times["bare"]), statistics.median(times["isolated"])
+    print(f"python {platform.python_version()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(f"trivial program: bare {runs['bare']:.1f} ms, isolated {runs['isolated']:.1f} ms per run "
+          f"({runs['isolated'] / runs['bare']:.2f}x)")
+    print(f"classic build (median of {args.rounds}): bare {bare:.1f} s, isolated {isolated:.1f} s "
+          f"-> {isolated / bare:.2f}x (target <= {TARGET}x); tasks.jsonl identical: {same}")
+    return 0 if same and isolated / bare <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
