@@ -8,7 +8,7 @@ import execstate.cli
 
 PUBLIC = {
     'execstate.build': {
-        'AnchorError', 'BuildOptions', 'BuildResult', 'LANGUAGES', 'CORPUS_COLUMNS', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'corpus', 'corpus_table', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
+        'AnchorError', 'BuildOptions', 'BuildResult', 'LANGUAGES', 'PARTIAL_DIR', 'CORPUS_COLUMNS', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'corpus', 'corpus_table', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
     },
     'execstate.run': {
         'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'event_loop_run', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',
@@ -38,7 +38,7 @@ PUBLIC = {
         'Drop', 'Hold', 'Reply', 'Request', 'SETTINGS', 'STUDIES', 'Script', 'ScriptedServer', 'completion', 'synthetic_grades', 'synthetic_tasks',
     },
     'execstate.errors': {
-        'ExecstateError', 'InputFileError', 'NothingAdmitted', 'PlanError', 'ProgramFailed', 'RecordError', 'SettingsError', 'SpecError', 'StoreError', 'UsageError', 'one_line', 'output_dir', 'output_file', 'require_file',
+        'REASON_LIMIT', 'ExecstateError', 'InputFileError', 'Interrupted', 'NothingAdmitted', 'PlanError', 'ProgramFailed', 'RecordError', 'SettingsError', 'SpecError', 'StoreError', 'UsageError', 'bounded_reason', 'one_line', 'output_dir', 'output_file', 'remove_tree', 'require_file',
     },
     'execstate.studies.cruxeval': {
         'DATA_PATH', 'STUDY', 'cruxeval_tasks', 'item_task', 'load_items',

@@ -11,16 +11,23 @@ Hierarchy::
     ├── StoreError          a responses store that cannot be appended to safely
     ├── PlanError           responses that do not cover the planned cells exactly once
     ├── ProgramFailed       a program a command was asked to measure crashed, timed out or hit a limit
-    └── NothingAdmitted     a build in which no case became tasks (the command exits 1)
+    ├── NothingAdmitted     a build in which no case became tasks (the command exits 1)
+    └── Interrupted         a batch stopped by SIGINT or SIGTERM; what finished is written (exits 130)
 
-Every class but the base is also a ``ValueError``, so callers that caught
+Every class but the base and ``Interrupted`` is also a ``ValueError``, so callers that caught
 ``ValueError`` before the hierarchy existed keep working. A program's own
 faults (crash, timeout) are never exceptions: they are exclusion records.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import stat
 from pathlib import Path
+
+REASON_LIMIT = 2000
+"""Most characters of an exclusion reason (``bounded_reason``)."""
 
 
 class ExecstateError(Exception):
@@ -28,6 +35,8 @@ class ExecstateError(Exception):
 
     exit_code = 2
     """Process exit status when the command line reports this error."""
+    label = "error"
+    """The word the command line prints before the message."""
 
 
 class UsageError(ExecstateError, ValueError):
@@ -76,9 +85,113 @@ class NothingAdmitted(ExecstateError, ValueError):
     exit_code = 1
 
 
+class Interrupted(ExecstateError):
+    """A batch stopped by SIGINT or SIGTERM; the records of what finished were written."""
+
+    exit_code = 130
+    label = "interrupted"
+
+
 def one_line(text: str) -> str:
     """``text`` with its line breaks folded, for messages that quote program or parser output."""
     return " | ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def bounded_reason(text: str, limit: int = REASON_LIMIT) -> str:
+    """``text`` safe to store and print: control characters escaped (``\\x1b``, ``\\n``), at most ``limit`` chars.
+
+    A long text keeps its head and its tail (where a stderr's last words are)
+    around a note of how much was left out. Applying it twice changes nothing.
+    """
+    text = str(text)
+    if not text.isprintable():
+        text = "".join(_escape_char(ch) for ch in text)
+    if len(text) <= limit:
+        return text
+    note = f" ... [{len(text) - limit} characters left out] ... "
+    head = (limit - len(note)) * 2 // 3
+    tail = limit - len(note) - head
+    return text[:head] + note + text[len(text) - tail :]
+
+
+def _escape_char(ch: str) -> str:
+    if ch.isprintable():
+        return ch
+    code = ord(ch)
+    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch)
+    if named:
+        return named
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def remove_tree(path: Path | str) -> bool:
+    """Remove ``path`` and all under it, however deep or write-protected, never following a symlink.
+
+    For directories an untrusted program may have filled (a 1,500-deep tree,
+    a directory without permissions). Returns whether ``path`` is gone; never raises.
+    """
+    path = os.fspath(path)
+    try:
+        if os.path.islink(path) or not os.path.isdir(path):
+            os.unlink(path)
+            return True
+        shutil.rmtree(path)
+    except FileNotFoundError:
+        return True
+    except (OSError, RecursionError):
+        try:
+            _remove_deep(path)
+        except OSError:
+            pass
+    return not os.path.lexists(path)
+
+
+def _remove_deep(path: str) -> None:
+    """Depth-first removal with one open directory at a time (no recursion, no long paths)."""
+    fd = _open_dir(path, None)
+    names: list[str] = []
+    try:
+        while True:
+            child = _clear_files(fd)
+            if child is not None:
+                sub = _open_dir(child, fd)
+                os.close(fd)
+                fd, names = sub, [*names, child]
+            elif names:
+                up = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                os.close(fd)
+                fd = up
+                os.rmdir(names.pop(), dir_fd=fd)
+            else:
+                break
+    finally:
+        os.close(fd)
+    os.rmdir(path)
+
+
+def _open_dir(name: str, dir_fd: int | None) -> int:
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        return os.open(name, flags, dir_fd=dir_fd)
+    except PermissionError:
+        os.chmod(name, stat.S_IRWXU, dir_fd=dir_fd)
+        return os.open(name, flags, dir_fd=dir_fd)
+
+
+def _clear_files(fd: int) -> str | None:
+    """Unlink every non-directory in the directory ``fd``; the name of a sub-directory, if one is left."""
+    with os.scandir(fd) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                return entry.name
+            try:
+                os.unlink(entry.name, dir_fd=fd)
+            except PermissionError:
+                os.chmod(fd, stat.S_IRWXU)
+                os.unlink(entry.name, dir_fd=fd)
+    return None
 
 
 def require_file(path: Path | str, what: str, fix: str) -> Path:
@@ -113,8 +226,10 @@ def output_file(path: Path | str, what: str = "--out") -> Path:
 
 
 __all__ = [
+    "REASON_LIMIT",
     "ExecstateError",
     "InputFileError",
+    "Interrupted",
     "NothingAdmitted",
     "PlanError",
     "ProgramFailed",
@@ -123,8 +238,10 @@ __all__ = [
     "SpecError",
     "StoreError",
     "UsageError",
+    "bounded_reason",
     "one_line",
     "output_dir",
     "output_file",
+    "remove_tree",
     "require_file",
 ]

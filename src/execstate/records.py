@@ -16,10 +16,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from execstate import __version__
-from execstate.errors import InputFileError, RecordError
+from execstate.errors import InputFileError, RecordError, bounded_reason
 
 SCHEMA_VERSION = 1
 
@@ -54,6 +54,7 @@ Check = Literal[
     "oracle-determinism",
     "preservation",
     "iterations",
+    "internal",  # the builder itself failed on the case (a bug or a limit of the builder, not a check)
 ]
 
 ResponseStatus = Literal["completed", "no-response"]
@@ -117,7 +118,13 @@ class Exclusion(Record):
     case_id: str
     check: Check
     reason: str
+    """The evidence, as ``bounded_reason`` makes it: control characters escaped, at most 2,000 characters."""
     spec_path: str | None = None
+
+    @field_validator("reason", "case_id", "spec_path")
+    @classmethod
+    def _bounded(cls, value: str | None) -> str | None:
+        return None if value is None else bounded_reason(value)
 
 
 class BuildManifest(Record):
@@ -134,6 +141,12 @@ class BuildManifest(Record):
     tasks_sha256: str
     """SHA-256 of ``tasks.jsonl``."""
     exclusions_by_check: dict[str, int] = Field(default_factory=dict)
+    interrupted: bool = False
+    """The build was stopped (SIGINT, SIGTERM or its ``stop`` event) before every case was built."""
+    cases_interrupted: list[str] = Field(default_factory=list)
+    """Ids of the cases that were running when the build stopped: killed by the builder, recorded nowhere else."""
+    cases_not_started: list[str] = Field(default_factory=list)
+    """Ids of the cases the stopped build never started."""
 
 
 class Usage(Record):

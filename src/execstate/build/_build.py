@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import platform
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 from execstate import __version__
-from execstate.build._case import BuildOptions, build_case
+from execstate.build._case import BuildOptions, build_case, failed_case
 from execstate.build._spec import CaseSpec, find_specs, load_spec
-from execstate.errors import SpecError, output_dir
-from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes, write_jsonl
+from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
+from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes
+from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
 
 
@@ -25,6 +32,17 @@ class BuildResult:
     tasks: list[Task]
     exclusions: list[Exclusion]
     manifest: BuildManifest
+
+    def raise_if_interrupted(self, out: Path | str) -> None:
+        """``Interrupted`` naming what was kept and what was not, if the build was stopped before its end."""
+        m = self.manifest
+        if m.interrupted:
+            raise Interrupted(
+                f"stopped before the end: the records of {m.cases_admitted + m.cases_excluded} finished "
+                f"case(s) are in {out}; {len(m.cases_interrupted)} case(s) were stopped while running and "
+                f"{len(m.cases_not_started)} never started (manifest.json lists them). "
+                "Fix: run the same command again to build every case"
+            )
 
 
 def study_paths_and_tasks(names: list[str]) -> tuple[list[Path], list[Task]]:
@@ -49,42 +67,158 @@ def build(
     jobs: int = 1,
     options: BuildOptions | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    stop: threading.Event | None = None,
+    partial: Path | str | None = None,
 ) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
     One bad case never stops the batch. Imported studies (``cruxeval``) add their
     ready tasks as admitted cases. ``progress(done, total, case_id)`` is called
     after each built case. ``ValueError`` for an unknown study name.
+
+    Stopping: once ``stop`` is set no case starts, the running programs are
+    killed (``sandbox.kill_all``) and the result holds the finished cases, with
+    the cases that were running listed in ``manifest.cases_interrupted`` (not as
+    exclusions). Called from the main thread, ``build`` sets ``stop`` on SIGINT
+    and SIGTERM. ``partial``: a directory (emptied first) where each finished
+    case's records are appended as it finishes, so no finished work is lost.
     """
-    study_specs, imported = study_paths_and_tasks(list(studies))
-    paths = list(paths) + study_specs
-    opts = options or BuildOptions()
-    spec_files = find_specs(paths)
+    stop = threading.Event() if stop is None else stop
+    with _stop_on_signals(stop):
+        study_specs, imported = study_paths_and_tasks(list(studies))
+        spec_files = find_specs(list(paths) + study_specs)
+        specs, exclusions = _load_specs(spec_files)
+        collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
+        collect.exclusions(exclusions)
+        interrupted, not_started = _run_cases(specs, options or BuildOptions(), jobs, stop, collect)
+    results = collect.results
+    for task in imported:
+        results.setdefault(task.case_id, []).append(task)
+    tasks = [t for cid in sorted(results) for t in results[cid]]
+    exclusions = sorted(collect.excluded, key=lambda e: (e.case_id, e.spec_path or ""))
+    manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started))
+    return BuildResult(tasks, exclusions, manifest)
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """In the main thread, let SIGINT and SIGTERM set ``stop`` until the block ends (then restore the handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signals = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.getsignal(sig) for sig in signals}
+    for sig in signals:
+        signal.signal(sig, lambda signum, frame: stop.set())
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
+def _load_specs(spec_files: list[Path]) -> tuple[list[CaseSpec], list[Exclusion]]:
+    """Parse every spec; a spec that cannot be used becomes a ``spec`` exclusion (duplicates too)."""
     specs, exclusions = [], []
     for path in spec_files:
         try:
             specs.append(load_spec(path))
         except SpecError as exc:
             exclusions.append(Exclusion(case_id=_guess_id(path), check="spec", reason=str(exc), spec_path=str(path)))
+        except Exception as exc:  # one bad spec never stops the batch
+            exclusions.append(failed_case(_guess_id(path), exc, str(path)))
     specs, dupes = _dedupe(specs)
-    exclusions += dupes
-    results: dict[str, list[Task]] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(build_case, spec, opts): spec for spec in specs}
-        for n, fut in enumerate(as_completed(futures), 1):
-            out = fut.result()
-            if isinstance(out, Exclusion):
-                exclusions.append(out)
-            else:
-                results[futures[fut].id] = out
-            if progress:
-                progress(n, len(specs), futures[fut].id)
-    for task in imported:
-        results.setdefault(task.case_id, []).append(task)
-    tasks = [t for cid in sorted(results) for t in results[cid]]
-    exclusions.sort(key=lambda e: (e.case_id, e.spec_path or ""))
-    manifest = _manifest(spec_files, tasks, exclusions, len(results))
-    return BuildResult(tasks, exclusions, manifest)
+    return specs, exclusions + dupes
+
+
+class _Collector:
+    """Takes each finished case's outcome (in the main thread): keeps it, appends it to the partial files, reports."""
+
+    def __init__(self, partial: _Partial, total: int, progress: Callable[[int, int, str], None] | None) -> None:
+        self.partial, self.total, self.progress = partial, total, progress
+        self.results: dict[str, list[Task]] = {}
+        self.excluded: list[Exclusion] = []
+        self.done = 0
+
+    def exclusions(self, exclusions: list[Exclusion]) -> None:
+        self.excluded += exclusions
+        self.partial.add("excluded.jsonl", exclusions)
+
+    def __call__(self, spec: CaseSpec, out: list[Task] | Exclusion) -> None:
+        if isinstance(out, Exclusion):
+            self.exclusions([out])
+        else:
+            self.results[spec.id] = out
+            self.partial.add("tasks.jsonl", out)
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total, spec.id)
+
+
+def _run_cases(
+    specs: list[CaseSpec], opts: BuildOptions, jobs: int, stop: threading.Event, record: _Collector
+) -> tuple[list[str], list[str]]:
+    """Build ``specs``, at most ``jobs`` at a time, handing each outcome to ``record`` as it finishes.
+
+    Submits a case only when a worker is free, so that after ``stop`` no case
+    starts. Returns the ids of the cases running and not started when it stopped.
+    """
+    queue = list(reversed(specs))
+    running: dict[Future, CaseSpec] = {}
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
+    try:
+        while queue or running:
+            while queue and len(running) < max(1, jobs) and not stop.is_set():
+                spec = queue.pop()
+                running[pool.submit(build_case, spec, opts)] = spec
+            done, _ = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
+            if stop.is_set():
+                break
+            for fut in done:
+                spec = running.pop(fut)
+                record(spec, _outcome(fut, spec))
+    finally:
+        stragglers = _drain(running) if running else False
+        pool.shutdown(wait=not stragglers, cancel_futures=True)
+    return [s.id for s in running.values()], [s.id for s in reversed(queue)]
+
+
+_POLL_S = 0.1
+_DRAIN_S = 30.0
+
+
+def _drain(running: dict[Future, CaseSpec]) -> bool:
+    """Kill the running cases' programs until their threads end; True if some still run after ``_DRAIN_S``."""
+    deadline = time.monotonic() + _DRAIN_S
+    pending = set(running)
+    while pending and time.monotonic() < deadline:
+        kill_all()  # again and again: a case may start its next program before it notices
+        pending = wait(pending, timeout=0.05)[1]
+    return bool(pending)
+
+
+def _outcome(fut: Future, spec: CaseSpec) -> list[Task] | Exclusion:
+    try:
+        return fut.result()
+    except Exception as exc:  # build_case does not raise; if it ever does, the batch goes on
+        return failed_case(spec.id, exc, str(spec.spec_path))
+
+
+class _Partial:
+    """Appends finished cases' records to ``tasks.jsonl`` and ``excluded.jsonl`` in a directory, as they finish."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        if directory is not None:
+            remove_tree(directory)  # a symlink planted there is removed, never followed
+            directory.mkdir(parents=True)
+
+    def add(self, name: str, records: Sequence[Task | Exclusion]) -> None:
+        if self.directory is None or not records:
+            return
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+        with os.fdopen(os.open(self.directory / name, flags, 0o644), "w", encoding="utf-8", newline="\n") as fh:
+            fh.write("".join(r.to_json_line() + "\n" for r in records))
 
 
 def _guess_id(path: Path) -> str:
@@ -112,7 +246,7 @@ def _dedupe(specs: list[CaseSpec]) -> tuple[list[CaseSpec], list[Exclusion]]:
     return keep, dupes
 
 
-def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
+def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[str], list[str]]) -> BuildManifest:
     by_check: dict[str, int] = {}
     for e in exclusions:
         by_check[e.check] = by_check.get(e.check, 0) + 1
@@ -126,14 +260,39 @@ def _manifest(spec_files, tasks, exclusions, admitted) -> BuildManifest:
         tasks=len(tasks),
         tasks_sha256=hashlib.sha256(tasks_bytes(tasks)).hexdigest(),
         exclusions_by_check=by_check,
+        interrupted=any(unfinished),
+        cases_interrupted=unfinished[0],
+        cases_not_started=unfinished[1],
     )
 
 
 def write_build(result: BuildResult, out: Path | str) -> None:
-    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out`` (created if missing)."""
+    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out`` (created if missing).
+
+    Each file is written to a new temporary file in ``out`` and renamed over
+    the old one, so a symlink planted at one of the names is replaced, never
+    written through. Then ``out/.partial`` (``build(partial=...)``) is removed.
+    """
     out = output_dir(out)
-    (out / "tasks.jsonl").write_bytes(tasks_bytes(result.tasks))
-    write_jsonl(out / "excluded.jsonl", result.exclusions)
-    (out / "manifest.json").write_text(
-        json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
-    )
+    _replace(out / "tasks.jsonl", tasks_bytes(result.tasks))
+    _replace(out / "excluded.jsonl", "".join(e.to_json_line() + "\n" for e in result.exclusions).encode("utf-8"))
+    manifest = json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n"
+    _replace(out / "manifest.json", manifest.encode("utf-8"))
+    remove_tree(out / PARTIAL_DIR)
+
+
+PARTIAL_DIR = ".partial"
+"""Where the command line has ``build`` append finished cases' records under ``--out``; ``write_build`` removes it."""
+
+
+def _replace(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), 0o644)
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

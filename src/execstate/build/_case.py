@@ -10,6 +10,7 @@ import hashlib
 import json
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +18,13 @@ from pathlib import Path
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
-from execstate.errors import SpecError
-from execstate.records import Exclusion, Metrics, Task
+from execstate.errors import SpecError, remove_tree
+from execstate.records import Check, Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
 
 HASH_SEEDS = (0, 1, 2)
+_PACKAGE = Path(__file__).parent.parent
+"""The ``execstate`` package folder: frames in it locate an unexpected exception."""
 
 
 class Excluded(Exception):
@@ -66,14 +69,38 @@ class _Case:
 
 
 def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
-    """Four tasks in arm order, or the exclusion naming the failed check and its evidence."""
+    """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
+
+    Never raises for one case's trouble: any exception becomes an exclusion
+    (``run`` when it came out of running the program, else ``internal``).
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     try:
-        with tempfile.TemporaryDirectory(prefix="execstate-case-") as tmp:
-            return _admit(spec, opts, Path(tmp))
+        return _admit(spec, opts, tmp)
     except Excluded as exc:
         return Exclusion(case_id=spec.id, check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
     except SpecError as exc:
         return Exclusion(case_id=spec.id, check="spec", reason=str(exc), spec_path=str(spec.spec_path))
+    except Exception as exc:  # one bad case never stops the batch
+        return failed_case(spec.id, exc, str(spec.spec_path))
+    finally:
+        remove_tree(tmp)
+
+
+def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) -> Exclusion:
+    """The exclusion for an unexpected exception while building a case, naming the exception and where."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_relative_to(_PACKAGE)]
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    in_run = any(Path(f.filename) == _PACKAGE / "sandbox.py" for f in frames)
+    check: Check = "run" if in_run else "internal"
+    what = "running the program" if in_run else "the builder failed on this case"
+    return Exclusion(
+        case_id=case_id,
+        check=check,
+        reason=f"{what}: {type(exc).__name__}: {exc}{where}. Fix: "
+        + ("keep the program's files and directories small and shallow" if in_run else "report it with the case"),
+        spec_path=spec_path,
+    )
 
 
 def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
@@ -88,6 +115,9 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         where = "program" if exc.key == "program" else exc.key
         problem = f"{spec.program}: {exc.problem}" if exc.key == "program" else exc.problem
         raise SpecError(spec.spec_path, where, problem, exc.fix) from None
+    except (RecursionError, MemoryError) as exc:
+        problem = f"{spec.program} is nested too deeply to compile ({type(exc).__name__})"
+        raise SpecError(spec.spec_path, "program", problem, "flatten the most deeply nested expression") from None
     case = _Case(spec, lang, source, tmp, PythonLanguage(opts.limits, opts.python, filename="gen.py"))
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
@@ -139,7 +169,12 @@ def _make_input(case: _Case, src: InputSource, key: str) -> bytes:
         data = src.file.read_bytes()
     else:
         assert src.generator is not None
-        res = case.generators.run(src.generator.read_text(encoding="utf-8"), b"", case.workdir, args=src.args)
+        try:
+            text = src.generator.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            problem = f"{src.generator.name} is not UTF-8 ({exc})"
+            raise SpecError(case.spec.spec_path, key, problem, "save it as UTF-8") from None
+        res = case.generators.run(text, b"", case.workdir, args=src.args)
         if not res.ok:
             raise SpecError(
                 case.spec.spec_path,

@@ -62,14 +62,20 @@ def load_spec(path: Path) -> CaseSpec:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SpecError(path, None, "case spec file not found", "check the path") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise SpecError(path, None, "is a directory, not a case spec file", "rename that directory") from None
+    except OSError as exc:
+        raise SpecError(path, None, f"cannot read the case spec ({exc.strerror})", "check the file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
     _check_keys(path, raw, _TOP_KEYS, "")
     for key in _REQUIRED:
         if key not in raw:
             raise SpecError(path, key, "required key is missing", f"add `{key} = ...` (see SPEC section 3)")
-    base = path.parent
     case_id, study = _str(path, raw, "id"), _str(path, raw, "study")
+    if not case_id.isprintable() or len(case_id) > 200:
+        problem = f"id {case_id[:200]!r} has control characters or is over 200 characters"
+        raise SpecError(path, "id", problem, 'use id = "<study>/<name>"')
     if not case_id.startswith(study + "/") or len(case_id) == len(study) + 1:
         raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'", f'use id = "{study}/<name>"')
     language = _str(path, raw, "language")
@@ -78,7 +84,7 @@ def load_spec(path: Path) -> CaseSpec:
     rule = raw.get("grading_rule", default_grading_rule(study))
     if rule not in GRADING_RULES:
         raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
-    program = _existing(path, "program", base / _str(path, raw, "program"))
+    program = _existing(path, "program", _str(path, raw, "program"))
     if "checkpoint" not in raw:
         raise SpecError(
             path,
@@ -112,16 +118,28 @@ def _str(path: Path, raw: dict, key: str) -> str:
     return value
 
 
-def _existing(path: Path, key: str, target: Path) -> Path:
+def _existing(path: Path, key: str, value: str) -> Path:
+    """The file ``value`` names, resolved; it must lie in the spec file's folder or below it."""
+    example = f'{key.rpartition(".")[2]} = "{Path(value).name or "file.txt"}"'
+    fix = f"keep the file in the spec's folder or below it and name it relative to the spec, e.g. {example}"
+    base = path.parent.resolve()
+    if Path(value).is_absolute():
+        raise SpecError(path, key, f"{value!r} is an absolute path", fix)
+    try:
+        target = (base / value).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise SpecError(path, key, f"{value!r} cannot be resolved ({exc})", fix) from None
+    if not target.is_relative_to(base):
+        raise SpecError(path, key, f"{value!r} leads outside the spec's folder {base} (to {target})", fix)
     if not target.is_file():
-        raise SpecError(path, key, f"file {target} does not exist", "fix the path (relative to the spec file)")
-    return target.resolve()
+        raise SpecError(path, key, f"file {base / value} does not exist", "fix the path (relative to the spec file)")
+    return target
 
 
 def _input(path: Path, raw: dict, key: str) -> InputSource:
     value = raw[key]
     if isinstance(value, str):
-        return InputSource(file=_existing(path, key, path.parent / value))
+        return InputSource(file=_existing(path, key, value))
     if not isinstance(value, dict):
         raise SpecError(
             path,
@@ -135,7 +153,7 @@ def _input(path: Path, raw: dict, key: str) -> InputSource:
     args = value.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, (str, int)) for a in args):
         raise SpecError(path, key + ".args", f"expected a list of strings, got {args!r}", 'write args = ["1002"]')
-    gen = _existing(path, key + ".generator", path.parent / str(value["generator"]))
+    gen = _existing(path, key + ".generator", str(value["generator"]))
     return InputSource(generator=gen, args=tuple(str(a) for a in args))
 
 

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     except ExecstateError as exc:
         if debug:
             raise
-        print(f"execstate {args.command}: error: {exc}", file=sys.stderr)
+        print(f"execstate {args.command}: {exc.label}: {exc}", file=sys.stderr)
         return exc.exit_code
     except OSError as exc:  # the disk, not the user's input: name the file and the cause
         if debug:

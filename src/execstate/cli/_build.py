@@ -29,8 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions, build, write_build
-    from execstate.errors import UsageError, require_file
+    from execstate.build import PARTIAL_DIR, BuildOptions, build, write_build
+    from execstate.errors import UsageError, output_dir
     from execstate.sandbox import Limits
     from execstate.studies import builtin_study
 
@@ -38,23 +38,39 @@ def main(args: argparse.Namespace) -> int:
         builtin_study(name)  # an unknown name fails before anything runs
     if not args.paths and not args.study:
         raise UsageError("nothing to build. Fix: give case spec paths or --study NAME")
-    for path in args.paths:
-        if not path.is_dir():
-            require_file(path, "case spec", "pass a case.toml file or a directory that holds some")
+    check_spec_paths(args.paths)
     if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 1:
         raise UsageError("--jobs, --timeout and --memory-mb must be positive. Fix: e.g. --jobs 2 --timeout 20")
+    out = output_dir(args.out)  # a file in the way fails before any case is built
     opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb), python=args.python
     )
-    result = _with_progress(build, args.paths, args.study, args.jobs, opts)
-    write_build(result, args.out)
-    _summary(result, args.out)
+    kwargs = {"studies": args.study, "jobs": args.jobs, "options": opts, "partial": out / PARTIAL_DIR}
+    result = _with_progress(build, args.paths, kwargs)
+    write_build(result, out)
+    result.raise_if_interrupted(out)
+    _summary(result, out)
     return 0
 
 
-def _with_progress(build: Any, paths: list[Path], studies: list[str], jobs: int, opts: Any) -> Any:
+def check_spec_paths(paths: list[Path]) -> None:
+    """``InputFileError`` for a path that is neither a case spec file nor a directory holding one."""
+    from execstate.build import find_specs
+    from execstate.errors import InputFileError, require_file
+
+    for path in paths:
+        if not path.is_dir():
+            require_file(path, "case spec", "pass a case.toml file or a directory that holds some")
+        elif not find_specs([path]):
+            raise InputFileError(
+                f"directory {path} holds no case.toml (searched recursively). "
+                "Fix: pass a directory with case specs, or a case spec file"
+            )
+
+
+def _with_progress(build: Any, paths: list[Path], kwargs: dict[str, Any]) -> Any:
     if not sys.stderr.isatty():
-        return build(paths, studies=studies, jobs=jobs, options=opts)
+        return build(paths, **kwargs)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(
@@ -70,7 +86,7 @@ def _with_progress(build: Any, paths: list[Path], studies: list[str], jobs: int,
         def report(done: int, total: int, case_id: str) -> None:
             bar.update(job, completed=done, total=total, description=case_id)
 
-        return build(paths, studies=studies, jobs=jobs, options=opts, progress=report)
+        return build(paths, progress=report, **kwargs)
 
 
 def _summary(result: Any, out: Path) -> None:

@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from execstate.build import BuildOptions
+    from execstate.cli._build import check_spec_paths
     from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
     from execstate.sandbox import Limits
     from execstate.studies import builtin_study
@@ -39,6 +40,7 @@ def main(args: argparse.Namespace) -> int:
     studies = tuple(s for s in (args.study or DEFAULT_STUDIES) if s != "none")
     for name in studies:
         builtin_study(name)  # an unknown name fails before anything runs
+    check_spec_paths(args.paths)
     opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
     result = run_pipeline(
         args.out,

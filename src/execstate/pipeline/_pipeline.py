@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.build import BuildOptions, build, corpus, write_build
-from execstate.errors import SettingsError, require_file
+from execstate.build import PARTIAL_DIR, BuildOptions, build, corpus, write_build
+from execstate.errors import SettingsError, output_dir, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
@@ -57,15 +57,18 @@ def run_pipeline(
     check), grade every planned cell, and write tables, analysis and ``report.html`` under ``out``.
 
     Re-running resumes the run stage (recorded responses are kept) and rewrites the later stages.
+    ``Interrupted`` after writing the finished cases when SIGINT or SIGTERM stops the build.
     """
     out = Path(out)
+    output_dir(out / "build")  # a file in the way fails before any case is built
     log(
         f"[1/5] building {', '.join(studies) or 'no built-in study'}"
         + (f" and {len(paths)} path(s)" if paths else "")
         + f" -> {out / 'build'}"
     )
-    built = build(list(paths), studies=list(studies), jobs=jobs, options=options)
+    built = build(list(paths), studies=list(studies), jobs=jobs, options=options, partial=out / "build" / PARTIAL_DIR)
     write_build(built, out / "build")
+    built.raise_if_interrupted(out / "build")
     log(
         f"      admitted {built.manifest.cases_admitted} cases ({built.manifest.tasks} tasks), "
         f"excluded {built.manifest.cases_excluded}"
