@@ -54,6 +54,9 @@ Check = Literal[
     "oracle-determinism",
     "preservation",
     "iterations",
+    "input-size",
+    "checkpoint-size",
+    "measurement",
 ]
 
 ResponseStatus = Literal["completed", "no-response"]
