@@ -55,6 +55,9 @@ Check = Literal[
     "preservation",
     "iterations",
     "internal",  # the builder itself failed on the case (a bug or a limit of the builder, not a check)
+    "input-size",
+    "checkpoint-size",
+    "measurement",
 ]
 
 ResponseStatus = Literal["completed", "no-response"]

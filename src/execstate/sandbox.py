@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from execstate.errors import ExecstateError
+from execstate.errors import ExecstateError, remove_tree
 
 Status = Literal["ok", "timeout", "memory", "crash", "output-limit"]
 
@@ -351,21 +351,24 @@ def _isolated(
     readable: Sequence[Path | str],
     files: Mapping[str, bytes] | None = None,
 ) -> SandboxResult:
-    with tempfile.TemporaryDirectory(prefix="execstate-run-") as tmp:
-        work = Path(cwd) if cwd is not None else Path(tmp) / "work"
+    tmp = Path(tempfile.mkdtemp(prefix="execstate-run-"))
+    try:
+        work = Path(cwd) if cwd is not None else tmp / "work"
         work.mkdir(exist_ok=True)
         for name, data in (files or {}).items():
             (work / name).write_bytes(data)
         spec = {**spec, "argv": [a.replace("{cwd}", str(work.resolve())) for a in spec["argv"]]}
-        (Path(tmp) / "root").mkdir()
+        (tmp / "root").mkdir()
         cfg = {
             **spec,
-            "root": str(Path(tmp) / "root"),
+            "root": str(tmp / "root"),
             "cwd": str(work.resolve()),
             "limits": _rlimits(limits),
             "readable": _readable(exe, readable),
         }
         return _run_in(init, cfg, stdin, limits, pass_fds)
+    finally:
+        remove_tree(tmp)  # whatever the program left there, however deep
 
 
 def _readable(exe: str, extra: Sequence[Path | str]) -> list[str]:

@@ -6,11 +6,12 @@ protocol as ``execstate/metrics/_probe.py`` (the fast probe) so the tests can
 compare the two on identical programs:
 
 - CONFIG.json: ``source_path``, ``filename``, ``exclude_lines``, ``hidden_prefix``, ``runner``,
-  ``state``, ``result_path``, ``launcher`` (path of execstate's ``_launch.py``,
+  ``state``, ``result_fd``, ``token``, ``launcher`` (path of execstate's ``_launch.py``,
   whose audit hook forbids creating processes).
 - The program runs as ``__main__`` with the child's stdin/stdout under the fast
-  probe's runner (``main`` of ``runner``, which handles exits, ``os._exit`` and
-  the result file); only the counting below is this file's own.
+  probe's runner (``main`` of ``runner``, which deletes the config, handles exits,
+  ``os._exit`` and writes the result to the inherited descriptor); only the
+  counting below is this file's own.
 
 Definitions, literally:
 - trace_length: on 3.11 every ``opcode`` event of ``sys.settrace`` (with

@@ -18,7 +18,8 @@ from pathlib import Path
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
-from execstate.errors import SpecError, remove_tree
+from execstate.errors import SpecError, UsageError, remove_tree
+from execstate.metrics import Measurement
 from execstate.records import Check, Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
 
@@ -37,11 +38,29 @@ class Excluded(Exception):
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """Knobs of a build. ``python`` is the interpreter that runs and measures Python programs."""
+    """Knobs of a build. ``python`` is the interpreter that runs and measures Python programs.
+
+    Every run of a program, measurements included, gets ``limits``; a measurement's
+    wall and CPU time are ``measure_factor`` times theirs (tracing is slower; 6 keeps
+    the 20 s runs / 120 s measurements of the defaults). An input (file or generator
+    output) longer than ``max_input_bytes``, or a state arm's checkpoint line longer
+    than ``max_checkpoint_bytes``, excludes the case (checks ``input-size``,
+    ``checkpoint-size``).
+    """
 
     limits: Limits = field(default_factory=Limits)
     python: str = sys.executable
-    measure_timeout_s: float = 120.0
+    measure_factor: float = 6.0
+    max_input_bytes: int = 1_000_000
+    max_checkpoint_bytes: int = 100_000
+
+    def __post_init__(self) -> None:
+        for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes"):
+            if not getattr(self, name) > 0:
+                raise UsageError(
+                    f"BuildOptions.{name} must be positive, got {getattr(self, name)!r}. "
+                    f"Fix: pass a positive {name} (default {getattr(BuildOptions, name)!r})"
+                )
 
     def language(self, name: str) -> Language | None:
         """The ``Language`` that builds case specs with ``language = name``; ``None`` if none is registered."""
@@ -50,7 +69,7 @@ class BuildOptions:
 
 
 LANGUAGES: dict[str, Callable[[BuildOptions], Language]] = {
-    "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_timeout_s),
+    "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_factor),
 }
 """The builder's languages by the name case specs use: one entry per implementation of ``Language``."""
 
@@ -63,6 +82,7 @@ class _Case:
     workdir: Path
     generators: PythonLanguage
     """Input generators are Python programs whatever the case's language."""
+    opts: BuildOptions
 
     def run(self, source: str, stdin: bytes, seed: int = 0) -> SandboxResult:
         return self.lang.run(source, stdin, self.workdir, seed=seed)
@@ -108,20 +128,11 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     if lang is None:
         raise Excluded("spec", f"{spec.spec_path}: language {spec.language!r} is not supported by this builder yet")
     source = _read_source(spec)
-    try:
-        cp = spec.checkpoint
-        loop_line = lang.locate_loop(source, cp.loop, cp.loop_text, cp.variables)
-    except LanguageError as exc:
-        where = "program" if exc.key == "program" else exc.key
-        problem = f"{spec.program}: {exc.problem}" if exc.key == "program" else exc.problem
-        raise SpecError(spec.spec_path, where, problem, exc.fix) from None
-    except (RecursionError, MemoryError) as exc:
-        problem = f"{spec.program} is nested too deeply to compile ({type(exc).__name__})"
-        raise SpecError(spec.spec_path, "program", problem, "flatten the most deeply nested expression") from None
-    case = _Case(spec, lang, source, tmp, PythonLanguage(opts.limits, opts.python, filename="gen.py"))
+    loop_line = _locate_loop(spec, lang, source)
+    case = _Case(spec, lang, source, tmp, PythonLanguage(opts.limits, opts.python, filename="gen.py"), opts)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
-    traces = {name: _trace_lengths(case, data, name) for name, data in (("short", short), ("long", long))}
+    traces = {name: _trace_lengths(case, data, name, outs[name]) for name, data in (("short", short), ("long", long))}
     if not max(traces["short"]) < min(traces["long"]):
         raise Excluded(
             "trace-order",
@@ -164,8 +175,22 @@ def _read_source(spec: CaseSpec) -> str:
         raise SpecError(spec.spec_path, "program", f"{spec.program} is not UTF-8 ({exc})", "save it as UTF-8") from None
 
 
+def _locate_loop(spec: CaseSpec, lang: Language, source: str) -> int:
+    try:
+        cp = spec.checkpoint
+        return lang.locate_loop(source, cp.loop, cp.loop_text, cp.variables)
+    except LanguageError as exc:
+        where = "program" if exc.key == "program" else exc.key
+        problem = f"{spec.program}: {exc.problem}" if exc.key == "program" else exc.problem
+        raise SpecError(spec.spec_path, where, problem, exc.fix) from None
+    except (RecursionError, MemoryError) as exc:
+        problem = f"{spec.program} is nested too deeply to compile ({type(exc).__name__})"
+        raise SpecError(spec.spec_path, "program", problem, "flatten the most deeply nested expression") from None
+
+
 def _make_input(case: _Case, src: InputSource, key: str) -> bytes:
     if src.file is not None:
+        _check_input_size(case, key, f"file {src.file.name}", src.file.stat().st_size)
         data = src.file.read_bytes()
     else:
         assert src.generator is not None
@@ -183,11 +208,22 @@ def _make_input(case: _Case, src: InputSource, key: str) -> bytes:
                 "make the generator exit 0 and print the input on stdout",
             )
         data = res.stdout
+        _check_input_size(case, key, f"output of generator {src.generator.name}", len(data))
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         raise SpecError(case.spec.spec_path, key, "the input is not UTF-8 text", "provide a UTF-8 input") from None
     return data
+
+
+def _check_input_size(case: _Case, key: str, origin: str, size: int) -> None:
+    limit = case.opts.max_input_bytes
+    if size > limit:
+        raise Excluded(
+            "input-size",
+            f"{key} ({origin}) is {size} bytes, more than max_input_bytes = {limit}; "
+            "use a shorter input or raise BuildOptions.max_input_bytes",
+        )
 
 
 def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
@@ -211,14 +247,25 @@ def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
     return first.stdout
 
 
-def _trace_lengths(case: _Case, data: bytes, name: str) -> list[int]:
+def _trace_lengths(case: _Case, data: bytes, name: str, expected: bytes) -> list[int]:
     values = []
     for _ in range(3):
         m = case.lang.measure(case.source, data, None, state=False)
         if m.status != "ok" or m.trace_length is None:
             raise Excluded("run", f"measuring the trace length on the {name} input: {m.status}; {m.detail}")
+        _check_measured_stdout(m, expected, f"the clean program on the {name} input", "clean run")
         values.append(m.trace_length)
     return values
+
+
+def _check_measured_stdout(m: Measurement, expected: bytes, what: str, run: str) -> None:
+    """A measurement counts the run the task shows only if it printed the same bytes."""
+    if m.stdout != expected:
+        raise Excluded(
+            "measurement",
+            f"measuring {what} printed {_clip(m.stdout)}, not the {run}'s stdout {_clip(expected)}; "
+            "the program behaves differently when measured, so its metrics would describe another run",
+        )
 
 
 def _count_iterations(case: _Case, loop_line: int, data: bytes) -> int:
@@ -241,6 +288,13 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
                 f"the {arm} checkpoint never fired on the long input (the program ran to its end without reaching it)",
             )
     texts = [r.stdout for r in results]
+    limit = case.opts.max_checkpoint_bytes
+    if max(map(len, texts)) > limit:
+        raise Excluded(
+            "checkpoint-size",
+            f"the {arm} checkpoint printed {max(map(len, texts))} bytes, more than max_checkpoint_bytes = {limit}; "
+            "project fewer or smaller variables or raise BuildOptions.max_checkpoint_bytes",
+        )
     if len(set(texts)) > 1:
         raise Excluded(
             "oracle-determinism",
@@ -321,6 +375,7 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
         m = case.lang.measure(text, data, ins, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}: {m.status}; {m.detail}")
+        _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if ins else "clean run")
         python = m.python
         tasks.append(
             Task(

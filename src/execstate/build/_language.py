@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -54,13 +55,20 @@ class Language(Protocol):
         """The preservation variant: ``inst`` with guards that never fire and output not silenced."""
 
     def run(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> SandboxResult:
-        """Run a program text under the sandbox limits."""
+        """Run a fresh copy of a program text, alone in a fresh directory under ``workdir``, under the limits.
+
+        Nothing one run leaves behind (a planted module, a file it reads back) reaches another run.
+        """
 
     def iterations(self, counted: SandboxResult) -> int | None:
         """K from a run of the ``count`` variant, or None if it did not report."""
 
     def measure(self, source: str, stdin: bytes, inst: Instrumented | None, *, state: bool) -> Measurement:
-        """Execution metrics of the clean run (``inst`` None) or up to the checkpoint of ``inst``."""
+        """Execution metrics of the clean run (``inst`` None) or up to the checkpoint of ``inst``.
+
+        Every limit of a run applies (time may be scaled for the measuring overhead), and each
+        measurement runs a fresh copy alone in a fresh directory, like ``run``.
+        """
 
     def cyclomatic(self, source: str) -> int | None:
         """Cyclomatic complexity of the clean source."""
@@ -68,11 +76,15 @@ class Language(Protocol):
 
 @dataclass(frozen=True)
 class PythonLanguage:
-    """CPython programs, run and measured by ``python`` (default: the running interpreter)."""
+    """CPython programs, run and measured by ``python`` (default: the running interpreter).
+
+    A measurement runs under ``limits`` with wall and CPU time multiplied by
+    ``measure_factor`` (tracing every instruction is slower than a plain run).
+    """
 
     limits: Limits = Limits()  # noqa: RUF009 (Limits is frozen: one shared default is safe)
     python: str = sys.executable
-    measure_timeout_s: float = 120.0
+    measure_factor: float = 6.0
     filename: str = "main.py"
     name: str = "python"
 
@@ -99,9 +111,15 @@ class PythonLanguage:
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
-        path = workdir / self.filename
-        path.write_text(source, encoding="utf-8")
-        return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
+        with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
+            path = Path(fresh) / self.filename
+            path.write_text(source, encoding="utf-8")
+            return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
+
+    def measure_limits(self) -> Limits:
+        """``limits`` with wall and CPU time times ``measure_factor``; memory, output and file size unchanged."""
+        factor = self.measure_factor
+        return replace(self.limits, wall_s=self.limits.wall_s * factor, cpu_s=self.limits.cpu_s * factor)
 
     def iterations(self, counted: SandboxResult) -> int | None:
         found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)
@@ -116,7 +134,7 @@ class PythonLanguage:
             state=state,
             exclude_lines=inst.inserted_lines if inst else frozenset(),
             hidden_prefix=inst.prefix if inst else None,
-            timeout_s=self.measure_timeout_s,
+            limits=self.measure_limits(),
         )
 
     def cyclomatic(self, source: str) -> int | None:

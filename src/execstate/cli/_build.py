@@ -25,7 +25,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
+    add_bounds(p)
     p.set_defaults(func=main)
+
+
+def add_bounds(p: argparse.ArgumentParser) -> None:
+    """The measurement and size options every command that builds shares (defaults: BuildOptions')."""
+    p.add_argument(
+        "--measure-factor",
+        type=float,
+        default=6.0,
+        help="a measurement's wall and CPU limit as a multiple of --timeout (default 6)",
+    )
+    p.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=1_000_000,
+        help="longest input a case may have, bytes (default 1000000); longer: excluded",
+    )
+    p.add_argument(
+        "--max-checkpoint-bytes",
+        type=int,
+        default=100_000,
+        help="longest checkpoint line of a state arm, bytes (default 100000); longer: excluded",
+    )
+
+
+def bounds(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``BuildOptions`` keywords of ``add_bounds``."""
+    return {
+        "measure_factor": args.measure_factor,
+        "max_input_bytes": args.max_input_bytes,
+        "max_checkpoint_bytes": args.max_checkpoint_bytes,
+    }
 
 
 def main(args: argparse.Namespace) -> int:
@@ -43,7 +75,9 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError("--jobs, --timeout and --memory-mb must be positive. Fix: e.g. --jobs 2 --timeout 20")
     out = output_dir(args.out)  # a file in the way fails before any case is built
     opts = BuildOptions(
-        limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb), python=args.python
+        limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
+        python=args.python,
+        **bounds(args),
     )
     kwargs = {"studies": args.study, "jobs": args.jobs, "options": opts, "partial": out / PARTIAL_DIR}
     result = _with_progress(build, args.paths, kwargs)

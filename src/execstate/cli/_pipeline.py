@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from execstate.cli._build import add_bounds, bounds
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go", description=__doc__)
@@ -27,6 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
+    add_bounds(p)
     p.set_defaults(func=main)
 
 
@@ -41,7 +45,9 @@ def main(args: argparse.Namespace) -> int:
     for name in studies:
         builtin_study(name)  # an unknown name fails before anything runs
     check_spec_paths(args.paths)
-    opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
+    opts = BuildOptions(
+        limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb), **bounds(args)
+    )
     result = run_pipeline(
         args.out,
         studies=studies,

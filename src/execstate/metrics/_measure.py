@@ -9,8 +9,10 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from execstate.metrics._accel import accelerator_dir
+from execstate.metrics._channel import ResultPipe
 from execstate.sandbox import SECCOMP_ENV, Limits, SandboxResult, run_script, scrubbed_env, seccomp_filter
 
 PROBE = Path(__file__).with_name("_probe.py")
@@ -55,6 +57,7 @@ def measure(
     hidden_prefix: str | None = None,
     state: bool = True,
     timeout_s: float = 60.0,
+    limits: Limits | None = None,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -66,7 +69,12 @@ def measure(
     call of ``os._exit`` (the state arms' checkpoint). ``state=False`` measures
     only ``trace_length`` (faster). ``python`` is the interpreter that runs the
     program (default: the one running execstate); counts differ across CPython
-    versions, so ``Measurement.python`` records it.
+    versions, so ``Measurement.python`` records it. ``limits`` are the sandbox
+    limits of the run (wall, CPU, memory, output, file size); without them the
+    run gets ``Limits(wall_s=timeout_s, cpu_s=timeout_s)`` (``timeout_s`` is
+    ignored when ``limits`` is given). Each call runs a fresh copy of ``source``
+    alone in a fresh directory, and the metrics come back over an inherited
+    pipe, never through a file the program could write.
     """
     return run_probe(
         PROBE,
@@ -78,6 +86,7 @@ def measure(
         hidden_prefix=hidden_prefix,
         state=state,
         timeout_s=timeout_s,
+        limits=limits,
     )
 
 
@@ -92,6 +101,7 @@ def run_probe(
     hidden_prefix: str | None = None,
     state: bool = True,
     timeout_s: float = 60.0,
+    limits: Limits | None = None,
     accelerate: bool = True,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
@@ -100,41 +110,51 @@ def run_probe(
     """
     interpreter = python or sys.executable
     version = python_version(interpreter)
-    with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp:
-        work = Path(tmp)
-        (work / "source.py").write_text(source, encoding="utf-8")
-        config = {
-            "source_path": str(work / "source.py"),
-            "filename": filename,
-            "exclude_lines": sorted(exclude_lines),
-            "hidden_prefix": hidden_prefix,
-            "state": state,
-            "result_path": str(work / "result.json"),
-            "launcher": str(_LAUNCHER),
-            "runner": str(PROBE),
-            "accelerate": accelerate,
-            "accelerator_dir": accelerator_dir(interpreter) if accelerate else None,
-        }
-        (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
-        limits = Limits(wall_s=timeout_s, cpu_s=timeout_s)
+    options: dict[str, Any] = {"filename": filename, "exclude_lines": sorted(exclude_lines), "state": state}
+    options |= {"hidden_prefix": hidden_prefix, "accelerate": accelerate}
+    options["accelerator_dir"] = accelerator_dir(interpreter) if accelerate else None
+    with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp, ResultPipe() as pipe:
+        config = _write_config(Path(tmp), source, options, pipe)
+        limits = limits or Limits(wall_s=timeout_s, cpu_s=timeout_s)
         env = {**scrubbed_env(), SECCOMP_ENV: seccomp_filter()}
-        accel = config["accelerator_dir"]
+        accel = options["accelerator_dir"]
         readable: list[Path | str] = [probe, _LAUNCHER, PROBE, *([str(accel)] if accel else [])]
         result = run_script(
-            interpreter, probe, [str(work / "config.json")], stdin, limits, env=env, cwd=work, readable=readable
+            interpreter,
+            probe,
+            [str(config)],
+            stdin,
+            limits,
+            env=env,
+            cwd=config.parent,
+            pass_fds=(pipe.write_fd,),
+            readable=readable,
         )
-        report = _read_report(work / "result.json")
-    return _classify(result, report, version)
+    report, problem = pipe.report()
+    return _classify(result, report, problem, version)
 
 
-def _read_report(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+def _write_config(tmp: Path, source: str, options: dict[str, Any], pipe: ResultPipe) -> Path:
+    """The program alone in ``tmp/program/`` (its working directory and sys.path[0]), named as a plain run
+    names it, with the config beside it, which the probe deletes before the program's first line."""
+    program = tmp / "program"
+    program.mkdir()
+    source_path = program / Path(options["filename"]).name
+    source_path.write_text(source, encoding="utf-8")
+    config = {
+        **options,
+        "source_path": str(source_path),
+        "result_fd": pipe.write_fd,
+        "token": pipe.token,
+        "launcher": str(_LAUNCHER),
+        "runner": str(PROBE),
+    }
+    path = program / ".execstate-probe.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
 
 
-def _classify(result: SandboxResult, report: dict | None, version: str) -> Measurement:
+def _classify(result: SandboxResult, report: dict | None, problem: str, version: str) -> Measurement:
     """Combine the sandbox outcome with the probe's report into one Measurement."""
 
     def failed(status: str, detail: str) -> Measurement:
@@ -144,7 +164,7 @@ def _classify(result: SandboxResult, report: dict | None, version: str) -> Measu
         return failed(result.status, result.describe())
     if report is None:
         status = "crash" if result.status == "crash" else "error"
-        return failed(status, "the measuring probe wrote no result: " + result.describe())
+        return failed(status, f"{problem}: {result.describe()}")
     if report["outcome"] == "syntax-error":
         return failed("error", f"the program does not compile under Python {version}: {report['detail'].strip()}")
     if report["outcome"] == "exception":

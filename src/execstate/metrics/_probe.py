@@ -3,12 +3,16 @@
 Run as ``python -s -B _probe.py CONFIG.json``. It must stay stdlib-only (the
 measuring interpreter, any CPython 3.11+, does not have execstate installed).
 CONFIG.json holds ``source_path``, ``filename``, ``exclude_lines``,
-``hidden_prefix``, ``state``, ``result_path``, ``launcher`` (execstate's
-``_launch.py``, whose audit hook forbids creating processes) and optionally
-``accelerate`` (default true: use the ``_ccount`` C extension when it was built
-for this interpreter). The program keeps the child's stdin/stdout; the result is
-one JSON object written to ``result_path`` at normal exit, ``sys.exit``, an
-uncaught exception or ``os._exit`` (the state arms' checkpoint).
+``hidden_prefix``, ``state``, ``result_fd``, ``token``, ``launcher``
+(execstate's ``_launch.py``, whose audit hook forbids creating processes) and
+optionally ``accelerate`` (default true: use the ``_ccount`` C extension when it
+was built for this interpreter). The probe reads CONFIG.json and deletes it
+before the program runs. The program keeps the child's stdin/stdout; the result
+is one line, ``\n`` + ``token`` + space + a JSON object + ``\n``, written to the
+inherited descriptor ``result_fd`` (never to a file) at normal exit,
+``sys.exit``, an uncaught exception or ``os._exit`` (the state arms'
+checkpoint). The parent accepts only a line carrying its token, so bytes the
+program writes to files or to other descriptors cannot pass for the result.
 
 Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
 - trace_length: 3.11 counts ``opcode`` trace events of owned frames, 3.12+
@@ -19,6 +23,7 @@ Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
   are counted by C-level ``map``/``sum`` instead of one Python call per element.
 """
 
+import atexit
 import collections
 import importlib.machinery
 import importlib.util
@@ -294,11 +299,54 @@ def attribute_values(value):
 
 
 # --- running the program ------------------------------------------------------
-def write_result(path, metrics, outcome, exit_code, detail=""):
-    result = {"python": "%d.%d.%d" % sys.version_info[:3], "outcome": outcome, "exit_code": exit_code, "detail": detail}
-    result.update(metrics or {"trace_length": None, "peak_state": None, "state_load": None})
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(result, fh)
+DETAIL_CHARS = 16384  # a traceback is cut to its last characters: the result stays small
+
+
+class ResultChannel:
+    """The inherited descriptor the result goes to, and the token that marks a line as the probe's.
+
+    Everything it calls is bound when it is made, before the program runs: a
+    program that replaces ``os.write`` or ``json.dumps`` does not reach it. It
+    writes only while ``fd`` is still the pipe it inherited, so a program that
+    puts another file on that number never sees the token.
+    """
+
+    TEXT_KEYS = frozenset(("python", "outcome", "detail"))
+
+    def __init__(self, fd, token):
+        self.fd, self.token = fd, token
+        self.os_write, self.os_fstat = os.write, os.fstat
+        self.quote = json.encoder.encode_basestring_ascii
+        self.python = "%d.%d.%d" % sys.version_info[:3]
+        self.identity = self.inode()
+
+    def inode(self):
+        try:
+            st = self.os_fstat(self.fd)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def encode(self, result):
+        parts = []
+        for key, value in result.items():
+            if value is None or value is True or value is False:
+                text = {None: "null", True: "true", False: "false"}[value]
+            elif key in self.TEXT_KEYS:
+                text = self.quote(value)
+            else:
+                text = "%d" % value
+            parts.append(self.quote(key) + ":" + text)
+        return "{" + ",".join(parts) + "}"
+
+    def write(self, metrics, outcome, exit_code, detail=""):
+        if self.identity is None or self.inode() != self.identity:
+            return  # the descriptor was closed or replaced: report nothing
+        result = {"python": self.python, "outcome": outcome, "exit_code": exit_code, "detail": detail[-DETAIL_CHARS:]}
+        result.update(metrics or {"trace_length": None, "peak_state": None, "state_load": None})
+        data = ("\n" + self.token + " " + self.encode(result) + "\n").encode("utf-8")
+        while data:
+            data = data[self.os_write(self.fd, data) :]
 
 
 def owned_traceback(exc, filename):
@@ -321,8 +369,6 @@ def exit_status(exc):
 
 def finish_program():
     """What interpreter shutdown would run, still measured: join non-daemon threads, atexit."""
-    import atexit
-
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:
             thread.join()
@@ -336,7 +382,7 @@ def load_launcher(path):
     return module
 
 
-def compile_program(cfg):
+def compile_program(cfg, channel):
     """The program's code object, or None after reporting a syntax error."""
     with open(cfg["source_path"], encoding="utf-8") as fh:
         source = fh.read()
@@ -344,18 +390,35 @@ def compile_program(cfg):
         return compile(source, cfg["filename"], "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         detail = "".join(traceback.format_exception_only(type(exc), exc))
-        write_result(cfg["result_path"], None, "syntax-error", 2, detail)
+        channel.write(None, "syntax-error", 2, detail)
         return None
 
 
-def main(probe_class=Probe):
-    """Run the program in CONFIG (argv[1]) under ``probe_class`` and write its result."""
-    with open(sys.argv[1], encoding="utf-8") as fh:
+def read_config(path):
+    """The config, read and then deleted before the program runs: the program cannot read the token from it."""
+    with open(path, encoding="utf-8") as fh:
         cfg = json.load(fh)
-    code = compile_program(cfg)
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+    return cfg
+
+
+def main(probe_class=Probe):
+    """Run the program in CONFIG (argv[1]) under ``probe_class`` and write its result.
+
+    Everything the probe needs (json, os, collections, threading, traceback, the
+    launcher, the accelerator) is imported before the program runs, so a module
+    the program plants next to itself never replaces one of them; the state
+    arms' inserted ``import collections, json, os`` finds them in sys.modules.
+    """
+    cfg = read_config(sys.argv[1])
+    channel = ResultChannel(cfg["result_fd"], cfg["token"])
+    code = compile_program(cfg, channel)
     if code is None:
         sys.exit(2)
-    result_path, filename = cfg["result_path"], cfg["filename"]
+    filename = cfg["filename"]
     launcher = load_launcher(cfg["launcher"]) if cfg.get("launcher") else None
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": filename, "__builtins__": __builtins__})
@@ -367,7 +430,7 @@ def main(probe_class=Probe):
 
     def checkpoint_exit(status):
         probe.stop()
-        write_result(result_path, probe.result(), "os-exit", status)
+        channel.write(probe.result(), "os-exit", status)
         real_exit(status)
 
     os._exit = checkpoint_exit
@@ -387,7 +450,7 @@ def main(probe_class=Probe):
     probe.stop()
     if detail:
         sys.stderr.write(detail)
-    write_result(result_path, probe.result(), outcome, status, detail)
+    channel.write(probe.result(), outcome, status, detail)
     # Exit normally (not os._exit): finalizers the program leaves for shutdown
     # (suspended generators' finally blocks, __del__) still write their output.
     sys.exit(status)
