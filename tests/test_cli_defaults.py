@@ -28,3 +28,13 @@ def test_debug_flag_is_accepted_before_and_after_the_command():
     assert parser.parse_args(["--debug", "tables", "--run", "r"]).debug is True
     assert parser.parse_args(["tables", "--run", "r", "--debug"]).debug is True
     assert parser.parse_args(["tables", "--run", "r"]).debug is False
+
+
+def test_build_bounds_defaults_equal_the_build_options():
+    from execstate.build import BuildOptions
+
+    fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
+    for command in (["build", "x", "--out", "o"], ["pipeline", "--out", "o"]):
+        args = make_parser().parse_args(command)
+        assert (args.measure_factor, args.max_input_bytes, args.max_checkpoint_bytes) == (
+            fields["measure_factor"], fields["max_input_bytes"], fields["max_checkpoint_bytes"])

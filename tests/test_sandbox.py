@@ -73,3 +73,23 @@ def test_every_descendant_dies_with_the_run(tmp_path):
     res = run(["/bin/sh", "-c", script], b"", FAST)
     assert res.ok and res.stdout == b"started\n"
     assert _running(f"sleep {token}") == []
+
+
+def test_the_python_init_isolates_like_the_compiled_one(tmp_path, monkeypatch):
+    """Without a C compiler the Python init runs; the same escapes fail and the same statuses come back."""
+    import execstate.sandbox as sandbox
+
+    monkeypatch.setenv("EXECSTATE_SANDBOX_INIT", "python")
+    sandbox.native_init.cache_clear()
+    try:
+        assert sandbox.native_init() is None
+        text = ("import ctypes, os, socket\nprint(ctypes.CDLL(None).fork(), sorted(os.listdir('/')))\n"
+                "try:\n    socket.socket()\nexcept OSError as e:\n    print(e.errno)\n")
+        res = run_python(_prog(tmp_path, text), b"", FAST)
+        assert res.ok and res.stdout.startswith(b"-1 ['bin', 'dev', 'etc', 'lib'") and res.stdout.endswith(b"1\n")
+        assert run_python(_prog(tmp_path, "raise SystemExit(3)"), b"", FAST).exit_code == 3
+        assert run_python(_prog(tmp_path, "while True: pass"), b"", FAST).status == "timeout"
+        assert run(["/bin/sh", "-c", "echo $$"], b"", FAST).stdout == b"2\n"  # PID 1 is the init
+    finally:
+        monkeypatch.delenv("EXECSTATE_SANDBOX_INIT")
+        sandbox.native_init.cache_clear()
