@@ -2,7 +2,7 @@
  *
  * Run by execstate.sandbox under `unshare --user --pid --net --mount --ipc --uts --fork` as
  *
- *     init STATUS_FD ROOT CWD AS_BYTES CPU_SECONDS FSIZE_BYTES N READABLE_1 ... READABLE_N -- ARGV...
+ *     init STATUS_FD ROOT CWD AS_BYTES CPU_SECONDS FSIZE_BYTES FILTER N READABLE_1 ... READABLE_N -- ARGV...
  *
  * with the program's environment. It mounts a tmpfs at ROOT, bind-mounts the READABLE paths read-only
  * at their own paths (a symlink is recreated as a symlink) and CWD writable, adds a private /proc and
@@ -10,6 +10,12 @@
  * (chdir CWD, resource limits, execv ARGV), reaps every process until the program ends, writes
  * "exit N" or "signal N" to STATUS_FD and exits, which kills whatever is left in the PID namespace.
  * Setup failures are written as "error MESSAGE".
+ *
+ * FILTER is "-" or a seccomp program (classic BPF, hex) that the child installs before the program's
+ * first instruction. The filter refuses execve and allows execveat only on descriptor EXEC_FD with
+ * AT_EMPTY_PATH, so the child execs the program through that descriptor (opened O_PATH|O_CLOEXEC, so
+ * the exec closes it) after lowering RLIMIT_NOFILE below EXEC_FD: the program can never make that
+ * descriptor again, hence never exec anything.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,13 +24,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define EXEC_FD 1023
+#define NOFILE 1000
+
+extern char **environ;
 static int status_fd = -1;
 
 static void fail(const char *what, const char *path) {
@@ -116,15 +129,37 @@ static void limit(int resource, rlim_t soft, rlim_t hard) {
     if (setrlimit(resource, &rl) != 0) fail("setrlimit", NULL);
 }
 
+static int hex_value(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Install the hex seccomp program FILTER and exec PROGRAM through EXEC_FD; returns only on failure. */
+static void confined_exec(const char *filter, char **program) {
+    size_t n = strlen(filter) / 2;
+    unsigned char *code = malloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_value(filter[2 * i]), lo = hex_value(filter[2 * i + 1]);
+        if (!code || hi < 0 || lo < 0 || n % sizeof(struct sock_filter)) return;
+        code[i] = (unsigned char)(hi * 16 + lo);
+    }
+    struct sock_fprog prog = {(unsigned short)(n / sizeof(struct sock_filter)), (struct sock_filter *)code};
+    int fd = open(program[0], O_PATH | O_CLOEXEC);
+    if (fd < 0 || dup3(fd, EXEC_FD, O_CLOEXEC) < 0) return;
+    close(fd);
+    limit(RLIMIT_NOFILE, NOFILE, NOFILE);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return;
+    syscall(SYS_execveat, EXEC_FD, "", program, environ, AT_EMPTY_PATH);
+}
+
 int main(int argc, char **argv) {
-    if (argc < 10) return 2;
+    if (argc < 11) return 2;
     status_fd = atoi(argv[1]);
-    const char *root = argv[2], *cwd = argv[3];
+    const char *root = argv[2], *cwd = argv[3], *filter = argv[7];
     rlim_t as = strtoull(argv[4], NULL, 10), cpu = strtoull(argv[5], NULL, 10), fsize = strtoull(argv[6], NULL, 10);
-    int nread = atoi(argv[7]);
-    if (8 + nread + 1 >= argc || strcmp(argv[8 + nread], "--") != 0) return 2;
-    char **program = argv + 9 + nread;
-    build_root(root, cwd, nread, argv + 8);
+    int nread = atoi(argv[8]);
+    if (9 + nread + 1 >= argc || strcmp(argv[9 + nread], "--") != 0) return 2;
+    char **program = argv + 10 + nread;
+    build_root(root, cwd, nread, argv + 9);
     pid_t child = fork();
     if (child < 0) fail("fork", NULL);
     if (child == 0) {
@@ -134,7 +169,8 @@ int main(int argc, char **argv) {
         limit(RLIMIT_CPU, cpu, cpu + 1);
         limit(RLIMIT_FSIZE, fsize, fsize);
         limit(RLIMIT_CORE, 0, 0);
-        execv(program[0], program);
+        if (strcmp(filter, "-") != 0) confined_exec(filter, program);
+        else execv(program[0], program);
         dprintf(2, "execstate sandbox: cannot start the program %s: %s\n", program[0], strerror(errno));
         _exit(127);
     }

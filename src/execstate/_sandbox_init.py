@@ -102,6 +102,37 @@ def _limit(limits):
         resource.setrlimit(getattr(resource, name), (value[0], value[1]))
 
 
+_EXECVEAT = {"x86_64": 322, "aarch64": 281}
+_AT_EMPTY_PATH = 0x1000
+_NOFILE = 1000
+
+
+def confined_exec(cfg, program):
+    """Install the seccomp ``program`` and exec ``argv`` through descriptor ``exec_fd`` (as the C init does).
+
+    The filter allows only ``execveat(exec_fd, "", ..., AT_EMPTY_PATH)``; the
+    descriptor is close-on-exec and RLIMIT_NOFILE drops below it, so the
+    program can never make it again, hence never exec anything.
+    """
+    fd = os.open(cfg["argv"][0], os.O_PATH | os.O_CLOEXEC)
+    os.dup2(fd, cfg["exec_fd"], inheritable=False)
+    os.close(fd)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_NOFILE, _NOFILE))
+
+    class Prog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    code = ctypes.create_string_buffer(program, len(program))
+    prog = Prog(len(program) // 8, ctypes.addressof(code))
+    argv = (ctypes.c_char_p * (len(cfg["argv"]) + 1))(*[a.encode() for a in cfg["argv"]], None)
+    env = [f"{k}={v}".encode() for k, v in cfg["env"].items()]
+    envp = (ctypes.c_char_p * (len(env) + 1))(*env, None)
+    _check(_libc.prctl(38, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.prctl(22, 2, ctypes.byref(prog), 0, 0), "seccomp")
+    number = _EXECVEAT[os.uname().machine]
+    _check(_libc.syscall(number, cfg["exec_fd"], b"", argv, envp, _AT_EMPTY_PATH), "execveat")
+
+
 def become_program(cfg, status_fd):
     """In the forked child: enter the working directory under the limits, then exec ``argv``.
 
@@ -115,7 +146,10 @@ def become_program(cfg, status_fd):
         if cfg.get("script"):
             sys.argv = [cfg["script"], *cfg["argv"]]
             return
-        os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
+        if cfg.get("filter"):
+            confined_exec(cfg, bytes.fromhex(cfg["filter"]))
+        else:
+            os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
     except BaseException as exc:  # report anything; never continue as PID 1's code
         os.write(2, f"execstate sandbox: cannot start the program: {exc}\n".encode())
     os._exit(127)

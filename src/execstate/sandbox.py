@@ -12,11 +12,12 @@ that is PID 1 there and the program's only parent:
 - **processes**: every descendant lives in the PID namespace and dies with it,
   at the end of the run, on a limit, or when the caller dies (the ``unshare``
   process has a parent-death signal and kills its child when it dies).
-- **system calls**: Python programs run under a seccomp filter (installed by
-  the launcher before the program's first line) that refuses process
-  creation (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3``
-  is ``ENOSYS``), ``exec``, sockets other than ``AF_UNIX``, ``ptrace``,
-  mounts and namespace changes.
+- **system calls**: every program runs under a seccomp filter from its first
+  instruction (the init installs it, then execs the program through a
+  descriptor only the filter allows and the program can never recreate)
+  that refuses process creation (``fork``, ``vfork``, ``clone`` without
+  ``CLONE_THREAD``; ``clone3`` is ``ENOSYS``), any further ``exec``, sockets
+  other than ``AF_UNIX``, ``ptrace``, mounts and namespace changes.
 - **environment**: scrubbed (nothing of the caller's: no keys, tokens, paths)
   and a fixed hash seed.
 - **limits**: wall clock (held even when a descendant keeps a pipe open: the
@@ -169,19 +170,32 @@ def _unshare() -> str:
     return found
 
 
+EXEC_FD = 1023
+"""The descriptor the compiled init execs the program through; RLIMIT_NOFILE stays below it afterwards."""
+
+
 @functools.cache
-def seccomp_filter() -> str:
-    """The seccomp filter of Python programs as hex BPF, compiled once with libseccomp (``pyseccomp``)."""
+def seccomp_filter(exec_fd: int | None = None) -> str:
+    """The seccomp filter of sandboxed programs as hex BPF, compiled once with libseccomp (``pyseccomp``).
+
+    With ``exec_fd`` the filter lets exactly one call through: ``execveat(exec_fd, "", ..., AT_EMPTY_PATH)``,
+    the init's own exec of the program (a descriptor the program can never recreate); without it every
+    exec is refused (the filter is then installed after start-up, by the launcher).
+    """
     import errno
 
     import pyseccomp as sc
 
     flt = sc.SyscallFilter(sc.ALLOW)
-    for name in _DENIED_CALLS:
+    denied = [c for c in _DENIED_CALLS if not (exec_fd is not None and c == "execveat")]
+    for name in denied:
         try:
             flt.add_rule(sc.ERRNO(errno.EPERM), name)
         except (RuntimeError, ValueError, OSError):
             continue  # a call this kernel/libseccomp does not know cannot be made either
+    if exec_fd is not None:
+        flt.add_rule(sc.ERRNO(errno.EPERM), "execveat", sc.Arg(0, sc.NE, exec_fd))
+        flt.add_rule(sc.ERRNO(errno.EPERM), "execveat", sc.Arg(4, sc.MASKED_EQ, _AT_EMPTY_PATH, 0))
     clone_thread = 0x00010000
     flt.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, clone_thread, 0))
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags live in memory a filter cannot read
@@ -192,6 +206,7 @@ def seccomp_filter() -> str:
         return fh.read().hex()
 
 
+_AT_EMPTY_PATH = 0x1000
 _DENIED_CALLS = (
     "fork",
     "vfork",
@@ -297,6 +312,7 @@ def run(
     cwd: Path | None = None,
     pass_fds: tuple[int, ...] = (),
     readable: Sequence[Path | str] = (),
+    confine: bool = True,
 ) -> SandboxResult:
     """Run ``argv`` isolated (see the module docstring) under ``limits`` with ``stdin``.
 
@@ -306,11 +322,14 @@ def run(
     ``readable`` adds host files or directories the program may read, at their
     own paths; the interpreter ``argv[0]`` resolves to is added by itself.
     ``pass_fds`` are inherited by the program (e.g. a pipe it reports on).
+    ``confine`` installs the seccomp filter before the program's first instruction
+    (no process creation, no exec, no sockets but AF_UNIX); ``confine=False``
+    keeps only the namespaces and limits (for trusted tools such as a shell).
     ``SandboxUnavailable`` if the namespaces cannot be made on this machine.
     """
     exe = os.path.realpath(shutil.which(argv[0]) or argv[0])
     init = [os.path.realpath(sys.executable), "-I", "-S", "-B"]
-    spec = {"argv": [exe, *argv[1:]], "env": env if env is not None else scrubbed_env()}
+    spec = {"argv": [exe, *argv[1:]], "env": env if env is not None else scrubbed_env(), "confine": confine}
     return _isolated(init, spec, exe, stdin, limits, cwd, pass_fds, readable)
 
 
@@ -326,6 +345,7 @@ def run_script(
     pass_fds: tuple[int, ...] = (),
     readable: Sequence[Path | str] = (),
     files: Mapping[str, bytes] | None = None,
+    confine: bool = True,
 ) -> SandboxResult:
     """Run the stdlib-only Python ``script`` as ``python -s -B SCRIPT ARGS`` would, isolated like ``run``.
 
@@ -336,7 +356,8 @@ def run_script(
     Other arguments as for ``run``.
     """
     exe = os.path.realpath(shutil.which(python) or python)
-    spec = {"script": str(script), "argv": [str(a) for a in args], "env": env if env is not None else scrubbed_env()}
+    env = dict(env if env is not None else scrubbed_env())
+    spec = {"script": str(script), "argv": [str(a) for a in args], "env": env, "confine": confine}
     return _isolated([exe, "-s", "-B"], spec, exe, stdin, limits, cwd, pass_fds, [*readable, script], files)
 
 
@@ -386,21 +407,26 @@ def _init_command(init: list[str], cfg: dict) -> tuple[list[str], dict[str, str]
     """The PID 1 command for ``cfg`` and the environment to start it with.
 
     The compiled init (``_sandbox_init.c``) when a C compiler could build it:
-    it sets up the root and execs the program with the program's environment.
-    Otherwise the Python init; for a script run it is the program's own
-    interpreter, started with the program's environment.
+    it sets up the root and execs the program, already under the seccomp
+    filter, with the program's environment. Otherwise the Python init: for a
+    script run it is the program's own interpreter (started with the
+    program's environment) and the launcher installs the filter before the
+    program's first line; for other programs it installs the filter as the
+    compiled init does.
     """
     native = native_init()
     if native is not None:
         rl = cfg["limits"]
-        program = [cfg["argv"][0], "-s", "-B", cfg["script"], *cfg["argv"]] if cfg.get("script") else cfg["argv"]
-        if cfg.get("script"):
-            program[0] = init[0]
+        program = [init[0], "-s", "-B", cfg["script"], *cfg["argv"]] if cfg.get("script") else cfg["argv"]
         sizes = [str(rl["RLIMIT_AS"][0]), str(rl["RLIMIT_CPU"][0]), str(rl["RLIMIT_FSIZE"][0])]
-        argv = [native, str(cfg["status_fd"]), cfg["root"], cfg["cwd"], *sizes, str(len(cfg["readable"]))]
+        flt = seccomp_filter(EXEC_FD) if cfg["confine"] else "-"
+        argv = [native, str(cfg["status_fd"]), cfg["root"], cfg["cwd"], *sizes, flt, str(len(cfg["readable"]))]
         return [*argv, *cfg["readable"], "--", *program], cfg["env"]
-    env = cfg["env"] if cfg.get("script") else {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-    return [*init, str(_INIT), json.dumps(cfg)], env
+    if cfg.get("script"):
+        env = {**cfg["env"], **({SECCOMP_ENV: seccomp_filter()} if cfg["confine"] else {})}
+        return [*init, str(_INIT), json.dumps(cfg)], env
+    cfg = {**cfg, "filter": seccomp_filter(EXEC_FD) if cfg["confine"] else None, "exec_fd": EXEC_FD}
+    return [*init, str(_INIT), json.dumps(cfg)], {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 def _launch(init: list[str], cfg: dict, pass_fds: tuple[int, ...]) -> tuple[subprocess.Popen, int]:
@@ -571,7 +597,7 @@ def run_python(
     an audit hook that refuses process creation, then runs the program.
     """
     name = Path(program).name
-    env = {**scrubbed_env(hash_seed), SECCOMP_ENV: seccomp_filter()}
+    env = scrubbed_env(hash_seed)
     return run_script(
         python or sys.executable,
         _LAUNCHER,

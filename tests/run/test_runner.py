@@ -279,7 +279,8 @@ def test_benchmark_server_answers_each_request_after_its_latency() -> None:
         t0 = time.monotonic()
         with ThreadPoolExecutor(8) as pool:
             results = list(pool.map(post, range(8)))
-        assert all(took >= 0.5 and text == '{"output":"0"}' for took, text in results)
+        # asyncio runs a timer up to its clock resolution early, so allow 10 ms of the 500
+        assert all(took >= 0.49 and text == '{"output":"0"}' for took, text in results), results
         assert time.monotonic() - t0 < 2.0  # concurrent: eight in a row would take 4 s
     finally:
         proc.kill()

@@ -13,7 +13,7 @@ from typing import Any
 
 from execstate.metrics._accel import accelerator_dir
 from execstate.metrics._channel import ResultPipe
-from execstate.sandbox import SECCOMP_ENV, Limits, SandboxResult, run_script, scrubbed_env, seccomp_filter
+from execstate.sandbox import Limits, SandboxResult, run_script, scrubbed_env
 
 PROBE = Path(__file__).with_name("_probe.py")
 """The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
@@ -116,7 +116,7 @@ def run_probe(
     with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
         limits = limits or Limits(wall_s=timeout_s, cpu_s=timeout_s)
-        env = {**scrubbed_env(), SECCOMP_ENV: seccomp_filter()}
+        env = scrubbed_env()
         accel = options["accelerator_dir"]
         readable: list[Path | str] = [probe, _LAUNCHER, PROBE, *([str(accel)] if accel else [])]
         result = run_script(
