@@ -23,7 +23,10 @@ PUBLIC = {
         'FigureOut', 'ReportFiles', 'analyze_files', 'render_figures', 'write_report',
     },
     'execstate.metrics': {
-        'Measurement', 'cyclomatic', 'measure', 'metrics_report', 'python_version',
+        'CompileFailure', 'Compiled', 'Compiler', 'CompilerMissing', 'CppMeasurement', 'Measurement', 'compile_cpp', 'cyclomatic', 'cyclomatic_cpp', 'measure', 'measure_cpp', 'metrics_report', 'python_version', 'run_binary', 'state_metrics',
+    },
+    'execstate.metrics.cpp': {
+        'SLOTS_MARKER', 'CompileFailure', 'Compiled', 'Compiler', 'CompilerMissing', 'CppMeasurement', 'compile_cpp', 'cyclomatic_cpp', 'function_complexities', 'gcda_runs', 'measure_cpp', 'observations', 'run_binary', 'state_metrics',
     },
     'execstate.pipeline': {
         'DEFAULT_STUDIES', 'ORACLE_SETTING', 'PIPELINE_CHECK_SETTINGS', 'PipelineResult', 'SYNTHETIC_SETTING', 'run_pipeline',

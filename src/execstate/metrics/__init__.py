@@ -3,5 +3,33 @@
 from execstate.metrics._cyclomatic import cyclomatic
 from execstate.metrics._measure import Measurement, measure, python_version
 from execstate.metrics._report import metrics_report
+from execstate.metrics.cpp import (
+    Compiled,
+    CompileFailure,
+    Compiler,
+    CompilerMissing,
+    CppMeasurement,
+    compile_cpp,
+    cyclomatic_cpp,
+    measure_cpp,
+    run_binary,
+    state_metrics,
+)
 
-__all__ = ["Measurement", "cyclomatic", "measure", "metrics_report", "python_version"]
+__all__ = [
+    "CompileFailure",
+    "Compiled",
+    "Compiler",
+    "CompilerMissing",
+    "CppMeasurement",
+    "Measurement",
+    "compile_cpp",
+    "cyclomatic",
+    "cyclomatic_cpp",
+    "measure",
+    "measure_cpp",
+    "metrics_report",
+    "python_version",
+    "run_binary",
+    "state_metrics",
+]

@@ -1,0 +1,30 @@
+"""execstate.metrics.cpp: compile C++ programs once, run them sandboxed, measure trace length with gcov."""
+
+from execstate.metrics.cpp._compile import (
+    Compiled,
+    CompileFailure,
+    Compiler,
+    CompilerMissing,
+    compile_cpp,
+    run_binary,
+)
+from execstate.metrics.cpp._cyclomatic import cyclomatic_cpp, function_complexities
+from execstate.metrics.cpp._measure import CppMeasurement, gcda_runs, measure_cpp
+from execstate.metrics.cpp._state import SLOTS_MARKER, observations, state_metrics
+
+__all__ = [
+    "SLOTS_MARKER",
+    "CompileFailure",
+    "Compiled",
+    "Compiler",
+    "CompilerMissing",
+    "CppMeasurement",
+    "compile_cpp",
+    "cyclomatic_cpp",
+    "function_complexities",
+    "gcda_runs",
+    "measure_cpp",
+    "observations",
+    "run_binary",
+    "state_metrics",
+]

@@ -1,0 +1,383 @@
+"""Compile C++ programs once per (source, flags, compiler) into a content-addressed cache; run a fresh copy.
+
+The compiler runs inside ``execstate.sandbox`` like the program it compiles:
+a source is untrusted, and ``#include "/home/..."`` or ``#include "/dev/zero"``
+must neither read the caller's files nor hang the build. It sees the system
+directories, the precompiled header's directory and the include directories,
+and writes only its fresh working directory, which then moves into the cache
+in one ``rename``.
+
+Cache (``Compiler.cache_dir``; default ``$EXECSTATE_CPP_CACHE``, else
+``$XDG_CACHE_HOME/execstate/cpp``, else ``~/.cache/execstate/cpp``)::
+
+    bin/<key[:2]>/<key>/   main.cpp, prog, prog-main.gcno (coverage builds), meta.json
+    pch/<key>/bits/        stdc++.h (a copy of the system header) and stdc++.h.gch
+    tmp/                   builds in progress
+
+``key`` is the SHA-256 of the cache format, the compiler's resolved path and
+``--version`` line, the flags, whether the precompiled header is offered, the
+include directories (path and every file's bytes) and the source bytes. A
+directory exists under ``bin/`` only when complete (it is renamed there whole),
+so a second process that races for the same key drops its own copy and uses
+the winner's; within a process one lock per key makes the other threads wait
+for the first compile instead of repeating it. Deleting the cache at any time
+is safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from execstate.errors import ExecstateError, remove_tree
+from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
+
+CACHE_FORMAT = 1
+"""Bumped whenever the layout or the meaning of a cache entry changes (old entries are then never read)."""
+SOURCE_NAME = "main.cpp"
+BINARY_NAME = "prog"
+ERROR_LINES = 20
+ERROR_CHARS = 2000
+_STDCPP = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]bits/stdc\+\+\.h[>"]', re.MULTILINE)
+COMPILE_LIMITS = Limits(wall_s=120.0, cpu_s=120.0, memory_mb=4096, output_bytes=1 << 20, file_mb=1024)
+"""Limits of one compiler run: a precompiled header of ``<bits/stdc++.h>`` is ~120 MB."""
+
+
+class CompilerMissing(ExecstateError, RuntimeError):
+    """The C++ compiler or its gcov is not installed; the message names the Debian package."""
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """Which g++ compiles, with which flags, into which cache.
+
+    ``flags`` build the binaries that run (final outputs, oracles, the
+    ``observe`` runs); ``coverage_flags`` build the binaries that are measured
+    (SPEC 6). ``gcov`` defaults to the gcov beside the compiler with the same
+    suffix (``g++-12`` -> ``gcov-12``). ``precompiled_header`` offers a
+    precompiled ``<bits/stdc++.h>`` to programs that include it and to no other
+    (see ``benchmarks/cpp.py`` for what it saves); the binaries are the same.
+    """
+
+    path: str = "g++"
+    flags: tuple[str, ...] = ("-std=c++20", "-O2")
+    coverage_flags: tuple[str, ...] = ("-std=c++20", "-O0", "--coverage")
+    gcov: str | None = None
+    precompiled_header: bool = True
+    cache_dir: Path | None = None
+    limits: Limits = field(default=COMPILE_LIMITS)
+
+    def executable(self) -> str:
+        """The compiler's resolved path; ``CompilerMissing`` when it is not installed."""
+        return _resolve(self.path, "the C++ compiler", "g++")
+
+    def version(self) -> str:
+        """The first line of ``g++ --version``, recorded with every measurement."""
+        self.executable()
+        return _version_line(shutil.which(self.path) or self.path)
+
+    def gcov_executable(self) -> str:
+        """gcov's resolved path; ``CompilerMissing`` (Debian package ``gcc``) when it is not installed."""
+        name = self.gcov
+        if name is None:
+            head, base = os.path.split(self.path)
+            name = os.path.join(head, base.replace("g++", "gcov")) if "g++" in base else "gcov"
+        return _resolve(name, "gcov", "gcc")
+
+    def flags_for(self, coverage: bool) -> tuple[str, ...]:
+        return self.coverage_flags if coverage else self.flags
+
+    def cache_root(self) -> Path:
+        if self.cache_dir is not None:
+            return Path(self.cache_dir)
+        if os.environ.get("EXECSTATE_CPP_CACHE"):
+            return Path(os.environ["EXECSTATE_CPP_CACHE"])
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return Path(base) / "execstate" / "cpp"
+
+
+def _resolve(name: str, what: str, package: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise CompilerMissing(
+            f"{what} `{name}` was not found (Debian package {package}). "
+            f"Fix: apt-get install {package}, or name an installed one (Compiler(path=..., gcov=...))"
+        )
+    return os.path.realpath(found)
+
+
+@functools.cache
+def _version_line(command: str) -> str:
+    """First line of ``command --version``; g++ names itself after ``argv[0]`` (``g++ (Debian ...) 12.2.0``)."""
+    done = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=60)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise CompilerMissing(f"`{command} --version` failed. Fix: install a working g++ (apt-get install g++)")
+    return lines[0].strip()
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A binary in the cache. Never run it in place: ``run_binary`` runs a fresh copy."""
+
+    key: str
+    """SHA-256 hex of everything the binary depends on (see the module docstring)."""
+    directory: Path
+    """The cache entry: ``main.cpp``, ``prog`` and, for coverage builds, the ``.gcno`` notes."""
+    coverage: bool
+    flags: tuple[str, ...]
+    compiler: str
+    """The compiler's ``--version`` line."""
+    cached: bool
+    """True when nothing was compiled by this call (found in this process's memo or on disk)."""
+    compile_s: float
+    """Wall seconds this call spent compiling (0 when cached)."""
+    precompiled_header: bool
+    """Whether the precompiled ``<bits/stdc++.h>`` was offered to the compiler."""
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+    @property
+    def binary(self) -> Path:
+        return self.directory / BINARY_NAME
+
+    @property
+    def notes(self) -> Path | None:
+        """The coverage build's ``.gcno`` file (None for a plain build)."""
+        found = sorted(self.directory.glob("*.gcno"))
+        return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class CompileFailure:
+    """A source the compiler rejected (or a compiler run that hit a limit)."""
+
+    status: str
+    """``compile-error`` (the compiler said no), ``timeout``, ``memory`` or ``output-limit``."""
+    errors: str
+    """The compiler's first lines of output (at most 20 lines and 2,000 characters)."""
+    compiler: str
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+
+_MEMO: dict[str, Compiled] = {}
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock(key: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
+def compile_cpp(
+    source: str,
+    *,
+    coverage: bool = False,
+    include_dirs: Sequence[Path | str] = (),
+    compiler: Compiler = Compiler(),
+) -> Compiled | CompileFailure:
+    """Compile ``source`` (as ``main.cpp``) with ``compiler``'s flags, or find it in the cache; thread-safe.
+
+    ``coverage=True`` uses ``coverage_flags`` (the measured build). A
+    ``CompileFailure`` is returned, never raised, and is not cached on disk
+    (a compiler that hit a limit may succeed later). ``CompilerMissing`` when
+    g++ is not installed.
+    """
+    version = compiler.version()
+    flags = compiler.flags_for(coverage)
+    includes = tuple(Path(d).resolve() for d in include_dirs)
+    use_pch = compiler.precompiled_header and not includes and bool(_STDCPP.search(source))
+    key = _digest(
+        {"format": CACHE_FORMAT, "compiler": [compiler.executable(), version], "flags": list(flags), "pch": use_pch},
+        _include_digest(includes),
+        source.encode("utf-8"),
+    )
+    root = compiler.cache_root()
+    final = root / "bin" / key[:2] / key
+    memo = f"{root.resolve()}:{key}"
+    with _lock(memo):
+        hit = _MEMO.get(memo)
+        if hit is not None and hit.binary.is_file():  # the cache may have been deleted meanwhile
+            return replace(hit, cached=True, compile_s=0.0)
+        if (final / BINARY_NAME).is_file():
+            found = Compiled(key, final, coverage, flags, version, True, 0.0, use_pch)
+        else:
+            pch = _precompiled_header(compiler, flags) if use_pch else None
+            built = _build(compiler, source, flags, includes, pch, root, final)
+            if isinstance(built, CompileFailure):
+                return built
+            found = Compiled(key, final, coverage, flags, version, False, built, pch is not None)
+        _MEMO[memo] = found
+        return found
+
+
+def _digest(meta: dict, *parts: bytes) -> str:
+    h = hashlib.sha256(json.dumps(meta, sort_keys=True).encode("utf-8"))
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little") + part)
+    return h.hexdigest()
+
+
+def _include_digest(dirs: tuple[Path, ...]) -> bytes:
+    """Path and bytes of every file under the include directories: an edited header is a new key."""
+    h = hashlib.sha256()
+    for d in dirs:
+        h.update(f"dir {d}\n".encode())
+        for path in sorted(p for p in d.rglob("*") if p.is_file()):
+            h.update(f"{path.relative_to(d)} {path.stat().st_size}\n".encode() + path.read_bytes())
+    return h.digest()
+
+
+def _build(
+    compiler: Compiler,
+    source: str,
+    flags: tuple[str, ...],
+    includes: tuple[Path, ...],
+    pch: Path | None,
+    root: Path,
+    final: Path,
+) -> float | CompileFailure:
+    """Compile in a fresh directory under ``root/tmp`` and rename it to ``final``; the seconds it took."""
+    work = _fresh_build_dir(root)
+    try:
+        (work / SOURCE_NAME).write_text(source, encoding="utf-8")
+        args = [*(["-I", str(pch)] if pch else []), *(f"-I{d}" for d in includes)]
+        started = time.monotonic()
+        argv = [*flags, *args, "-o", BINARY_NAME, SOURCE_NAME]
+        result = _sandboxed(compiler, argv, work, [*includes, *([pch] if pch else [])])
+        elapsed = time.monotonic() - started
+        if not (result.ok and (work / BINARY_NAME).is_file()):
+            return _failure(result, compiler.version())
+        meta = {"flags": list(flags), "compiler": compiler.version(), "compile_s": elapsed, "pch": pch is not None}
+        (work / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        _publish(work, final)
+        return elapsed
+    finally:
+        remove_tree(work)
+
+
+def _fresh_build_dir(root: Path) -> Path:
+    (root / "tmp").mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="build-", dir=root / "tmp"))
+
+
+def _publish(work: Path, final: Path) -> None:
+    """Move a finished build into place in one step; a concurrent winner's identical copy stays."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(work, final)
+    except OSError:
+        if not final.is_dir():
+            raise
+
+
+def _sandboxed(compiler: Compiler, args: list[str], work: Path, readable: Sequence[Path]) -> SandboxResult:
+    """One compiler run in the sandbox: ``work`` is its only writable directory and its temporary one."""
+    env = scrubbed_env(extra={"TMPDIR": str(work)})
+    return run([compiler.executable(), *args], b"", compiler.limits, env=env, cwd=work, readable=readable)
+
+
+def _failure(result: SandboxResult, version: str) -> CompileFailure:
+    text = result.stderr.decode("utf-8", "replace") or result.stdout.decode("utf-8", "replace")
+    status = "compile-error" if result.status in ("ok", "crash") else result.status
+    if status != "compile-error":
+        text = f"the compiler stopped: {result.describe()}"
+    return CompileFailure(status, first_lines(text), version)
+
+
+def first_lines(text: str, lines: int = ERROR_LINES, chars: int = ERROR_CHARS) -> str:
+    """The first ``lines`` lines of ``text``, cut to ``chars`` characters (a compiler's leading errors)."""
+    head = "\n".join(text.strip().splitlines()[:lines])
+    return head if len(head) <= chars else head[: chars - 3] + "..."
+
+
+def _precompiled_header(compiler: Compiler, flags: tuple[str, ...]) -> Path | None:
+    """A directory with ``bits/stdc++.h`` and its ``.gch`` for ``flags``, built once; None if it cannot be.
+
+    GCC looks for ``bits/stdc++.h.gch`` in each include directory before the
+    header itself and ignores a ``.gch`` made with other options (e.g. a program
+    that defines a macro or sets ``#pragma GCC optimize`` first): such a program
+    then reads the copied header, which is the system one byte for byte.
+    """
+    header = _stdcpp_header(compiler.executable(), flags)
+    if header is None:
+        return None
+    meta = {"format": CACHE_FORMAT, "compiler": [compiler.executable(), compiler.version()], "flags": list(flags)}
+    key = _digest(meta, header.read_bytes())
+    root = compiler.cache_root()
+    final = root / "pch" / key
+    with _lock(f"{root.resolve()}:pch:{key}"):
+        if (final / "bits" / "stdc++.h.gch").is_file():
+            return final
+        work = _fresh_build_dir(root)
+        try:
+            (work / "bits").mkdir()
+            shutil.copyfile(header, work / "bits" / "stdc++.h")
+            args = [*flags, "-x", "c++-header", "bits/stdc++.h", "-o", "bits/stdc++.h.gch"]
+            if not _sandboxed(compiler, args, work, []).ok:
+                return None
+            _publish(work, final)
+        finally:
+            remove_tree(work)
+    return final
+
+
+@functools.cache
+def _stdcpp_header(executable: str, flags: tuple[str, ...]) -> Path | None:
+    """Where the compiler finds ``<bits/stdc++.h>`` (dependency output of a one-line input; no program runs)."""
+    std = [f for f in flags if f.startswith("-std=")]
+    done = subprocess.run(
+        [executable, *std, "-x", "c++", "-M", "-"],
+        input="#include <bits/stdc++.h>\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = [t for t in done.stdout.replace("\\\n", " ").split() if t.endswith("/bits/stdc++.h")]
+    return Path(found[0]) if done.returncode == 0 and found else None
+
+
+@contextmanager
+def fresh_copy(compiled: Compiled) -> Iterator[Path]:
+    """A fresh directory holding only a copy of the binary (``prog``); removed, however filled, afterwards."""
+    tmp = Path(tempfile.mkdtemp(prefix="execstate-cpp-run-"))
+    try:
+        work = tmp / "work"
+        work.mkdir()
+        shutil.copy2(compiled.binary, work / BINARY_NAME)
+        yield work
+    finally:
+        remove_tree(tmp)
+
+
+def run_binary(
+    compiled: Compiled,
+    stdin: bytes = b"",
+    limits: Limits = Limits(),  # noqa: B008 (frozen: one shared default is safe)
+    *,
+    env: dict[str, str] | None = None,
+) -> SandboxResult:
+    """Run a fresh copy of ``compiled`` in the sandbox, in a fresh working directory that holds only the copy.
+
+    ``env`` replaces the scrubbed default environment. Never raises for the program's faults.
+    """
+    with fresh_copy(compiled) as work:
+        return run([str(work / BINARY_NAME)], stdin, limits, env=env, cwd=work)

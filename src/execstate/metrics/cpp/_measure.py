@@ -1,0 +1,243 @@
+"""Measure one C++ program's execution metrics (SPEC 6): gcov line counts of a sandboxed coverage run.
+
+``trace_length`` is the sum, over the lines of ``main.cpp`` except the
+inserted ones, of the counts gcov reports for a ``-O0 --coverage`` build run
+to its endpoint (exit, or the checkpoint's ``std::exit(0)``, which runs the
+exit handlers that write the counts). How the counts get out of the sandbox:
+
+- The run gets ``GCOV_PREFIX=<cwd>/<128-bit random hex>`` and a
+  ``GCOV_PREFIX_STRIP`` that strips every directory of the compile-time path,
+  so libgcov writes ``<cwd>/<random>/prog-main.gcda`` at exit, creating the
+  directory then. Only that file is read: a ``.gcda`` the program writes at any
+  fixed name (``prog-main.gcda``, ``main.gcda``, the compile-time path) or
+  leaves from an earlier run (there is none: every run is a fresh copy in a
+  fresh directory) is never looked at.
+- It must be a regular file (not a symlink, in a real directory), at most
+  64 MiB, and say that it holds exactly one run: libgcov *adds* a run to a
+  ``.gcda`` that already exists, so a planted file at the random path, or a
+  child process that exited too, shows as ``runs >= 2`` and the measurement is
+  an ``error``. The bytes are copied to a private directory, and gcov (a
+  trusted tool) reads them there, outside the sandbox, with the build's notes.
+
+What this does not stop: the counters live in the program's own memory and
+the prefix in its own environment. A program that reads ``GCOV_PREFIX`` and
+plants a well-formed ``.gcda`` with the binary's stamp and checksums and a run
+count of 0, or that rewrites its counters (``__gcov_reset``, writing the
+counter arrays), forges its count; one that ends by ``_exit``/``abort``
+leaves none (``error``). Such a program is adversarial, not a benchmark case,
+as for Python's in-process probe (docs/metrics.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import stat
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from execstate.errors import remove_tree
+from execstate.metrics.cpp._compile import (
+    BINARY_NAME,
+    SOURCE_NAME,
+    Compiled,
+    CompileFailure,
+    Compiler,
+    compile_cpp,
+    first_lines,
+    fresh_copy,
+    run_binary,
+)
+from execstate.metrics.cpp._state import observations, state_metrics
+from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
+
+GCDA_CAP = 64 * 1024 * 1024
+OBSERVE_OUTPUT_BYTES = 128 * 1024 * 1024
+"""The observing run's output cap: each iteration writes ~25 bytes of markers to stderr."""
+_STRIP_ALL = "10000"
+_MAGIC = b"adcg"  # b"gcda" as a little-endian word
+_SUMMARY_TAG = 0xA1000000
+
+
+@dataclass(frozen=True)
+class CppMeasurement:
+    """Metrics of one C++ run; the metrics are ``None`` unless ``status == "ok"``."""
+
+    status: str
+    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``."""
+    detail: str
+    """Why the status is not ``ok`` (compiler errors, the program's stderr tail, a refused ``.gcda``)."""
+    trace_length: int | None
+    """Sum of gcov's line counts over ``main.cpp``'s lines, inserted lines excluded."""
+    peak_state: int | None
+    """max_t |S_t| over the observed iterations; ``None`` without an observing run."""
+    state_load: int | None
+    """sum_t |S_t| over the observed iterations; ``None`` without an observing run."""
+    compiler: str
+    """The compiler's ``--version`` line (gcov's counts depend on it)."""
+    stdout: bytes
+    """The coverage run's standard output."""
+    line_counts: tuple[tuple[int, int], ...] = ()
+    """``(line, count)`` for every line gcov reports in ``main.cpp``, inserted ones included, by line."""
+    observations: int | None = None
+    """How many iterations the state metrics cover."""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def measure_cpp(
+    source: str,
+    stdin: bytes,
+    *,
+    inserted_lines: frozenset[int] = frozenset(),
+    limits: Limits = Limits(),  # noqa: B008 (frozen: one shared default is safe)
+    compiler: Compiler = Compiler(),  # noqa: B008 (frozen: one shared default is safe)
+    include_dirs: tuple[Path | str, ...] = (),
+    observe_source: str | None = None,
+    observe_upto: int | None = None,
+) -> CppMeasurement:
+    """Measure ``source`` on ``stdin``; never raises for the program's faults (``CompilerMissing`` if no g++/gcov).
+
+    ``trace_length`` comes from a coverage build of ``source`` run under
+    ``limits`` in the sandbox (see the module docstring). ``inserted_lines``
+    (1-based lines of ``source``) are instrumentation and not counted.
+    ``observe_source`` is the ``observe`` instrumentation of the program: it is
+    built with the run flags and run on the same ``stdin`` under ``limits``
+    (output cap raised to ``OBSERVE_OUTPUT_BYTES``), and ``peak_state`` /
+    ``state_load`` are ``state_metrics(its stderr, observe_upto)``.
+    """
+    version = compiler.version()
+    gcov = compiler.gcov_executable()
+    built = compile_cpp(source, coverage=True, include_dirs=include_dirs, compiler=compiler)
+    if isinstance(built, CompileFailure):
+        return _failed("error", f"the program does not compile ({built.status}): {built.errors}", version)
+    result, lines, problem = _coverage_run(built, stdin, limits, gcov)
+    if result.status != "ok":
+        return _failed(result.status, result.describe(), version, result.stdout)
+    if lines is None:
+        return _failed("error", problem, version, result.stdout)
+    total = sum(count for line, count in lines.items() if line not in inserted_lines)
+    found = CppMeasurement("ok", "", total, None, None, version, result.stdout, tuple(sorted(lines.items())))
+    if observe_source is None:
+        return found
+    return _with_state(found, observe_source, observe_upto, stdin, limits, compiler, include_dirs)
+
+
+def _failed(status: str, detail: str, version: str, stdout: bytes = b"") -> CppMeasurement:
+    return CppMeasurement(status, detail, None, None, None, version, stdout)
+
+
+def _coverage_run(
+    built: Compiled, stdin: bytes, limits: Limits, gcov: str
+) -> tuple[SandboxResult, dict[int, int] | None, str]:
+    """Run a fresh copy with a random gcda prefix; the run, gcov's counts by line (or None) and why not."""
+    notes = built.notes
+    if notes is None:
+        raise ValueError(f"{built.directory} is not a coverage build")
+    with fresh_copy(built) as work:
+        prefix = work / secrets.token_hex(16)
+        env = scrubbed_env(extra={"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": _STRIP_ALL})
+        result = run([str(work / BINARY_NAME)], stdin, limits, env=env, cwd=work)
+        if result.status != "ok":
+            return result, None, ""
+        data, problem = read_gcda(prefix / notes.with_suffix(".gcda").name)
+        if data is None:
+            return result, None, problem + _stderr_tail(result)
+    lines, problem = _gcov_lines(gcov, built, notes, data)
+    return result, lines, problem
+
+
+def _stderr_tail(result: SandboxResult) -> str:
+    tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+    return "; stderr: " + " | ".join(tail) if tail else ""
+
+
+def read_gcda(path: Path) -> tuple[bytes | None, str]:
+    """The bytes of the ``.gcda`` libgcov wrote at ``path``, or None and why it cannot be trusted."""
+    try:
+        if not stat.S_ISDIR(os.lstat(path.parent).st_mode):
+            return None, "the coverage data's directory was replaced (not a directory)"
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None, (
+            "the run left no coverage data: it ended without running its exit handlers "
+            "(_exit, quick_exit, abort, a signal) or changed GCOV_PREFIX"
+        )
+    if not stat.S_ISREG(info.st_mode) or info.st_size > GCDA_CAP:
+        return None, "the coverage data is not a regular file of at most 64 MiB"
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(GCDA_CAP + 1)
+    runs = gcda_runs(data)
+    if runs != 1:
+        return None, f"the coverage data holds {runs} runs, not 1 (a planted .gcda, or a child process that exited)"
+    return data, ""
+
+
+def gcda_runs(data: bytes) -> int | None:
+    """The run count of a ``.gcda``'s object summary (GCC 11: after 3 header words, GCC 12+: after 4)."""
+    if data[:4] != _MAGIC:
+        return None
+    for offset in (12, 16):
+        if int.from_bytes(data[offset : offset + 4], "little") == _SUMMARY_TAG:
+            return int.from_bytes(data[offset + 8 : offset + 12], "little")
+    return None
+
+
+def _gcov_lines(gcov: str, built: Compiled, notes: Path, data: bytes) -> tuple[dict[int, int] | None, str]:
+    """gcov's per-line counts of ``main.cpp`` (template instantiations of one line summed)."""
+    private = Path(tempfile.mkdtemp(prefix="execstate-gcov-"))
+    try:
+        shutil.copyfile(notes, private / notes.name)
+        shutil.copyfile(built.directory / SOURCE_NAME, private / SOURCE_NAME)
+        name = notes.with_suffix(".gcda").name
+        (private / name).write_bytes(data)
+        command = [gcov, "--json-format", "--stdout", "--relative-only", name]
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        done = subprocess.run(command, cwd=private, capture_output=True, timeout=300, env=env)
+    except subprocess.TimeoutExpired:
+        return None, "gcov did not finish reading the coverage data within 300 s"
+    finally:
+        remove_tree(private)
+    try:
+        report, _ = json.JSONDecoder().raw_decode(done.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None, f"gcov could not read the coverage data: {first_lines(done.stderr.decode('utf-8', 'replace'))}"
+    lines: dict[int, int] = {}
+    for entry in report.get("files", []):
+        if entry.get("file") == SOURCE_NAME:
+            for line in entry["lines"]:
+                lines[line["line_number"]] = lines.get(line["line_number"], 0) + int(line["count"])
+    if not lines:
+        return None, f"gcov reported no line of {SOURCE_NAME}"
+    return lines, ""
+
+
+def _with_state(
+    found: CppMeasurement,
+    observe_source: str,
+    upto: int | None,
+    stdin: bytes,
+    limits: Limits,
+    compiler: Compiler,
+    include_dirs: tuple[Path | str, ...],
+) -> CppMeasurement:
+    built = compile_cpp(observe_source, include_dirs=include_dirs, compiler=compiler)
+    if isinstance(built, CompileFailure):
+        return _failed("error", f"the observing program does not compile: {built.errors}", found.compiler)
+    wide = replace(limits, output_bytes=max(limits.output_bytes, OBSERVE_OUTPUT_BYTES))
+    result = run_binary(built, stdin, wide)
+    if result.status != "ok":
+        return _failed(result.status, "the observing run: " + result.describe(), found.compiler)
+    try:
+        peak, load = state_metrics(result.stderr, upto)
+    except ValueError as exc:
+        return _failed("error", f"the observing run: {exc}", found.compiler)
+    count = upto if upto is not None else len(observations(result.stderr))
+    return replace(found, peak_state=peak, state_load=load, observations=count)
