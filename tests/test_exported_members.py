@@ -8,7 +8,7 @@ import execstate.cli
 
 PUBLIC = {
     'execstate.build': {
-        'AnchorError', 'BuildOptions', 'BuildResult', 'LANGUAGES', 'PARTIAL_DIR', 'CORPUS_COLUMNS', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'corpus', 'corpus_table', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
+        'AnchorError', 'BuildOptions', 'BuildResult', 'CppLanguage', 'LANGUAGES', 'PARTIAL_DIR', 'CORPUS_COLUMNS', 'CaseSpec', 'Instrumented', 'Language', 'LanguageError', 'PythonLanguage', 'SpecError', 'build', 'build_case', 'builtin_studies', 'corpus', 'corpus_table', 'find_specs', 'instrument', 'load_spec', 'resolve_loop', 'study_dir', 'tasks_bytes', 'write_build',
     },
     'execstate.run': {
         'Attempt', 'OpenAIProvider', 'OracleProvider', 'Provider', 'RESPONSES_NAME', 'Repair', 'ReplayProvider', 'ResponseStore', 'RunInvocation', 'RunManifest', 'RunSummary', 'SYSTEM_TEMPLATE', 'Setting', 'SettingAborted', 'SettingsError', 'StoreError', 'SyntheticProvider', 'USER_MESSAGE', 'arun_tasks', 'backoff_s', 'classify_response', 'event_loop_run', 'load_settings', 'open_store', 'render_messages', 'render_system', 'request_body', 'run_cell', 'run_tasks',

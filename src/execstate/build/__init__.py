@@ -3,6 +3,7 @@
 from execstate.build._build import PARTIAL_DIR, BuildResult, build, write_build
 from execstate.build._case import LANGUAGES, BuildOptions, build_case
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
+from execstate.build._cpp_language import CppLanguage
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
 from execstate.build._spec import CaseSpec, find_specs, load_spec
@@ -18,6 +19,7 @@ __all__ = [
     "BuildOptions",
     "BuildResult",
     "CaseSpec",
+    "CppLanguage",
     "Instrumented",
     "Language",
     "LanguageError",

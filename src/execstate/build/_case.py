@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from execstate.build._cpp_language import CppLanguage
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
@@ -70,6 +71,7 @@ class BuildOptions:
 
 LANGUAGES: dict[str, Callable[[BuildOptions], Language]] = {
     "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_factor),
+    "cpp": lambda opts: CppLanguage(opts.limits, opts.measure_factor),
 }
 """The builder's languages by the name case specs use: one entry per implementation of ``Language``."""
 
@@ -307,6 +309,10 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
     return text
 
 
+_REFUSALS = ("not JSON-representable", "execstate: cannot serialize variable")
+"""Markers of a projected value the emitter refuses (Python: at run time; C++: a static assertion)."""
+
+
 def _checkpoint_failure(arm: str, seed: int, res: SandboxResult) -> Excluded:
     err = res.stderr.decode("utf-8", "replace")
     if "NameError" in err or "UnboundLocalError" in err:
@@ -316,8 +322,10 @@ def _checkpoint_failure(arm: str, seed: int, res: SandboxResult) -> Excluded:
             f"a projected variable is not bound at the {arm} checkpoint ({last}); "
             "project variables assigned before the loop starts",
         )
-    if "not JSON-representable" in err:
-        return Excluded("fields", f"{arm} checkpoint: {err.strip().splitlines()[-1]}")
+    refusals = [line.strip() for line in err.splitlines() if any(m in line for m in _REFUSALS)]
+    if refusals:  # the error line itself, not a quoted source line: it names the value's type or the variable
+        errors = [line for line in refusals if "Error:" in line or "error:" in line]
+        return Excluded("fields", f"{arm} checkpoint: {(errors or refusals)[-1 if not errors else 0]}")
     return Excluded("run", f"instrumented program ({arm}) with PYTHONHASHSEED={seed}: {res.describe()}")
 
 
@@ -363,7 +371,7 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
     spec, source = case.spec, case.source
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     cyc = case.lang.cyclomatic(source)
-    python = None
+    toolchain: dict = {}
     tasks = []
     plan = [
         ("short-trace-final", source, short, outs["short"].decode("utf-8"), "text", None),
@@ -376,7 +384,7 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}: {m.status}; {m.detail}")
         _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if ins else "clean run")
-        python = m.python
+        toolchain = case.lang.task_meta(m)
         tasks.append(
             Task(
                 task_id=f"{spec.id}/{arm}",
@@ -393,7 +401,7 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
                 metrics=Metrics(
                     trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc
                 ),
-                meta={**meta, "python": python, "spec": spec.spec_path.name},
+                meta={**meta, **toolchain, "spec": spec.spec_path.name},
             )
         )
     return tasks

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from execstate.build._python import (
     COUNT_MARKER,
@@ -72,6 +72,9 @@ class Language(Protocol):
 
     def cyclomatic(self, source: str) -> int | None:
         """Cyclomatic complexity of the clean source."""
+
+    def task_meta(self, measured: Measurement) -> dict[str, Any]:
+        """What each task records of the toolchain that ran and measured it (interpreter, compiler)."""
 
 
 @dataclass(frozen=True)
@@ -139,3 +142,6 @@ class PythonLanguage:
 
     def cyclomatic(self, source: str) -> int | None:
         return cyclomatic(source)
+
+    def task_meta(self, measured: Measurement) -> dict[str, Any]:
+        return {"python": measured.python}
