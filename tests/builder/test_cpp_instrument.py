@@ -28,34 +28,7 @@ from execstate.build._cpp import (
     resolve_loop_cpp,
 )
 
-ABC310_E = """\
-// AtCoder abc310_e (the SPEC's worked example, Figure 1 of the paper), in C++.
-#include <iostream>
-#include <string>
-
-int main() {
-    long long N;
-    std::string S;
-    std::cin >> N >> S;
-    long long cnt0 = 0, cnt1 = 0;
-    long long dp0 = 0, dp1 = 0;
-    long long ans = 0;
-    for (char ch : S) {
-        if (ch == '0') {
-            dp0 = 1;
-            dp1 = cnt0 + cnt1;
-        } else {
-            dp0 = cnt1;
-            dp1 = cnt0 + 1;
-        }
-        ans += dp1;
-        cnt0 = dp0;
-        cnt1 = dp1;
-    }
-    std::cout << ans << std::endl;
-    return 0;
-}
-"""
+ABC310_E = (Path(__file__).parent / "cpp_cases" / "abc310_e" / "main.cpp").read_text(encoding="utf-8")
 SHORT = b"5\n00110\n"
 LONG = b"1002\n" + b"01" * 501 + b"\n"
 PROJECTION = ("ans", "cnt1", "dp1")
