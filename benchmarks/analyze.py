@@ -27,8 +27,8 @@ from execstate.analyze import (
     series_tests,
 )
 from execstate.records import write_jsonl
-from execstate.testing import synthetic_grades, synthetic_tasks
 from execstate.report import analyze_files, render_figures
+from execstate.testing import synthetic_grades, synthetic_tasks
 
 TARGET_S = 60.0
 
@@ -52,8 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     write_jsonl(work / "tasks.jsonl", tasks)
     write_jsonl(work / "grades.jsonl", grades)
     config = AnalysisConfig()
-    print(f"{len(tasks)} tasks, {len(grades)} graded cells, {config.replicates} replicates, "
-          f"{config.permutations} permutations; cpus available: {len(os.sched_getaffinity(0))}")
+    print(
+        f"{len(tasks)} tasks, {len(grades)} graded cells, {config.replicates} replicates, "
+        f"{config.permutations} permutations; cpus available: {len(os.sched_getaffinity(0))}"
+    )
 
     stages: list[tuple[str, float, float]] = []
     cells = _timed("join tasks+grades", lambda: load_cells(tasks, grades), stages)
@@ -64,16 +66,21 @@ def main(argv: list[str] | None = None) -> int:
     figs = _timed("figure data (fits, bands, bins)", lambda: figure_data(cells.frame, series, studies), stages)
     _timed("figures (drawing)", lambda: render_figures(figs, work / "stage-figures"), stages)
     total: list[tuple[str, float, float]] = []
-    _timed("execstate analyze (whole command)",
-           lambda: analyze_files(work / "tasks.jsonl", work / "grades.jsonl", work / "out", config), total)
+    _timed(
+        "execstate analyze (whole command)",
+        lambda: analyze_files(work / "tasks.jsonl", work / "grades.jsonl", work / "out", config),
+        total,
+    )
 
     whole, whole_cpu = total[0][1], total[0][2]
     print(f"{'stage':36s} {'wall s':>8s} {'cpu s':>8s}  share of whole (wall)")
     for label, seconds, cpu in stages + total:
         print(f"{label:36s} {seconds:8.2f} {cpu:8.2f}  {seconds / whole:6.1%}")
-    print(f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
-          f"({'within' if whole < TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
-          f"load average at end {os.getloadavg()[0]:.1f}; outputs in {work / 'out'}")
+    print(
+        f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
+        f"({'within' if whole < TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
+        f"load average at end {os.getloadavg()[0]:.1f}; outputs in {work / 'out'}"
+    )
     return 0 if whole < TARGET_S else 1
 
 

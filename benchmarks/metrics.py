@@ -88,10 +88,16 @@ def trace_ratios(python: str, repeat: int, tmp: Path) -> None:
         plain, _ = best(lambda: plain_run(python, source, stdin, tmp), repeat)
         row = [f"{name:15s} plain {plain:6.2f}s"]
         for label, accelerate in (("C", True), ("pure-Python", False)):
-            wall, m = best(lambda: run_probe(PROBE, source, stdin, python=python, state=False,
-                                             accelerate=accelerate, timeout_s=600), repeat if accelerate else 1)
+            wall, m = best(
+                lambda: run_probe(
+                    PROBE, source, stdin, python=python, state=False, accelerate=accelerate, timeout_s=600
+                ),
+                repeat if accelerate else 1,
+            )
             assert m.ok, m.detail
-            row.append(f"{label} {wall:6.2f}s = {wall / plain:5.2f}x (trace {m.trace_length}, accelerated={m.accelerated})")
+            row.append(
+                f"{label} {wall:6.2f}s = {wall / plain:5.2f}x (trace {m.trace_length}, accelerated={m.accelerated})"
+            )
         print("  " + " | ".join(row))
 
 
@@ -100,20 +106,25 @@ def state_ratio(python: str, n: int) -> bool:
     fast_s, fast = best(lambda: run_probe(PROBE, GROWING, stdin, python=python, timeout_s=3600), 1)
     ref_s, ref = best(lambda: run_probe(REFERENCE, GROWING, stdin, python=python, timeout_s=3600), 1)
     same = (fast.trace_length, fast.peak_state, fast.state_load) == (ref.trace_length, ref.peak_state, ref.state_load)
-    print(f"  list grows to {n}: fast {fast_s:6.2f}s, reference {ref_s:6.2f}s -> {ref_s / fast_s:5.1f}x faster; "
-          f"identical={same} (peak {fast.peak_state}, load {fast.state_load}, trace {fast.trace_length})")
+    print(
+        f"  list grows to {n}: fast {fast_s:6.2f}s, reference {ref_s:6.2f}s -> {ref_s / fast_s:5.1f}x faster; "
+        f"identical={same} (peak {fast.peak_state}, load {fast.state_load}, trace {fast.trace_length})"
+    )
     return same
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--python", action="append", help="interpreter(s) to benchmark (default: 3.11, 3.12, 3.13 under pyenv)")
+    parser.add_argument(
+        "--python", action="append", help="interpreter(s) to benchmark (default: 3.11, 3.12, 3.13 under pyenv)"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--state-n", type=int, default=10_000)
     parser.add_argument("--skip-reference", action="store_true", help="skip (b), the slow reference walker")
     args = parser.parse_args()
     pythons = [p for p in (args.python or PYTHONS) if Path(p).exists()] or [sys.executable]
     import tempfile
+
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for python in pythons:

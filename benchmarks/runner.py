@@ -71,9 +71,17 @@ def _cpu_s() -> float:
 def _tasks(n: int) -> list[Task]:
     return [
         Task(
-            task_id=f"bench/{i}/short-trace-final", case_id=f"bench/{i}", study="bench", language="python",
-            arm="short-trace-final", source=f"print({i})\n", input="", oracle=str(i), answer_kind="text",
-            grading_rule="json-or-tokens", source_sha256="0" * 64,
+            task_id=f"bench/{i}/short-trace-final",
+            case_id=f"bench/{i}",
+            study="bench",
+            language="python",
+            arm="short-trace-final",
+            source=f"print({i})\n",
+            input="",
+            oracle=str(i),
+            answer_kind="text",
+            grading_rule="json-or-tokens",
+            source_sha256="0" * 64,
         )
         for i in range(n)
     ]
@@ -82,7 +90,8 @@ def _tasks(n: int) -> list[Task]:
 def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "execstate.testing.loopback", "--latency", str(latency)],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -173,14 +182,17 @@ def server_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _row(label: str, concurrency: int, latency: float, n: int, wall: float, cpu: float, steady: float,
-         server_cpu: float) -> str:
+def _row(
+    label: str, concurrency: int, latency: float, n: int, wall: float, cpu: float, steady: float, server_cpu: float
+) -> str:
     achieved, ideal = n / wall, concurrency / latency
     ceiling = n / cpu  # requests per second if the client had one core to itself
     steady_text = "  --  " if steady != steady else f"{steady / ideal:5.3f}"
-    return (f"{label:<24} c={concurrency:<4} n={n:<6} {achieved:7.1f} req/s  ideal {ideal:7.1f}  "
-            f"ratio whole {achieved / ideal:5.3f} steady {steady_text}  client CPU {cpu / n * 1e3:5.3f} ms/req "
-            f"(one-core ceiling {ceiling / ideal:4.1f}x ideal)  server CPU {server_cpu / n * 1e3:5.3f} ms/req")
+    return (
+        f"{label:<24} c={concurrency:<4} n={n:<6} {achieved:7.1f} req/s  ideal {ideal:7.1f}  "
+        f"ratio whole {achieved / ideal:5.3f} steady {steady_text}  client CPU {cpu / n * 1e3:5.3f} ms/req "
+        f"(one-core ceiling {ceiling / ideal:4.1f}x ideal)  server CPU {server_cpu / n * 1e3:5.3f} ms/req"
+    )
 
 
 def _measure(
@@ -194,15 +206,21 @@ def _measure(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument("--rounds", type=int, default=50,
-                    help="requests per worker (n = concurrency x rounds); 50 amortizes start-up (preflight, manifest)")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=50,
+        help="requests per worker (n = concurrency x rounds); 50 amortizes start-up (preflight, manifest)",
+    )
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--compare", action="store_true", help="also time bare aiohttp and bare httpx")
     args = ap.parse_args()
     proc, url = start_server(args.latency)
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
-    print(f"Python {platform.python_version()}, aiohttp {aiohttp.__version__}, {loop} event loop; "
-          f"loopback latency {args.latency} s; load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(
+        f"Python {platform.python_version()}, aiohttp {aiohttp.__version__}, {loop} event loop; "
+        f"loopback latency {args.latency} s; load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     try:
         for c in args.concurrency:
             row = _measure(proc, functools.partial(bench_run_tasks, url, c, args.rounds))

@@ -50,9 +50,17 @@ def _bare(init, spec, exe, stdin, limits, cwd, pass_fds, readable, files=None) -
                 resource.setrlimit(getattr(resource, name), (soft, hard))
 
         started = time.monotonic()
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=work, env=spec["env"], start_new_session=True, preexec_fn=limit,
-                                pass_fds=pass_fds)
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=work,
+            env=spec["env"],
+            start_new_session=True,
+            preexec_fn=limit,
+            pass_fds=pass_fds,
+        )
         try:
             out, err = proc.communicate(stdin, timeout=limits.wall_s)
             timed_out = False
@@ -62,8 +70,9 @@ def _bare(init, spec, exe, stdin, limits, cwd, pass_fds, readable, files=None) -
             timed_out = True
         code = proc.returncode
         status = "timeout" if timed_out else ("ok" if code == 0 else "crash")
-        return sandbox.SandboxResult(status, code if code >= 0 else None, -code if code < 0 else None, out, err,
-                                     time.monotonic() - started, 0.0)
+        return sandbox.SandboxResult(
+            status, code if code >= 0 else None, -code if code < 0 else None, out, err, time.monotonic() - started, 0.0
+        )
 
 
 @contextmanager
@@ -116,10 +125,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     same = hashes["bare"] == hashes["isolated"] and len(hashes["bare"]) == 1
     bare, isolated = statistics.median(times["bare"]), statistics.median(times["isolated"])
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    print(f"trivial program: bare {runs['bare']:.1f} ms, isolated {runs['isolated']:.1f} ms per run "
-          f"({runs['isolated'] / runs['bare']:.2f}x)")
-    print(f"classic build (median of {args.rounds}): bare {bare:.1f} s, isolated {isolated:.1f} s "
-          f"-> {isolated / bare:.2f}x (target <= {TARGET}x); tasks.jsonl identical: {same}")
+    print(
+        f"trivial program: bare {runs['bare']:.1f} ms, isolated {runs['isolated']:.1f} ms per run "
+        f"({runs['isolated'] / runs['bare']:.2f}x)"
+    )
+    print(
+        f"classic build (median of {args.rounds}): bare {bare:.1f} s, isolated {isolated:.1f} s "
+        f"-> {isolated / bare:.2f}x (target <= {TARGET}x); tasks.jsonl identical: {same}"
+    )
     return 0 if same and isolated / bare <= TARGET else 1
 
 

@@ -4,8 +4,8 @@ and the command line builds its parser without importing any heavy library."""
 from __future__ import annotations
 
 import ast
-import re
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,11 +48,11 @@ def _imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == "execstate"}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] == "execstate":
-                found.add(node.module)
-                found |= {f"{node.module}.{a.name}" for a in node.names
-                          if a.name.startswith("_") and not a.name.startswith("__")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "execstate":
+            found.add(str(node.module))
+            found |= {
+                f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+            }
     return found
 
 
@@ -91,7 +91,7 @@ def test_no_private_module_of_another_package(name):
         parts = imported.split(".")
         private = [i for i, part in enumerate(parts) if part.startswith("_")]
         if private:
-            owner = ".".join(parts[:private[0]])
+            owner = ".".join(parts[: private[0]])
             assert owner == home, f"{name} imports {imported}, a private module of {owner}"
 
 
@@ -105,8 +105,10 @@ def test_the_checks_catch_a_violation(tmp_path):
 
 
 def _loaded_after(code: str) -> list[str]:
-    probe = (f"import sys\n{code}\n"
-             f"import json; print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})))")
+    probe = (
+        f"import sys\n{code}\n"
+        f"import json; print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})))"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -120,15 +122,17 @@ def _commands() -> list[str]:
 
 
 def test_top_level_help_imports_no_heavy_library():
-    code = ("from execstate.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    code = "from execstate.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
     assert _loaded_after(code) == []
 
 
 @pytest.mark.parametrize("command", _commands())
 def test_command_help_imports_no_heavy_library(command):
-    code = (f"import contextlib, io\nfrom execstate.cli import main\n"
-            f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main([{command!r}, '--help'])\n"
-            f"    except SystemExit:\n        pass")
+    code = (
+        f"import contextlib, io\nfrom execstate.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main([{command!r}, '--help'])\n"
+        f"    except SystemExit:\n        pass"
+    )
     assert _loaded_after(code) == []
 
 
@@ -136,19 +140,24 @@ def test_the_linter_sees_every_package_module():
     """Tool defaults skip folders named ``build``; the project's own list must not drop the builder (or anything)."""
     pytest.importorskip("ruff")
     root = SRC.parent.parent
-    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--show-files", "src"], cwd=root,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--show-files", "src"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     seen = {Path(line.strip()).resolve() for line in done.stdout.splitlines() if line.strip().endswith(".py")}
     cases = SRC / "studies" / "classic"
-    ours = {p.resolve() for p in SRC.rglob("*.py") if not (p.parent.parent == cases)}
+    ours = {p.resolve() for p in SRC.rglob("*.py") if p.parent.parent != cases}
     assert SRC / "build" / "_build.py" in seen
     assert ours - seen == set()
 
 
 def test_the_readme_names_every_package_and_only_real_ones():
     readme = (SRC.parent.parent / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("| stage | folder |"):readme.index("## Building tasks")]
+    table = readme[readme.index("| stage | folder |") : readme.index("## Building tasks")]
     named = set(re.findall(r"`execstate/([a-z_]+(?:\.py)?)", table))
     packages = {p.parent.name for p in SRC.glob("*/__init__.py")}
     assert packages - named == set(), "packages missing from the README's stage table"

@@ -12,8 +12,11 @@ from execstate.studies import builtin_studies
 
 def test_analyze_defaults_equal_the_analysis_config():
     fields = {f.name: f.default for f in dataclasses.fields(AnalysisConfig)}
-    assert (_analyze.SEED, _analyze.REPLICATES, _analyze.PERMUTATIONS) == (
-        fields["seed"], fields["replicates"], fields["permutations"])
+    assert (fields["seed"], fields["replicates"], fields["permutations"]) == (
+        _analyze.SEED,
+        _analyze.REPLICATES,
+        _analyze.PERMUTATIONS,
+    )
     args = make_parser().parse_args(["analyze", "--tasks", "t", "--grades", "g", "--out", "o"])
     assert (args.seed, args.replicates, args.permutations) == (20250101, 10_000, 10_000)
     assert AnalysisConfig().exclude_study == "networkx"  # from the registry's shared_source flag
@@ -37,4 +40,7 @@ def test_build_bounds_defaults_equal_the_build_options():
     for command in (["build", "x", "--out", "o"], ["pipeline", "--out", "o"]):
         args = make_parser().parse_args(command)
         assert (args.measure_factor, args.max_input_bytes, args.max_checkpoint_bytes) == (
-            fields["measure_factor"], fields["max_input_bytes"], fields["max_checkpoint_bytes"])
+            fields["measure_factor"],
+            fields["max_input_bytes"],
+            fields["max_checkpoint_bytes"],
+        )

@@ -24,8 +24,13 @@ def files(tmp_path: Path) -> dict[str, Path]:
     write_jsonl(tmp_path / "grades.jsonl", grades)
     (tmp_path / "settings.toml").write_text('[[setting]]\nname = "check"\nprovider = "oracle"\n')
     (tmp_path / "a-file").write_text("not a directory\n")
-    return {"tasks": tmp_path / "tasks.jsonl", "grades": tmp_path / "grades.jsonl",
-            "settings": tmp_path / "settings.toml", "file": tmp_path / "a-file", "dir": tmp_path}
+    return {
+        "tasks": tmp_path / "tasks.jsonl",
+        "grades": tmp_path / "grades.jsonl",
+        "settings": tmp_path / "settings.toml",
+        "file": tmp_path / "a-file",
+        "dir": tmp_path,
+    }
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], command: str, *needles: str) -> str:
@@ -40,16 +45,39 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], command
 
 
 def _analyze(files: dict[str, Path], **over: str) -> list[str]:
-    args = {"--tasks": str(files["tasks"]), "--grades": str(files["grades"]), "--out": str(files["dir"] / "out"),
-            "--replicates": "20", "--permutations": "20", **over}
+    args = {
+        "--tasks": str(files["tasks"]),
+        "--grades": str(files["grades"]),
+        "--out": str(files["dir"] / "out"),
+        "--replicates": "20",
+        "--permutations": "20",
+        **over,
+    }
     return ["analyze", *[x for kv in args.items() for x in kv]]
 
 
 def test_missing_tasks_file(files, capsys):
-    _one_line_error(capsys, _analyze(files, **{"--tasks": str(files["dir"] / "nope.jsonl")}), "analyze",
-                    "--tasks", "nope.jsonl does not exist")
-    _one_line_error(capsys, ["run", "--tasks", str(files["dir"] / "nope.jsonl"), "--settings",
-                             str(files["settings"]), "--out", str(files["dir"] / "run")], "run", "--tasks")
+    _one_line_error(
+        capsys,
+        _analyze(files, **{"--tasks": str(files["dir"] / "nope.jsonl")}),
+        "analyze",
+        "--tasks",
+        "nope.jsonl does not exist",
+    )
+    _one_line_error(
+        capsys,
+        [
+            "run",
+            "--tasks",
+            str(files["dir"] / "nope.jsonl"),
+            "--settings",
+            str(files["settings"]),
+            "--out",
+            str(files["dir"] / "run"),
+        ],
+        "run",
+        "--tasks",
+    )
 
 
 def test_corrupt_jsonl_line(files, capsys):
@@ -77,21 +105,57 @@ def test_zero_replicates(files, capsys):
 
 def test_out_names_an_existing_file(files, capsys):
     _one_line_error(capsys, _analyze(files, **{"--out": str(files["file"])}), "analyze", "a-file is a file")
-    _one_line_error(capsys, ["tables", "--tasks", str(files["tasks"]), "--grades", str(files["grades"]),
-                             "--out", str(files["file"] / "tables")], "tables", "a-file is a file")
+    _one_line_error(
+        capsys,
+        [
+            "tables",
+            "--tasks",
+            str(files["tasks"]),
+            "--grades",
+            str(files["grades"]),
+            "--out",
+            str(files["file"] / "tables"),
+        ],
+        "tables",
+        "a-file is a file",
+    )
 
 
 def test_unknown_setting(files, capsys):
-    _one_line_error(capsys, ["run", "--tasks", str(files["tasks"]), "--settings", str(files["settings"]),
-                             "--out", str(files["dir"] / "run"), "--setting", "gpt-9"], "run",
-                    "no setting named 'gpt-9'", "check")
+    _one_line_error(
+        capsys,
+        [
+            "run",
+            "--tasks",
+            str(files["tasks"]),
+            "--settings",
+            str(files["settings"]),
+            "--out",
+            str(files["dir"] / "run"),
+            "--setting",
+            "gpt-9",
+        ],
+        "run",
+        "no setting named 'gpt-9'",
+        "check",
+    )
 
 
 def test_unknown_study(files, capsys):
-    _one_line_error(capsys, ["build", "--study", "clasic", "--out", str(files["dir"] / "b")], "build",
-                    "unknown study 'clasic'", "classic", "cruxeval")
-    _one_line_error(capsys, ["pipeline", "--study", "clasic", "--out", str(files["dir"] / "p")], "pipeline",
-                    "unknown study 'clasic'")
+    _one_line_error(
+        capsys,
+        ["build", "--study", "clasic", "--out", str(files["dir"] / "b")],
+        "build",
+        "unknown study 'clasic'",
+        "classic",
+        "cruxeval",
+    )
+    _one_line_error(
+        capsys,
+        ["pipeline", "--study", "clasic", "--out", str(files["dir"] / "p")],
+        "pipeline",
+        "unknown study 'clasic'",
+    )
 
 
 def test_build_with_no_case_admitted_exits_1_and_says_why(tmp_path, capsys):
@@ -126,6 +190,7 @@ def test_interrupt_exits_130_and_debug_shows_the_error(files, capsys, monkeypatc
 
 def test_the_console_command_prints_one_line(files):
     files["grades"].write_text("")
-    done = subprocess.run([sys.executable, "-m", "execstate", *_analyze(files)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "execstate", *_analyze(files)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

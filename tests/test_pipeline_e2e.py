@@ -31,12 +31,16 @@ def test_pipeline_with_replayed_answers_grades_them(tmp_path):
     """A replay setting answers one task wrong and one without an envelope; the rest have no answer."""
     replay = tmp_path / "answers.jsonl"
     replay.write_text(
-        json.dumps({"task_id": "examples/collatz/short-trace-final", "text": '{"output":"8 16"}'}) + "\n"
-        + json.dumps({"task_id": "examples/collatz/long-trace-final", "text": "The answer is 111 9231."}) + "\n")
+        json.dumps({"task_id": "examples/collatz/short-trace-final", "text": '{"output":"8 16"}'})
+        + "\n"
+        + json.dumps({"task_id": "examples/collatz/long-trace-final", "text": "The answer is 111 9231."})
+        + "\n"
+    )
     settings = tmp_path / "settings.toml"
     settings.write_text('[[setting]]\nname = "replayed"\nprovider = "replay"\nreplay_file = "answers.jsonl"\n')
-    result = run_pipeline(tmp_path / "out", studies=(), paths=(ROOT / "examples",), settings_file=settings,
-                          log=lambda *_: None)
+    result = run_pipeline(
+        tmp_path / "out", studies=(), paths=(ROOT / "examples",), settings_file=settings, log=lambda *_: None
+    )
     grades = {g.task_id: g for g in read_jsonl(result.grades, Grade)}
     assert len(grades) == 12 and not result.pipeline_check
     assert grades["examples/collatz/short-trace-final"].status == "correct-valid"

@@ -16,8 +16,12 @@ def _prog(tmp_path: Path, text: str) -> Path:
 
 
 def test_ok_run_reads_stdin_and_has_a_fixed_hash_seed(tmp_path):
-    res = run_python(_prog(tmp_path, "import os,sys\nprint(sys.stdin.read().upper(), os.environ['PYTHONHASHSEED'])"),
-                     b"abc", FAST, hash_seed=2)
+    res = run_python(
+        _prog(tmp_path, "import os,sys\nprint(sys.stdin.read().upper(), os.environ['PYTHONHASHSEED'])"),
+        b"abc",
+        FAST,
+        hash_seed=2,
+    )
     assert res.status == "ok" and res.stdout == b"ABC 2\n"
 
 
@@ -83,8 +87,10 @@ def test_the_python_init_isolates_like_the_compiled_one(tmp_path, monkeypatch):
     sandbox.native_init.cache_clear()
     try:
         assert sandbox.native_init() is None
-        text = ("import ctypes, os, socket\nprint(ctypes.CDLL(None).fork(), sorted(os.listdir('/')))\n"
-                "try:\n    socket.socket()\nexcept OSError as e:\n    print(e.errno)\n")
+        text = (
+            "import ctypes, os, socket\nprint(ctypes.CDLL(None).fork(), sorted(os.listdir('/')))\n"
+            "try:\n    socket.socket()\nexcept OSError as e:\n    print(e.errno)\n"
+        )
         res = run_python(_prog(tmp_path, text), b"", FAST)
         assert res.ok and res.stdout.startswith(b"-1 ['bin', 'dev', 'etc', 'lib'") and res.stdout.endswith(b"1\n")
         assert run_python(_prog(tmp_path, "raise SystemExit(3)"), b"", FAST).exit_code == 3

@@ -25,8 +25,10 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (
 FAST = Limits(wall_s=4, cpu_s=4, memory_mb=256, output_bytes=200_000)
 CANARY = "sk-canary-c0ffee42"
 TOKEN = "execstatebin5521"
-HEAD = "#include <bits/stdc++.h>\n#include <unistd.h>\n#include <fcntl.h>\n#include <sys/socket.h>\n" \
-       "#include <sys/syscall.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\nusing namespace std;\n"
+HEAD = (
+    "#include <bits/stdc++.h>\n#include <unistd.h>\n#include <fcntl.h>\n#include <sys/socket.h>\n"
+    "#include <sys/syscall.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\nusing namespace std;\n"
+)
 
 
 def _binary(tmp_path: Path, body: str) -> Path:
@@ -86,7 +88,7 @@ def test_no_connection_to_a_loopback_listener(tmp_path):
     hits: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             hits.append(self.path)
             self.send_response(200)
             self.end_headers()
@@ -117,7 +119,7 @@ def test_memory_time_and_output_limits(tmp_path):
     started = time.monotonic()
     assert run([str(spin)], b"", Limits(wall_s=2, cpu_s=2), cwd=spin.parent).status == "timeout"
     assert time.monotonic() - started < 4
-    assert _run(tmp_path, 'for (;;) cout << string(4096, \'x\');').status == "output-limit"
+    assert _run(tmp_path, "for (;;) cout << string(4096, 'x');").status == "output-limit"
 
 
 def test_no_write_outside_and_no_secret_inside(tmp_path, monkeypatch):
@@ -129,7 +131,9 @@ def test_no_write_outside_and_no_secret_inside(tmp_path, monkeypatch):
     targets = [f"/{TOKEN}", f"/tmp/{TOKEN}", str(Path.cwd() / TOKEN), str(home / TOKEN)]
     writes = "".join(f'{{ FILE *f = fopen("{t}", "w"); cout << (f ? "WROTE " : "no ") ; }}\n' for t in targets)
     reads = (
-        'for (string p : {"/proc/1/environ", "/proc/self/environ", "/proc/1/cmdline", "' + str(home / ".netrc") + '"}) {\n'
+        'for (string p : {"/proc/1/environ", "/proc/self/environ", "/proc/1/cmdline", "'
+        + str(home / ".netrc")
+        + '"}) {\n'
         "  ifstream in(p); stringstream ss; ss << in.rdbuf(); cout << ss.str() << endl; }\n"
     )
     res = _run(tmp_path, writes + reads)

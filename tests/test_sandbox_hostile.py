@@ -53,15 +53,18 @@ def _processes_with(token: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("attempt", [
-    "import ctypes\nprint(ctypes.CDLL(None).fork())",
-    "import ctypes\nprint(ctypes.CDLL(None).system(b'sleep 77'))",
-    "import _posixsubprocess, os\nr, w = os.pipe()\n"
-    "print(_posixsubprocess.fork_exec([b'/bin/sleep', b'77'], [b'/bin/sleep'], True, (), None, None,"
-    " -1, -1, -1, -1, -1, -1, r, w, True, False, 0, None, None, None, -1, None, False))",
-    "import multiprocessing as m\np = m.Process(target=print)\np.start()\nprint(p.pid)",
-    "import os\nprint(os.posix_spawn('/bin/sleep', ['sleep', '77'], {}))",
-])
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        "import ctypes\nprint(ctypes.CDLL(None).fork())",
+        "import ctypes\nprint(ctypes.CDLL(None).system(b'sleep 77'))",
+        "import _posixsubprocess, os\nr, w = os.pipe()\n"
+        "print(_posixsubprocess.fork_exec([b'/bin/sleep', b'77'], [b'/bin/sleep'], True, (), None, None,"
+        " -1, -1, -1, -1, -1, -1, r, w, True, False, 0, None, None, None, -1, None, False))",
+        "import multiprocessing as m\np = m.Process(target=print)\np.start()\nprint(p.pid)",
+        "import os\nprint(os.posix_spawn('/bin/sleep', ['sleep', '77'], {}))",
+    ],
+)
 def test_no_process_can_be_created(tmp_path, attempt):
     res = _python(tmp_path, attempt)
     out = res.stdout.decode().strip()
@@ -71,11 +74,21 @@ def test_no_process_can_be_created(tmp_path, attempt):
 
 def test_nothing_written_outside_the_working_directory(tmp_path, secrets):
     cwd = Path.cwd()
-    targets = ["/execstate-evil", "/tmp/execstate-evil", str(cwd / "execstate-evil"), str(tmp_path / "evil"),
-               str(secrets / "evil")]
-    text = "import os\n" + "".join(
-        f"try:\n    open({t!r}, 'w').write('x')\n    print('WROTE {t}')\nexcept OSError as e:\n    print(e.errno)\n"
-        for t in targets) + "open('inside.txt', 'w').write('fine')\nprint('inside ok')\n"
+    targets = [
+        "/execstate-evil",
+        "/tmp/execstate-evil",
+        str(cwd / "execstate-evil"),
+        str(tmp_path / "evil"),
+        str(secrets / "evil"),
+    ]
+    text = (
+        "import os\n"
+        + "".join(
+            f"try:\n    open({t!r}, 'w').write('x')\n    print('WROTE {t}')\nexcept OSError as e:\n    print(e.errno)\n"
+            for t in targets
+        )
+        + "open('inside.txt', 'w').write('fine')\nprint('inside ok')\n"
+    )
     res = _python(tmp_path, text)
     assert res.ok and b"WROTE" not in res.stdout and b"inside ok" in res.stdout
     assert [t for t in targets if os.path.exists(t)] == []
@@ -101,7 +114,7 @@ def test_no_network_even_to_a_loopback_listener(tmp_path, secrets):
     hits: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             hits.append(self.path)
             self.send_response(200)
             self.end_headers()
@@ -153,7 +166,9 @@ def test_the_program_cannot_trace_mount_or_leave_its_namespaces(tmp_path):
 
 
 def test_threads_still_work(tmp_path):
-    text = ("import threading\nout = []\nts = [threading.Thread(target=out.append, args=(i,)) for i in range(8)]\n"
-            "[t.start() for t in ts]\n[t.join() for t in ts]\nprint(sorted(out))\n")
+    text = (
+        "import threading\nout = []\nts = [threading.Thread(target=out.append, args=(i,)) for i in range(8)]\n"
+        "[t.start() for t in ts]\n[t.join() for t in ts]\nprint(sorted(out))\n"
+    )
     res = _python(tmp_path, text)
     assert res.ok and res.stdout == b"[0, 1, 2, 3, 4, 5, 6, 7]\n"

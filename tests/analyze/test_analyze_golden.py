@@ -28,15 +28,52 @@ def render() -> str:
     a = analyze(tasks, grades, AnalysisConfig(replicates=200, permutations=200))
     series = [r for r in a.series if r["arm"] in ("pooled", "long-trace-final")]
     tables = [
-        make_table("paired", "paired", a.paired, ["cohort", "setting", "pairs", "incomplete_pairs", "sources",
-                                                  "correct_to_wrong", "wrong_to_correct", "decrement_pp"]),
-        make_table("regression", "regression", a.regression,
-                   ["model", "predictor", "n", "clusters", "odds_ratio", "ci_low", "ci_high", "p", "status"]),
-        make_table("regression_fits", "regression_fits", a.regression_fits,
-                   ["model", "n", "parameters", "converged", "dropped_columns", "separated_levels"]),
-        make_table("series", "series (pooled and long-trace-final)", series,
-                   ["study", "setting", "arm", "metric", "n", "failures", "status", "theta", "odds_ratio",
-                    "ci_low", "ci_high", "p_wald"]),
+        make_table(
+            "paired",
+            "paired",
+            a.paired,
+            [
+                "cohort",
+                "setting",
+                "pairs",
+                "incomplete_pairs",
+                "sources",
+                "correct_to_wrong",
+                "wrong_to_correct",
+                "decrement_pp",
+            ],
+        ),
+        make_table(
+            "regression",
+            "regression",
+            a.regression,
+            ["model", "predictor", "n", "clusters", "odds_ratio", "ci_low", "ci_high", "p", "status"],
+        ),
+        make_table(
+            "regression_fits",
+            "regression_fits",
+            a.regression_fits,
+            ["model", "n", "parameters", "converged", "dropped_columns", "separated_levels"],
+        ),
+        make_table(
+            "series",
+            "series (pooled and long-trace-final)",
+            series,
+            [
+                "study",
+                "setting",
+                "arm",
+                "metric",
+                "n",
+                "failures",
+                "status",
+                "theta",
+                "odds_ratio",
+                "ci_low",
+                "ci_high",
+                "p_wald",
+            ],
+        ),
     ]
     return "\n".join(to_markdown(t) for t in tables)
 

@@ -20,18 +20,29 @@ from execstate.analyze import (
     series_summary,
     series_tests,
 )
-from execstate.testing import synthetic_grades, synthetic_tasks
 from execstate.records import Grade, Metrics, Task
+from execstate.testing import synthetic_grades, synthetic_tasks
 
 FAST = AnalysisConfig(replicates=2000, permutations=2000)
 
 
-def _task(case: str, arm: str, study: str = "classic", language: str = "python", sha: str | None = None,
-          trace: int = 100) -> Task:
-    return Task(task_id=f"{study}/{case}/{arm}", case_id=f"{study}/{case}", study=study, language=language,
-                arm=arm, source="print(1)\n", input="", oracle="1", answer_kind="text",
-                grading_rule="json-or-tokens", source_sha256=sha or f"sha-{case}",
-                metrics=Metrics(trace_length=trace, peak_state=2, state_load=trace * 2, cyclomatic=3))
+def _task(
+    case: str, arm: str, study: str = "classic", language: str = "python", sha: str | None = None, trace: int = 100
+) -> Task:
+    return Task(
+        task_id=f"{study}/{case}/{arm}",
+        case_id=f"{study}/{case}",
+        study=study,
+        language=language,
+        arm=arm,
+        source="print(1)\n",
+        input="",
+        oracle="1",
+        answer_kind="text",
+        grading_rule="json-or-tokens",
+        source_sha256=sha or f"sha-{case}",
+        metrics=Metrics(trace_length=trace, peak_state=2, state_load=trace * 2, cyclomatic=3),
+    )
 
 
 def _grade(task: Task, setting: str, status: str) -> Grade:
@@ -43,8 +54,16 @@ def _pairs_data():
 
     Outcome per (case, setting) as short/long: c=correct, w=wrong, n=no-response.
     """
-    plan = {("a", "x-high"): "cw", ("a", "y-off"): "cc", ("b", "x-high"): "cw", ("b", "y-off"): "wc",
-            ("c", "x-high"): "ww", ("c", "y-off"): "cn", ("d", "x-high"): "cw", ("d", "y-off"): "cw"}
+    plan = {
+        ("a", "x-high"): "cw",
+        ("a", "y-off"): "cc",
+        ("b", "x-high"): "cw",
+        ("b", "y-off"): "wc",
+        ("c", "x-high"): "ww",
+        ("c", "y-off"): "cn",
+        ("d", "x-high"): "cw",
+        ("d", "y-off"): "cw",
+    }
     status = {"c": "correct-valid", "w": "wrong-valid", "n": "no-response"}
     tasks, grades = [], []
     for case in "abcd":
@@ -85,8 +104,9 @@ def test_paired_interval_resamples_source_clusters():
     row = paired_comparison(frame, config)[0]
     assert row["decrement_pp"] == pytest.approx(200 / 3)
     # Clusters in source order: sha-c (0 decrements of 1 pair), shared = cases a+b (2 of 2).
-    reps = cluster_bootstrap_ratio(np.array([0.0, 2.0]), np.array([1.0, 2.0]), 3000,
-                                   seeded_rng(config.seed, "paired", "only-x", "pooled"))
+    reps = cluster_bootstrap_ratio(
+        np.array([0.0, 2.0]), np.array([1.0, 2.0]), 3000, seeded_rng(config.seed, "paired", "only-x", "pooled")
+    )
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(100 * v for v in percentile_interval(reps)))
 
 
@@ -108,16 +128,21 @@ def test_series_cover_every_series_and_keep_inestimable_ones():
     # 3 studies x 3 settings: pooled x 3 dynamic metrics + 4 arms x (3 dynamic + cyclomatic).
     assert len(rows) == 9 * (3 + 4 * 4)
     oracle = [r for r in rows if r["setting"] == "oracle-high"]
-    assert oracle and all(not r["estimable"] and r["status"] == "inestimable: every response correct"
-                          and r["theta"] is None for r in oracle)
+    assert oracle and all(
+        not r["estimable"] and r["status"] == "inestimable: every response correct" and r["theta"] is None
+        for r in oracle
+    )
     assert not any(r["metric"] == "cyclomatic" and r["arm"] == "pooled" for r in rows)
 
 
 def test_series_statistics_match_independent_computations():
     cells = _series_cells()
     rows = series_tests(cells.frame, FAST)
-    row = next(r for r in rows if (r["study"], r["setting"], r["arm"], r["metric"])
-               == ("lcb_python", "good-high", "pooled", "state_load"))
+    row = next(
+        r
+        for r in rows
+        if (r["study"], r["setting"], r["arm"], r["metric"]) == ("lcb_python", "good-high", "pooled", "state_load")
+    )
     f = cells.frame
     sub = f[f["completed"] & (f["study"] == "lcb_python") & (f["setting"] == "good-high")]
     x, err = sub["state_load"].to_numpy(float), sub["error"].to_numpy(bool)
@@ -133,14 +158,18 @@ def test_series_statistics_match_independent_computations():
 def test_bh_family_is_the_declared_one_and_matches_statsmodels():
     rows = series_tests(_series_cells().frame, FAST)
     members = [r for r in rows if r["bh_family"]]
-    assert members and all(r["language"] == "python" and r["arm"] == "long-trace-final" and r["estimable"]
-                           and r["metric"] != "cyclomatic" for r in members)
+    assert members and all(
+        r["language"] == "python" and r["arm"] == "long-trace-final" and r["estimable"] and r["metric"] != "cyclomatic"
+        for r in members
+    )
     reject, q, _, _ = multipletests([r["p"] for r in members], alpha=0.05, method="fdr_bh")
     assert [r["p_bh"] for r in members] == pytest.approx(list(q))
     assert [r["bh_reject"] for r in members] == list(reject)
     assert all(r["p_bh"] is None for r in rows if not r["bh_family"])
-    wide = series_tests(_series_cells().frame, AnalysisConfig(permutations=500, bh_family=BHFamily(
-        language="cpp", arms=("pooled",), metrics=("state_load",))))
+    wide = series_tests(
+        _series_cells().frame,
+        AnalysisConfig(permutations=500, bh_family=BHFamily(language="cpp", arms=("pooled",), metrics=("state_load",))),
+    )
     assert {(r["language"], r["arm"], r["metric"]) for r in wide if r["bh_family"]} == {("cpp", "pooled", "state_load")}
 
 
@@ -155,9 +184,9 @@ def test_series_summary_counts_support():
 
 def test_series_without_completed_responses_are_reported():
     tasks = synthetic_tasks(3, (("classic", "python", 6),))
-    grades = [g.model_copy(update={"status": "no-response"})
-              for g in synthetic_grades(tasks, 3, settings={"down-high": 0.0})]
+    grades = [
+        g.model_copy(update={"status": "no-response"}) for g in synthetic_grades(tasks, 3, settings={"down-high": 0.0})
+    ]
     rows = series_tests(load_cells(tasks, grades).frame, FAST)
     assert len(rows) == 3 + 4 * 4
-    assert all(r["n"] == 0 and not r["estimable"] and r["status"].startswith("inestimable: no completed")
-               for r in rows)
+    assert all(r["n"] == 0 and not r["estimable"] and r["status"].startswith("inestimable: no completed") for r in rows)

@@ -85,24 +85,30 @@ def test_correlations_are_pearson_on_log2():
     tasks = synthetic_tasks(1, SMALL)
     frame = load_cells(tasks, synthetic_grades(tasks, 1)).frame
     rows, _ = regression_rows(frame, AnalysisConfig())
-    got = {(r["predictor_a"], r["predictor_b"]): r["correlation"]
-           for r in cluster_regression(frame, AnalysisConfig())["correlations"]}
+    got = {
+        (r["predictor_a"], r["predictor_b"]): r["correlation"]
+        for r in cluster_regression(frame, AnalysisConfig())["correlations"]
+    }
     expect = np.corrcoef(np.log2(rows["trace_length"]), np.log2(rows["state_load"]))[0, 1]
     assert got[("trace_length", "state_load")] == pytest.approx(expect)
 
 
 def _frame(n: int = 200, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "study": "classic", "language": "python", "completed": True,
-        "arm": rng.choice(["short-trace-final", "long-trace-final"], size=n),
-        "setting": rng.choice(["a-high", "b-off"], size=n),
-        "source_sha256": [f"s{i % 25}" for i in range(n)],
-        "trace_length": rng.integers(10, 5000, size=n).astype(float),
-        "peak_state": rng.integers(1, 50, size=n).astype(float),
-        "state_load": rng.integers(10, 90000, size=n).astype(float),
-        "error": rng.random(n) < 0.4,
-    })
+    return pd.DataFrame(
+        {
+            "study": "classic",
+            "language": "python",
+            "completed": True,
+            "arm": rng.choice(["short-trace-final", "long-trace-final"], size=n),
+            "setting": rng.choice(["a-high", "b-off"], size=n),
+            "source_sha256": [f"s{i % 25}" for i in range(n)],
+            "trace_length": rng.integers(10, 5000, size=n).astype(float),
+            "peak_state": rng.integers(1, 50, size=n).astype(float),
+            "state_load": rng.integers(10, 90000, size=n).astype(float),
+            "error": rng.random(n) < 0.4,
+        }
+    )
 
 
 def test_constant_metric_column_is_dropped_and_reported():
@@ -112,7 +118,7 @@ def test_constant_metric_column_is_dropped_and_reported():
     fit = {f["model"]: f for f in result["regression_fits"]}["trace+peak"]
     assert fit["dropped_columns"] == ["peak_state"]
     assert "study[classic]" not in fit["columns"]  # one study: no study indicator at all
-    peak = [r for r in result["regression"] if r["model"] == "trace+peak" and r["predictor"] == "peak_state"][0]
+    peak = next(r for r in result["regression"] if r["model"] == "trace+peak" and r["predictor"] == "peak_state")
     assert peak["odds_ratio"] is None and "dropped" in peak["status"]
 
 
@@ -129,8 +135,12 @@ def test_zero_and_missing_metrics_are_excluded_and_counted():
     frame.loc[:4, "state_load"] = 0.0
     frame.loc[5:7, "trace_length"] = np.nan
     rows, counts = regression_rows(frame, AnalysisConfig())
-    assert counts == {"excluded_missing_metric": 3, "excluded_nonpositive_metric": 5,
-                      "excluded_separated_rows": 0, "separated_levels": []}
+    assert counts == {
+        "excluded_missing_metric": 3,
+        "excluded_nonpositive_metric": 5,
+        "excluded_separated_rows": 0,
+        "separated_levels": [],
+    }
     assert len(rows) == len(frame) - 8
 
 

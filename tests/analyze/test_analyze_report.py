@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from execstate.cli import main
 from execstate.analyze import binned_rates, quantile_bins
+from execstate.cli import main
 from execstate.records import CORRECT_STATUSES, Grade, Task, read_jsonl, write_jsonl
 from execstate.testing import synthetic_grades, synthetic_tasks
 
@@ -28,8 +28,17 @@ def _inputs(tmp: Path) -> tuple[Path, Path, list[Task]]:
     first = tasks[0]
     tasks[0] = first.model_copy(update={"source": "# <script>alert('x')</script> & co\n" + first.source})
     grades = synthetic_grades(tasks, 4, settings=SETTINGS, trace_odds_ratio=1.4)
-    grades += [Grade(task_id=t.task_id, setting="oracle-check", status="correct-valid", answer=t.oracle,
-                     rule=t.grading_rule, pipeline_check=True) for t in tasks]
+    grades += [
+        Grade(
+            task_id=t.task_id,
+            setting="oracle-check",
+            status="correct-valid",
+            answer=t.oracle,
+            rule=t.grading_rule,
+            pipeline_check=True,
+        )
+        for t in tasks
+    ]
     grades.append(Grade(task_id="nowhere/x/short-trace-final", setting="m-high", status="wrong-valid", rule="bytes"))
     write_jsonl(tmp / "tasks.jsonl", tasks)
     write_jsonl(tmp / "grades.jsonl", grades)
@@ -43,8 +52,23 @@ def runs(tmp_path_factory):
     outs = []
     for name in ("first", "second"):
         out = tmp / name
-        code = _run(["analyze", "--tasks", str(tasks_path), "--grades", str(grades_path), "--out", str(out),
-                     "--replicates", "300", "--permutations", "300", "--exclude-study", ""])
+        code = _run(
+            [
+                "analyze",
+                "--tasks",
+                str(tasks_path),
+                "--grades",
+                str(grades_path),
+                "--out",
+                str(out),
+                "--replicates",
+                "300",
+                "--permutations",
+                "300",
+                "--exclude-study",
+                "",
+            ]
+        )
         assert code == 0
         outs.append(out)
     return outs, tasks
@@ -55,8 +79,17 @@ def test_analysis_json_rows_are_named_for_what_they_hold(runs):
     data = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
     for key in ("paired", "regression", "series", "regression_fits", "correlations", "accuracy", "config"):
         assert key in data
-    assert {"cohort", "setting", "pairs", "sources", "correct_to_wrong", "wrong_to_correct", "decrement_pp",
-            "ci_low", "ci_high"} <= set(data["paired"][0])
+    assert {
+        "cohort",
+        "setting",
+        "pairs",
+        "sources",
+        "correct_to_wrong",
+        "wrong_to_correct",
+        "decrement_pp",
+        "ci_low",
+        "ci_high",
+    } <= set(data["paired"][0])
     assert {"model", "predictor", "odds_ratio", "ci_low", "ci_high", "p"} <= set(data["regression"][0])
     assert {"setting", "study", "arm", "metric", "theta", "p", "odds_ratio", "p_bh"} <= set(data["series"][0])
     assert [r["setting"] for r in data["accuracy"]["accuracy_by_setting"]] == ["m-high", "m-off", "oracle-check"]
@@ -102,16 +135,18 @@ def _graded_rows(out: Path, tasks: list[Task]) -> list[tuple[Task, Grade]]:
 
 
 def _positive(rows, study: str, setting: str, metric: str) -> list[tuple[Task, Grade]]:
-    return [(t, g) for t, g in rows if t.study == study and g.setting == setting
-            and (getattr(t.metrics, metric) or 0) > 0]
+    return [
+        (t, g) for t, g in rows if t.study == study and g.setting == setting and (getattr(t.metrics, metric) or 0) > 0
+    ]
 
 
 def test_figure_data_counts_match_the_inputs(runs):
     (out, _), tasks = runs
     figs = json.loads((out / "analysis.json").read_text(encoding="utf-8"))["figures"]
     rows = _graded_rows(out, tasks)
-    assert list(figs) == ["accuracy_by_arm"] + [f"{kind}_{s}" for s, _, _ in sorted(STUDIES)
-                                                for kind in ("error_vs_load", "accuracy_vs_peak")]
+    assert list(figs) == ["accuracy_by_arm"] + [
+        f"{kind}_{s}" for s, _, _ in sorted(STUDIES) for kind in ("error_vs_load", "accuracy_vs_peak")
+    ]
     for study, _, _ in STUDIES:
         for kind, metric in (("error_vs_load", "state_load"), ("accuracy_vs_peak", "peak_state")):
             panels = figs[f"{kind}_{study}"]["panels"]
@@ -155,8 +190,9 @@ def test_figure_titles_show_the_json_values(runs):
         svg = (out / "figures" / f"error_vs_load_{study}.svg").read_text(encoding="utf-8")
         panels = data["figures"][f"error_vs_load_{study}"]["panels"]
         titles = re.findall(r"OR/doubling [^<]*", svg)
-        assert titles == [f"OR/doubling {p['odds_ratio']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]"
-                          for p in panels if p["band"]]
+        assert titles == [
+            f"OR/doubling {p['odds_ratio']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]" for p in panels if p["band"]
+        ]
         assert svg.count("fit inestimable") == sum(p["band"] is None for p in panels)
         for p in panels:
             if p["band"]:  # same rows and MLE as the (Wald) series row: only the intervals differ
@@ -199,8 +235,17 @@ def test_report_is_one_self_contained_page(runs):
 
 
 def test_missing_input_file_is_a_clear_error(tmp_path, capsys):
-    code = _run(["analyze", "--tasks", str(tmp_path / "none.jsonl"), "--grades", str(tmp_path / "g.jsonl"),
-                 "--out", str(tmp_path / "out")])
+    code = _run(
+        [
+            "analyze",
+            "--tasks",
+            str(tmp_path / "none.jsonl"),
+            "--grades",
+            str(tmp_path / "g.jsonl"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 2
     assert "--tasks" in capsys.readouterr().err
 

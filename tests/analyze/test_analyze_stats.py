@@ -36,8 +36,15 @@ def test_cluster_bootstrap_matches_scipy_bootstrap_over_clusters():
     num, den = _clusters(1, 40)
     ours = percentile_interval(cluster_bootstrap_ratio(num, den, 10_000, np.random.default_rng(7)))
     ref = stats.bootstrap(
-        (num, den), lambda n, d, axis=-1: n.sum(axis=axis) / d.sum(axis=axis), paired=True, vectorized=True,
-        n_resamples=10_000, method="percentile", confidence_level=0.95, random_state=np.random.default_rng(8))
+        (num, den),
+        lambda n, d, axis=-1: n.sum(axis=axis) / d.sum(axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=10_000,
+        method="percentile",
+        confidence_level=0.95,
+        random_state=np.random.default_rng(8),
+    )
     width = ref.confidence_interval.high - ref.confidence_interval.low
     assert width > 0.05
     assert ours[0] == pytest.approx(ref.confidence_interval.low, abs=0.06 * width)
@@ -59,8 +66,7 @@ def test_cluster_bootstrap_distribution_matches_exact_enumeration():
 def test_cluster_bootstrap_keeps_clusters_whole():
     # Every cluster has the same ratio, so any resample of whole clusters gives exactly that ratio;
     # resampling single pairs would not.
-    reps = cluster_bootstrap_ratio(np.array([1.0, 2.0, 5.0]), np.array([2.0, 4.0, 10.0]), 500,
-                                   np.random.default_rng(0))
+    reps = cluster_bootstrap_ratio(np.array([1.0, 2.0, 5.0]), np.array([2.0, 4.0, 10.0]), 500, np.random.default_rng(0))
     assert np.allclose(reps, 0.5)
 
 

@@ -79,7 +79,11 @@ def ref_break_loop(text: str, k: int):
 def ref_one_line(text: str, k: int):
     words = text.split()
     firsts = [w[0] for w in words]
-    return "".join(firsts) + "\n", {"w": words[k - 1], "seen": "".join(firsts[: k - 1])}, {"w": words[-1], "seen": "".join(firsts)}
+    return (
+        "".join(firsts) + "\n",
+        {"w": words[k - 1], "seen": "".join(firsts[: k - 1])},
+        {"w": words[-1], "seen": "".join(firsts)},
+    )
 
 
 def ref_prints_in_loop(text: str, k: int):
@@ -116,9 +120,14 @@ def ref_method_loop(text: str, k: int):
 
 
 REFS = {
-    "tests/module_for": ref_module_for, "examples/collatz": ref_while_loop, "examples/nested_inner": ref_nested_inner,
-    "tests/break_loop": ref_break_loop, "tests/one_line": ref_one_line, "tests/prints_in_loop": ref_prints_in_loop,
-    "tests/list_state": ref_list_state, "tests/method_loop": ref_method_loop,
+    "tests/module_for": ref_module_for,
+    "examples/collatz": ref_while_loop,
+    "examples/nested_inner": ref_nested_inner,
+    "tests/break_loop": ref_break_loop,
+    "tests/one_line": ref_one_line,
+    "tests/prints_in_loop": ref_prints_in_loop,
+    "tests/list_state": ref_list_state,
+    "tests/method_loop": ref_method_loop,
 }
 
 

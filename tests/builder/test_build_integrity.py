@@ -26,12 +26,15 @@ print(total)
 """
 
 # Plants a json.py (whose dumps forges every state) next to itself and in its working directory.
-PLANTS_JSON = """\
+PLANTS_JSON = (
+    """\
 import os, sys
 for folder in {sys.path[0], os.path.dirname(os.path.abspath(__file__)), os.getcwd()}:
     with open(os.path.join(folder, "json.py"), "w") as fh:
         fh.write("def dumps(*args, **kwargs):\\n    return '{\\"total\\": -1, \\"i\\": -1}'\\n")
-""" + SUMS
+"""
+    + SUMS
+)
 
 # Counts its own runs in a file next to itself.
 READS_BACK = """\

@@ -130,7 +130,9 @@ def test_a_set_stop_event_starts_no_case_and_blames_none(tmp_path):
     result = build([tmp_path], options=OPTS, stop=stop)
     assert result.tasks == [] and result.exclusions == []
     assert result.manifest.interrupted and result.manifest.cases_not_started == ["t/quick"]
-    with pytest.raises(Interrupted, match="0 case.s. were stopped while running and 1 never started.*Fix: run the same command again"):
+    with pytest.raises(
+        Interrupted, match=r"0 case.s. were stopped while running and 1 never started.*Fix: run the same command again"
+    ):
         result.raise_if_interrupted(tmp_path / "out")
 
 

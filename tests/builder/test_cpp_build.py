@@ -12,8 +12,10 @@ from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
 EXAMPLE = Path(__file__).resolve().parent / "cpp_cases" / "abc310_e"  # to examples/ with the C++ examples
-LOOP = "int main() {\n    int n; std::cin >> n;\n    long long total = 0;\n    for (int i = 0; i < n; i++) {\n" \
-       "        total += i;\n    }\n    std::cout << total << std::endl;\n}\n"
+LOOP = (
+    "int main() {\n    int n; std::cin >> n;\n    long long total = 0;\n    for (int i = 0; i < n; i++) {\n"
+    "        total += i;\n    }\n    std::cout << total << std::endl;\n}\n"
+)
 
 
 def _case(root: Path, name: str, program: str, variables: str = '["total"]') -> Path:
@@ -49,8 +51,13 @@ def test_the_spec_worked_example_in_cpp():
 def test_cpp_exclusions_are_named(tmp_path):
     _case(tmp_path, "good", LOOP)
     _case(tmp_path, "does_not_compile", LOOP.replace("total += i;", "total += undeclared_function(i);"))
-    _case(tmp_path, "unordered", LOOP.replace("long long total = 0;", "std::unordered_map<int, int> total;")
-          .replace("total += i;", "total[i] = i;").replace("std::cout << total", "std::cout << total.size()"))
+    _case(
+        tmp_path,
+        "unordered",
+        LOOP.replace("long long total = 0;", "std::unordered_map<int, int> total;")
+        .replace("total += i;", "total[i] = i;")
+        .replace("std::cout << total", "std::cout << total.size()"),
+    )
     _case(tmp_path, "forks", LOOP.replace("int n;", "int n; fork();"))
     _case(tmp_path, "spins", LOOP.replace("total += i;", "total += i; while (n > 10) {}"))
     result = build([tmp_path], jobs=2, options=BuildOptions(limits=Limits(wall_s=3, cpu_s=3)))

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from cpp_differential.programs import Program, generate, main_line, render
 from cpp_differential.toolchain import compile_cpp, execute, needs_gxx
+
 from execstate.build._cpp import COUNT_MARKER, check_variables_cpp, instrument_cpp, parse_slots, resolve_loop_cpp
 
 PROGRAMS = int(os.environ.get("EXECSTATE_CPP_DIFFERENTIAL", "200"))
@@ -54,8 +55,10 @@ def _batch_source(copies: list[tuple[Program, str, str | None]]) -> str:
             body = body.replace(prefix, f"_es{index}x_")
         parts.append(body)
     calls = "".join(f'    if (!std::strcmp(argv[1], "{p.name}")) return {p.name}::run();\n' for p, _, _ in copies)
-    parts.append(f"#include <cstring>\nint main(int argc, char** argv) {{\n    if (argc < 2) return 99;\n{calls}"
-                 "    return 98;\n}\n")
+    parts.append(
+        f"#include <cstring>\nint main(int argc, char** argv) {{\n    if (argc < 2) return 99;\n{calls}"
+        "    return 98;\n}\n"
+    )
     return "".join(parts)
 
 
@@ -122,8 +125,12 @@ def test_instrument_cpp_agrees_with_an_independent_observer(tmp_path):
         units[f"b{b}-clean"] = _batch_source([(p, render(p)[0], None) for p in batch])
         units[f"b{b}-observer"] = _batch_source([(p, render(p, observer=True)[0], None) for p in batch])
     exes = bench.compile_all(units)
-    jobs = {(p.name, v): (exes[f"b{b}-{v}"], p) for b, batch in enumerate(batches) for p in batch
-            for v in ("clean", "observer")}
+    jobs = {
+        (p.name, v): (exes[f"b{b}-{v}"], p)
+        for b, batch in enumerate(batches)
+        for p in batch
+        for v in ("clean", "observer")
+    }
     first = bench.run_all(jobs)
     for key, res in first.items():
         assert res.ok, f"{key}: {res.describe()}"
@@ -210,8 +217,9 @@ def test_instrument_cpp_agrees_with_an_independent_observer(tmp_path):
                 problems.append(f"{name} {mode} k={k}: got {res.stdout!r}, expected {expected!r}")
     bench.compile_pool.shutdown()
     bench.run_pool.shutdown()
-    assert not problems, f"{len(problems)} disagreements, first: " + "\n".join(problems[:8]) + (
-        f"\n(the sources are under {tmp_path})")
+    assert not problems, (
+        f"{len(problems)} disagreements, first: " + "\n".join(problems[:8]) + (f"\n(the sources are under {tmp_path})")
+    )
     stats["checkpoints compared"], stats["post checkpoints that fire"] = checked, fired_post
     print(f"\n{len(programs)} programs: {dict(sorted(stats.items()))}")
     # The generator must keep exercising what it is for.

@@ -80,8 +80,12 @@ def test_worked_example_abc310_e_every_mode(tmp_path):
     # Preservation: the disabled copy differs from the task's source in exactly its guard constant.
     for inst in (inside, post):
         off = disabled_cpp(inst)
-        assert off == instrument_cpp(ABC310_E, line, PROJECTION, "inside" if inst is inside else "post", 502,
-                                     active=False).source
+        assert (
+            off
+            == instrument_cpp(
+                ABC310_E, line, PROJECTION, "inside" if inst is inside else "post", 502, active=False
+            ).source
+        )
         changed = [(a, b) for a, b in zip(inst.source.splitlines(), off.splitlines()) if a != b]
         assert changed == [("static const bool _es_active = true;", "static const bool _es_active = false;")]
         exe = build(off, tmp_path, "off" + ("i" if inst is inside else "p"))
@@ -106,8 +110,13 @@ def test_worked_example_layout_is_the_clean_source_plus_whole_lines():
         kept = [text for n, text in enumerate(lines, 1) if n not in inst.inserted_lines]
         assert "\n".join(kept) == ABC310_E, mode
         assert inst.prefix == "_es_"
-        assert all("_es_" in lines[n - 1] or "execstate" in lines[n - 1] or lines[n - 1].strip() in ("}", "//")
-                   or lines[n - 1].startswith("//") for n in inst.inserted_lines)
+        assert all(
+            "_es_" in lines[n - 1]
+            or "execstate" in lines[n - 1]
+            or lines[n - 1].strip() in ("}", "//")
+            or lines[n - 1].startswith("//")
+            for n in inst.inserted_lines
+        )
     inside = instrument_cpp(ABC310_E, line, PROJECTION, "inside", 502).source
     assert inside.index("// The program's own output is silenced.") < inside.index("#include <iostream>")
 
@@ -118,35 +127,59 @@ KINDS = {
     # name: (loop body program, loop text, projection, K, inside at k=3, post)
     "for": (
         "for (int i = 0; i < n; i += 2) {\n        s += i;\n        last = i;\n    }",
-        "for (int i = 0; i < n; i += 2) {", 5, {"s": 2, "last": 2}, {"s": 20, "last": 8},
+        "for (int i = 0; i < n; i += 2) {",
+        5,
+        {"s": 2, "last": 2},
+        {"s": 20, "last": 8},
     ),
     "range-for": (
         "std::vector<int> v = {5, 1, 4, 2};\n    for (int x : v) {\n        s += x;\n        last = x;\n    }",
-        "for (int x : v) {", 4, {"s": 6, "last": 1}, {"s": 12, "last": 2},
+        "for (int x : v) {",
+        4,
+        {"s": 6, "last": 1},
+        {"s": 12, "last": 2},
     ),
     "while": (
         "int i = 0;\n    while (i < 5) {\n        s += i;\n        last = i;\n        i++;\n    }",
-        "while (i < 5) {", 5, {"s": 1, "last": 1}, {"s": 10, "last": 4},
+        "while (i < 5) {",
+        5,
+        {"s": 1, "last": 1},
+        {"s": 10, "last": 4},
     ),
     "do-while": (
         "int i = 10;\n    do {\n        s += i;\n        last = i;\n        i -= 3;\n    } while (i > 0);",
-        "do {", 4, {"s": 17, "last": 7}, {"s": 22, "last": 1},
+        "do {",
+        4,
+        {"s": 17, "last": 7},
+        {"s": 22, "last": 1},
     ),
     "for, brace-less body on the header line": (
-        "for (int i = 0; i < n; i += 2) s += i, last = i;", "for (int i = 0; i < n; i += 2) s += i, last = i;",
-        5, {"s": 2, "last": 2}, {"s": 20, "last": 8},
+        "for (int i = 0; i < n; i += 2) s += i, last = i;",
+        "for (int i = 0; i < n; i += 2) s += i, last = i;",
+        5,
+        {"s": 2, "last": 2},
+        {"s": 20, "last": 8},
     ),
     "while, brace-less body on its own line": (
-        "int i = 0;\n    while (i < 5)\n        s += i, last = i, i++;", "while (i < 5)",
-        5, {"s": 1, "last": 1}, {"s": 10, "last": 4},
+        "int i = 0;\n    while (i < 5)\n        s += i, last = i, i++;",
+        "while (i < 5)",
+        5,
+        {"s": 1, "last": 1},
+        {"s": 10, "last": 4},
     ),
     "do-while, brace-less, one line": (
-        "int i = 10;\n    do s += i, last = i, i -= 3; while (i > 0);", "do s += i, last = i, i -= 3; while (i > 0);",
-        4, {"s": 17, "last": 7}, {"s": 22, "last": 1},
+        "int i = 10;\n    do s += i, last = i, i -= 3; while (i > 0);",
+        "do s += i, last = i, i -= 3; while (i > 0);",
+        4,
+        {"s": 17, "last": 7},
+        {"s": 22, "last": 1},
     ),
     "range-for under a brace-less if, with an else": (
         "std::vector<int> v = {5, 1, 4, 2};\n    if (n > 0) for (int x : v) s += x, last = x; else s = -1;",
-        "if (n > 0) for (int x : v) s += x, last = x; else s = -1;", 4, {"s": 6, "last": 1}, {"s": 12, "last": 2},
+        "if (n > 0) for (int x : v) s += x, last = x; else s = -1;",
+        4,
+        {"s": 6, "last": 1},
+        {"s": 12, "last": 2},
     ),
 }
 
@@ -154,7 +187,7 @@ KINDS = {
 def _kind_program(loop: str) -> str:
     return (
         "#include <cstdio>\n#include <vector>\n\nint main() {\n    int n = 10;\n    long long s = 0;\n"
-        f"    int last = -1;\n    {loop}\n    printf(\"%lld %d\\n\", s, last);\n    return 0;\n}}\n"
+        f'    int last = -1;\n    {loop}\n    printf("%lld %d\\n", s, last);\n    return 0;\n}}\n'
     )
 
 
@@ -273,11 +306,15 @@ done:
 
 
 @needs_gxx
-@pytest.mark.parametrize(("source", "text", "stdout"), [
-    (EXCEPTION, "for (int i = 0; i < 10; i++) {", b"-3\n"),
-    (EXIT, "while (s < 100) {", b"21\n"),
-    (GOTO, "for (int i = 0; i < 10; i++) {", b"3\n"),
-], ids=["exception", "exit", "goto"])
+@pytest.mark.parametrize(
+    ("source", "text", "stdout"),
+    [
+        (EXCEPTION, "for (int i = 0; i < 10; i++) {", b"-3\n"),
+        (EXIT, "while (s < 100) {", b"21\n"),
+        (GOTO, "for (int i = 0; i < 10; i++) {", b"3\n"),
+    ],
+    ids=["exception", "exit", "goto"],
+)
 def test_leaving_by_exception_exit_or_goto_ends_without_a_post_checkpoint(tmp_path, source, text, stdout):
     assert _state(tmp_path, source, text, ("s",), "post", 2) is None
     assert _state(tmp_path, source, text, ("s",), "inside", 2) is not None
@@ -427,12 +464,38 @@ int main() {
 _NAMES = "i ll ull sh byte tiny yes ch quote nl big d f ld e small whole text v flags arr dq chars st ms named numbered"
 TYPE_NAMES = tuple(_NAMES.split()) + ("mm", "pr", "tp", "carr", "nested")
 TYPE_JSON = {
-    "i": -7, "ll": -9223372036854775808, "ull": 18446744073709551615, "sh": -3, "byte": 200, "tiny": -5,
-    "yes": True, "ch": "q", "quote": '"', "nl": "\n", "big": 1 << 100, "d": 0.1, "f": 0.1, "ld": 2.5, "e": 1e22,
-    "small": 1e-7, "whole": 3.0, "text": 'a"b\\c\t\x01 é ✓', "v": [3, 1, 2], "flags": [True, False],
-    "arr": [1.5, -0.0], "dq": ["x", "y"], "chars": ["a", "b"], "st": [1, 3, 5], "ms": [2, 2],
-    "named": {"a": [], "b": [2]}, "numbered": [[1, "one"], [2, "two"]], "mm": [[1, 2], [1, 3]], "pr": [1, "p"],
-    "tp": [1, False, ["z", 0.5]], "carr": [7, 8, 9], "nested": [[[1, 2]], []],
+    "i": -7,
+    "ll": -9223372036854775808,
+    "ull": 18446744073709551615,
+    "sh": -3,
+    "byte": 200,
+    "tiny": -5,
+    "yes": True,
+    "ch": "q",
+    "quote": '"',
+    "nl": "\n",
+    "big": 1 << 100,
+    "d": 0.1,
+    "f": 0.1,
+    "ld": 2.5,
+    "e": 1e22,
+    "small": 1e-7,
+    "whole": 3.0,
+    "text": 'a"b\\c\t\x01 é ✓',
+    "v": [3, 1, 2],
+    "flags": [True, False],
+    "arr": [1.5, -0.0],
+    "dq": ["x", "y"],
+    "chars": ["a", "b"],
+    "st": [1, 3, 5],
+    "ms": [2, 2],
+    "named": {"a": [], "b": [2]},
+    "numbered": [[1, "one"], [2, "two"]],
+    "mm": [[1, 2], [1, 3]],
+    "pr": [1, "p"],
+    "tp": [1, False, ["z", 0.5]],
+    "carr": [7, 8, 9],
+    "nested": [[[1, 2]], []],
 }
 
 
@@ -456,17 +519,37 @@ def test_every_supported_type_serializes_as_python_json_dumps_would(tmp_path):
 @needs_gxx
 def test_doubles_print_as_python_repr(tmp_path):
     rng = random.Random(310)
-    values = [0.0, -0.0, 1.0, 0.1, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308,
-              2.0**-1074 * 3, 0.3, 2 / 3, 1e100, -1.5e-7, 100.0, 1234.5]
+    values = [
+        0.0,
+        -0.0,
+        1.0,
+        0.1,
+        1e16,
+        1e15,
+        123456789012345678.0,
+        1e-4,
+        1e-5,
+        5e-324,
+        1.7976931348623157e308,
+        2.0**-1074 * 3,
+        0.3,
+        2 / 3,
+        1e100,
+        -1.5e-7,
+        100.0,
+        1234.5,
+    ]
     while len(values) < 300:
         (x,) = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))
         if math.isfinite(x):
             values.append(x)
         values.append(rng.uniform(-1e6, 1e6))
-        values.append(float(rng.randint(-10**18, 10**18)))
+        values.append(float(rng.randint(-(10**18), 10**18)))
     body = ", ".join(v.hex() for v in values)
-    source = (f"#include <vector>\nint main() {{\n    std::vector<double> xs = {{{body}}};\n"
-              "    for (int k = 0; k < 1; k++) {\n        xs.push_back(0);\n    }\n}\n")
+    source = (
+        f"#include <vector>\nint main() {{\n    std::vector<double> xs = {{{body}}};\n"
+        "    for (int k = 0; k < 1; k++) {\n        xs.push_back(0);\n    }\n}\n"
+    )
     _, exe = _instrumented(tmp_path, source, 4, ("xs",), "inside", 1)
     res = execute(exe)
     assert res.ok, res.describe()
@@ -497,7 +580,7 @@ def test_an_unordered_map_is_refused_at_compile_time_naming_the_variable_and_typ
     exe, diagnostics = compile_cpp(inst.source, tmp_path)
     assert exe is None
     assert f"static assertion failed: {REFUSAL_MARKER}seen'" in diagnostics
-    (name, kind), = refused_variables(diagnostics)
+    ((name, kind),) = refused_variables(diagnostics)
     assert name == "seen" and kind is not None and kind.startswith("std::unordered_map<int, int")
     # The preservation variant carries the same assertion: the copy never compiles, whatever the guard.
     assert compile_cpp(instrument_cpp(UNSERIALIZABLE, 7, ("seen",), mode, 2, active=False).source, tmp_path)[0] is None
@@ -505,12 +588,15 @@ def test_an_unordered_map_is_refused_at_compile_time_naming_the_variable_and_typ
 
 
 @needs_gxx
-@pytest.mark.parametrize(("declaration", "why"), [
-    ("double x = 0.0; x = 0.0 / x;", "NaN"),
-    ("double x = 1e308; x *= 10;", "NaN or infinite"),
-    ("std::string x = \"\\xff\";", "not UTF-8"),
-    ("char x = (char)0xe9;", "byte >= 0x80"),
-])
+@pytest.mark.parametrize(
+    ("declaration", "why"),
+    [
+        ("double x = 0.0; x = 0.0 / x;", "NaN"),
+        ("double x = 1e308; x *= 10;", "NaN or infinite"),
+        ('std::string x = "\\xff";', "not UTF-8"),
+        ("char x = (char)0xe9;", "byte >= 0x80"),
+    ],
+)
 def test_values_json_cannot_hold_are_refused_at_run_time_with_exit_status_3(tmp_path, declaration, why):
     source = f"#include <string>\nint main() {{\n    {declaration}\n    for (int k = 0; k < 2; k++) {{\n    }}\n}}\n"
     _, exe = _instrumented(tmp_path, source, 4, ("x",), "inside", 1)
@@ -586,10 +672,14 @@ def test_count_is_cumulative_over_every_execution_of_the_loop(tmp_path):
     _, exe = _instrumented(tmp_path, CALLED_TWICE, 4, (), "count")
     res = execute(exe, b"4 6\n")
     assert res.stdout == b"10 21\n" and iterations_cpp(res.stderr) == 10
-    assert _state(tmp_path, CALLED_TWICE, "for (int i = 1; i <= n; i++) {", ("s", "n"), "inside", 6,
-                  b"4 6\n") == {"s": 1, "n": 6}
-    assert _state(tmp_path, CALLED_TWICE, "for (int i = 1; i <= n; i++) {", ("s", "n"), "post", 6,
-                  b"4 6\n") == {"s": 21, "n": 6}
+    assert _state(tmp_path, CALLED_TWICE, "for (int i = 1; i <= n; i++) {", ("s", "n"), "inside", 6, b"4 6\n") == {
+        "s": 1,
+        "n": 6,
+    }
+    assert _state(tmp_path, CALLED_TWICE, "for (int i = 1; i <= n; i++) {", ("s", "n"), "post", 6, b"4 6\n") == {
+        "s": 21,
+        "n": 6,
+    }
     assert iterations_cpp(b"no marker") is None
 
 

@@ -48,8 +48,10 @@ def test_outer_loop_of_a_nest_can_be_selected(tmp_path):
 def test_post_belongs_to_the_execution_containing_k_under_recursion(tmp_path):
     # depth 0 runs iteration 1, then a recursive call's loop runs and exits (iterations 2-3) before
     # depth 0's loop ends: only depth 0's exit is the exit of the execution containing k = 1.
-    src = ("def walk(depth):\n    acc = 0\n    for step in range(2):\n        if depth < 1:\n"
-           "            walk(depth + 1)\n        acc += depth * 10 + step\n    return acc\nprint(walk(0))\n")
+    src = (
+        "def walk(depth):\n    acc = 0\n    for step in range(2):\n        if depth < 1:\n"
+        "            walk(depth + 1)\n        acc += depth * 10 + step\n    return acc\nprint(walk(0))\n"
+    )
     assert _state(tmp_path, src, "for step in range(2):", ["acc", "step"], "post", 1) == {"acc": 1, "step": 1}
     assert _state(tmp_path, src, "for step in range(2):", ["acc", "step"], "post", 2) == {"acc": 21, "step": 1}
 

@@ -24,11 +24,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from differential.observer import Observer
+from differential.programs import Program, programs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from differential.observer import Observer
-from differential.programs import Program, programs
 from execstate.build._python import COUNT_MARKER, Instrumented, instrument
 from execstate.sandbox import Limits, SandboxResult, run, run_python
 
@@ -101,8 +101,12 @@ print(total)
 def test_observer_counts_every_entry_and_closes_each_execution_at_its_own_exit(tmp_path):
     # f(0) runs no iteration, f(1) one (o=0), f(2) two (o=0, o=1): K = 3 over two executions.
     ref = observe(tmp_path, RECURSIVE, 3, ("t", "o"), b"")
-    assert ref == {"K": 3, "inside": ['{"t":0,"o":0}', '{"t":0,"o":0}', '{"t":1,"o":1}'],
-                   "post": ['{"t":1,"o":0}', '{"t":2,"o":1}', '{"t":2,"o":1}'], "starts": [1, 2]}
+    assert ref == {
+        "K": 3,
+        "inside": ['{"t":0,"o":0}', '{"t":0,"o":0}', '{"t":1,"o":1}'],
+        "post": ['{"t":1,"o":0}', '{"t":2,"o":1}', '{"t":2,"o":1}'],
+        "starts": [1, 2],
+    }
     # The module loop's post state includes its else clause: 0 + 0 + 1 + 2 + 100.
     outer = observe(tmp_path, RECURSIVE, 7, ("total", "i"), b"")
     assert outer["post"] == ['{"total":103,"i":2}'] * 3
@@ -131,8 +135,14 @@ print(f())
 def test_observer_gives_no_exit_to_a_loop_left_by_an_exception(tmp_path):
     # By hand: i=0 adds 12//-2 = -6, i=1 adds -12, i=2 divides by zero (+100 in the handler): 3 per entry.
     ref = observe(tmp_path, LEFT_BY_EXCEPTION, 5, ("t", "i", "r"), b"")
-    assert ref["inside"] == ['{"t":0,"i":0,"r":0}', '{"t":-6,"i":1,"r":0}', '{"t":-18,"i":2,"r":0}',
-                             '{"t":82,"i":0,"r":1}', '{"t":76,"i":1,"r":1}', '{"t":64,"i":2,"r":1}']
+    assert ref["inside"] == [
+        '{"t":0,"i":0,"r":0}',
+        '{"t":-6,"i":1,"r":0}',
+        '{"t":-18,"i":2,"r":0}',
+        '{"t":82,"i":0,"r":1}',
+        '{"t":76,"i":1,"r":1}',
+        '{"t":64,"i":2,"r":1}',
+    ]
     assert ref["post"] == [None] * 6 and ref["starts"] == [1, 4]
 
 
@@ -149,6 +159,7 @@ def test_observer_refuses_a_line_event_that_no_opcode_event_follows():
 
 # --- the differential property -----------------------------------------------------------------
 
+
 def kept_lines(inst: Instrumented) -> list[str]:
     """The instrumented source without its inserted lines."""
     lines = inst.source.splitlines(keepends=True)
@@ -162,10 +173,10 @@ def assert_only_insertions(prog: Program, inst: Instrumented) -> None:
         assert kept == clean
         return
     i = prog.loop_line - 1
-    assert kept[:i] == clean[:i] and kept[i + 2:] == clean[i + 1:], "only the loop header line may change"
+    assert kept[:i] == clean[:i] and kept[i + 2 :] == clean[i + 1 :], "only the loop header line may change"
     head, tail, original = kept[i].rstrip("\n"), kept[i + 1], clean[i]
     assert head.endswith(":") and original.startswith(head), "the header keeps its text up to the colon"
-    assert original[len(head):].strip() == tail.strip(), "the body moves, unchanged, to the next line"
+    assert original[len(head) :].strip() == tail.strip(), "the body moves, unchanged, to the next line"
     indent = re.match(r"[ \t]*", original).group(0)
     assert tail.startswith(indent + "    ") and not tail.startswith(indent + "     ")
     assert ast.dump(ast.parse("".join(kept))) == ast.dump(ast.parse(prog.source))
@@ -248,21 +259,30 @@ def _pinned(source: str, header: str, variables: tuple[str, ...]) -> Program:
 # Interactions too rare for 40 random examples to reach reliably; every k from 1 to K+1 is checked.
 PINNED = {
     # post of k=1 is depth 0's exit, after depth 1's loop (a re-entry) has exited first.
-    "recursion": _pinned("def walk(depth):\n    acc = 0\n    for step in range(3):\n        if depth < 1:\n"
-                         "            acc += walk(depth + 1)\n        acc += step\n    return acc\nprint(walk(0))\n",
-                         "    for step in range(3):", ("acc", "step", "depth")),
+    "recursion": _pinned(
+        "def walk(depth):\n    acc = 0\n    for step in range(3):\n        if depth < 1:\n"
+        "            acc += walk(depth + 1)\n        acc += step\n    return acc\nprint(walk(0))\n",
+        "    for step in range(3):",
+        ("acc", "step", "depth"),
+    ),
     # the first execution is left by ZeroDivisionError (no post), the second exits normally in the same frame.
     "exception-then-normal-exit": _pinned(
         "total, steps = 0, 1\nfor r in range(2):\n    try:\n        for x in range(3):\n"
         "            total += 12 // ((x + steps) % 4 - 3)\n    except ZeroDivisionError:\n"
-        "        steps += 7\nprint(total, steps)\n", "        for x in range(3):", ("total", "steps", "x")),
+        "        steps += 7\nprint(total, steps)\n",
+        "        for x in range(3):",
+        ("total", "steps", "x"),
+    ),
     # a nested while opening the body, whose continue jumps to the outer body's first instruction.
     "nested-while-continue": _pinned(NESTED_WHILE_CONTINUE, "    for o in range(n):", ("t", "o")),
     # a one-line while body with an else clause, in a method, inner loop of a nest and last in its body.
     "one-line-while-else": _pinned(
         "class C:\n    def run(self):\n        out = []\n        for r in range(3):\n            w = 0\n"
         "            while w < r + 1: out.append(w); w += 1\n            else:\n                out.append(-1)\n"
-        "        return out\nprint(C().run())\n", "            while w < r + 1: out.append(w); w += 1", ("out", "w", "r")),
+        "        return out\nprint(C().run())\n",
+        "            while w < r + 1: out.append(w); w += 1",
+        ("out", "w", "r"),
+    ),
 }
 
 
@@ -273,13 +293,16 @@ def test_pinned_programs_match_the_observer_at_every_k(name: str) -> None:
 
 # --- regressions: instrument() bugs this test found, now fixed ----------
 
+
 def _inside(tmp: Path, source: str, loop_line: int, variables: tuple[str, ...], k: int) -> SandboxResult:
     return _run(tmp, instrument(source, loop_line, variables, "inside", k).source, b"")
 
 
 def test_decorated_def_as_the_bodys_first_statement(tmp_path):
-    src = ("def deco(f):\n    return f\ntotal = 0\nfor i in range(3):\n    @deco\n    def g():\n"
-           "        return 1\n    total += i + g()\nprint(total)\n")
+    src = (
+        "def deco(f):\n    return f\ntotal = 0\nfor i in range(3):\n    @deco\n    def g():\n"
+        "        return 1\n    total += i + g()\nprint(total)\n"
+    )
     res = _inside(tmp_path, src, 4, ("i", "total"), 2)
     assert res.ok and res.stdout == b'{"i":1,"total":1}\n', res.describe()
 
@@ -291,7 +314,9 @@ def test_form_feed_line_before_the_loop(tmp_path):
 
 
 def test_global_statement_as_the_bodys_first_statement(tmp_path):
-    src = "total = 0\ndef f():\n    for i in range(3):\n        global total\n        total += i + 1\nf()\nprint(total)\n"
+    src = (
+        "total = 0\ndef f():\n    for i in range(3):\n        global total\n        total += i + 1\nf()\nprint(total)\n"
+    )
     res = _inside(tmp_path, src, 3, ("total",), 2)
     assert res.ok and res.stdout == b'{"total":1}\n', res.describe()
 

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from execstate.grade import grade_all
 from execstate.cli import main
+from execstate.grade import grade_all, pass_at_k, score_file
 from execstate.records import Response
-from execstate.grade import pass_at_k, score_file
 from execstate.studies.cruxeval import DATA_PATH, cruxeval_tasks, load_items
 
 HERE = Path(__file__).parent / "cruxeval"
@@ -44,8 +43,10 @@ def test_released_scores_and_every_boolean_are_reproduced() -> None:
 
 
 def test_cli_prints_json_and_writes_scored_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cruxeval-score", str(GENERATIONS), "--data", str(DATA_PATH),
-                 "--out", str(tmp_path / "scored.json")]) == 0
+    assert (
+        main(["cruxeval-score", str(GENERATIONS), "--data", str(DATA_PATH), "--out", str(tmp_path / "scored.json")])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert round(report["pass_at_1"], 4) == 34.2125 and round(report["pass_at_5"], 4) == 40.2867
     scored = json.loads((tmp_path / "scored.json").read_text())
@@ -71,11 +72,23 @@ def test_tasks_grade_their_own_oracle_correct() -> None:
     assert len(tasks) == 800 and len({t.task_id for t in tasks}) == 800
     t0 = tasks[0]
     assert (t0.task_id, t0.arm, t0.grading_rule, t0.study) == (
-        "cruxeval/sample_0/function-output", "function-output", "python-literal", "cruxeval")
+        "cruxeval/sample_0/function-output",
+        "function-output",
+        "python-literal",
+        "cruxeval",
+    )
     assert t0.input == "" and t0.meta["call"] == "f([1, 1, 3, 1, 3, 1])"
     assert t0.source.startswith("def f(nums):") and t0.source.endswith("\nprint(repr(f([1, 1, 3, 1, 3, 1])))\n")
-    responses = [Response(task_id=t.task_id, setting="oracle", status="completed",
-                          text=json.dumps({"output": t.oracle}), pipeline_check=True) for t in tasks]
+    responses = [
+        Response(
+            task_id=t.task_id,
+            setting="oracle",
+            status="completed",
+            text=json.dumps({"output": t.oracle}),
+            pipeline_check=True,
+        )
+        for t in tasks
+    ]
     assert {g.status for g in grade_all(tasks, responses)} == {"correct-valid"}
 
 
@@ -95,6 +108,12 @@ print(json.dumps(bad))
 def test_source_and_input_reproduce_the_oracle_when_executed() -> None:
     """The importer's mapping is exact: each task's program prints the oracle's value (trusted data, in a subprocess)."""
     tasks = [t.model_dump(include={"task_id", "source", "input", "oracle"}) for t in cruxeval_tasks()]
-    proc = subprocess.run([sys.executable, "-I", "-c", _CHECK], input=json.dumps(tasks), capture_output=True,
-                          text=True, timeout=120, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", _CHECK],
+        input=json.dumps(tasks),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert json.loads(proc.stdout) == []

@@ -51,11 +51,20 @@ def response_text(row: dict) -> str | None:
 
 
 def grade_row(row: dict):
-    task = Task(task_id=f"golden/{row['id']}/x", case_id=f"golden/{row['id']}", study="golden", language="python",
-                arm="short-trace-final", source="", input="", oracle=row["oracle"], answer_kind="text",
-                grading_rule=row["rule"], source_sha256="0" * 64)
-    response = Response(task_id=task.task_id, setting="golden", status=row["response_status"],
-                        text=response_text(row))
+    task = Task(
+        task_id=f"golden/{row['id']}/x",
+        case_id=f"golden/{row['id']}",
+        study="golden",
+        language="python",
+        arm="short-trace-final",
+        source="",
+        input="",
+        oracle=row["oracle"],
+        answer_kind="text",
+        grading_rule=row["rule"],
+        source_sha256="0" * 64,
+    )
+    response = Response(task_id=task.task_id, setting="golden", status=row["response_status"], text=response_text(row))
     return grade_response(task, response)
 
 

@@ -7,15 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from execstate.grade import GradePlanError, grade_all
 from execstate.cli import main
+from execstate.grade import GradePlanError, grade_all
 from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 
 
 def _task(name: str, oracle: str = "9\n", rule: str = "json-or-tokens") -> Task:
-    return Task(task_id=f"classic/{name}/short-trace-final", case_id=f"classic/{name}", study="classic",
-                language="python", arm="short-trace-final", source="print(9)\n", input="", oracle=oracle,
-                answer_kind="text", grading_rule=rule, source_sha256=name * 64)
+    return Task(
+        task_id=f"classic/{name}/short-trace-final",
+        case_id=f"classic/{name}",
+        study="classic",
+        language="python",
+        arm="short-trace-final",
+        source="print(9)\n",
+        input="",
+        oracle=oracle,
+        answer_kind="text",
+        grading_rule=rule,
+        source_sha256=name * 64,
+    )
 
 
 def _resp(task: Task, setting: str, text: str | None = '{"output":"9"}', sample: int = 0, **kw) -> Response:
@@ -27,11 +37,19 @@ TASKS = [_task("a"), _task("b", "a b\n", "bytes")]
 
 
 def test_grades_follow_plan_order_and_carry_fields() -> None:
-    responses = [_resp(TASKS[1], "s2", '{"output":"a b"}'), _resp(TASKS[0], "s1", "x", pipeline_check=True),
-                 _resp(TASKS[1], "s1", None), _resp(TASKS[0], "s2")]
+    responses = [
+        _resp(TASKS[1], "s2", '{"output":"a b"}'),
+        _resp(TASKS[0], "s1", "x", pipeline_check=True),
+        _resp(TASKS[1], "s1", None),
+        _resp(TASKS[0], "s2"),
+    ]
     grades = grade_all(TASKS, responses)
     assert [(g.setting, g.task_id) for g in grades] == [
-        ("s2", TASKS[0].task_id), ("s2", TASKS[1].task_id), ("s1", TASKS[0].task_id), ("s1", TASKS[1].task_id)]
+        ("s2", TASKS[0].task_id),
+        ("s2", TASKS[1].task_id),
+        ("s1", TASKS[0].task_id),
+        ("s1", TASKS[1].task_id),
+    ]
     assert [g.status for g in grades] == ["correct-valid", "correct-valid", "wrong-invalid", "no-response"]
     assert [g.rule for g in grades] == ["json-or-tokens", "bytes", "json-or-tokens", "bytes"]
     assert grades[2].pipeline_check and not grades[0].pipeline_check
@@ -81,12 +99,36 @@ def _run_cli(argv: list[str]) -> int:
 def test_cli_grade_then_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_jsonl(tmp_path / "tasks.jsonl", TASKS)
     write_jsonl(tmp_path / "responses.jsonl", [_resp(TASKS[0], "s1"), _resp(TASKS[1], "s1", None)])
-    assert _run_cli(["grade", "--tasks", str(tmp_path / "tasks.jsonl"), "--responses",
-                     str(tmp_path / "responses.jsonl"), "--out", str(tmp_path / "grades.jsonl")]) == 0
+    assert (
+        _run_cli(
+            [
+                "grade",
+                "--tasks",
+                str(tmp_path / "tasks.jsonl"),
+                "--responses",
+                str(tmp_path / "responses.jsonl"),
+                "--out",
+                str(tmp_path / "grades.jsonl"),
+            ]
+        )
+        == 0
+    )
     grades = list(read_jsonl(tmp_path / "grades.jsonl", Grade))
     assert [g.status for g in grades] == ["correct-valid", "no-response"]
-    assert _run_cli(["tables", "--tasks", str(tmp_path / "tasks.jsonl"), "--grades",
-                     str(tmp_path / "grades.jsonl"), "--out", str(tmp_path / "tables")]) == 0
+    assert (
+        _run_cli(
+            [
+                "tables",
+                "--tasks",
+                str(tmp_path / "tasks.jsonl"),
+                "--grades",
+                str(tmp_path / "grades.jsonl"),
+                "--out",
+                str(tmp_path / "tables"),
+            ]
+        )
+        == 0
+    )
     assert "| s1 | 1 | 1 | 2 | 100.0 | 50.0 |" in capsys.readouterr().out
     with open(tmp_path / "tables" / "by_setting.csv", encoding="utf-8") as fh:
         [row] = list(csv.DictReader(fh))
@@ -96,14 +138,25 @@ def test_cli_grade_then_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_cli_grade_reports_missing_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_jsonl(tmp_path / "tasks.jsonl", TASKS)
     write_jsonl(tmp_path / "responses.jsonl", [_resp(TASKS[0], "s1")])
-    code = _run_cli(["grade", "--tasks", str(tmp_path / "tasks.jsonl"), "--responses",
-                     str(tmp_path / "responses.jsonl"), "--out", str(tmp_path / "grades.jsonl")])
+    code = _run_cli(
+        [
+            "grade",
+            "--tasks",
+            str(tmp_path / "tasks.jsonl"),
+            "--responses",
+            str(tmp_path / "responses.jsonl"),
+            "--out",
+            str(tmp_path / "grades.jsonl"),
+        ]
+    )
     assert code == 2
     assert "classic/b/short-trace-final x s1 x sample 0" in capsys.readouterr().err
     assert not (tmp_path / "grades.jsonl").exists()
 
 
 def test_only_the_answer_text_is_graded_never_the_reasoning() -> None:
-    responses = [_resp(TASKS[0], "s", '{"output":"8"}', reasoning='so the output is {"output":"9"}'),
-                 _resp(TASKS[1], "s", '{"output":"a b"}', reasoning="garbage")]
+    responses = [
+        _resp(TASKS[0], "s", '{"output":"8"}', reasoning='so the output is {"output":"9"}'),
+        _resp(TASKS[1], "s", '{"output":"a b"}', reasoning="garbage"),
+    ]
     assert [g.status for g in grade_all(TASKS, responses)] == ["wrong-valid", "correct-valid"]

@@ -17,9 +17,39 @@ TIME_BOUND_S = 5.0
 ORACLES = ["9\n", '{"ans":63250,"cnt1":500,"dp1":500}', "YES\n-3 5\n", "a b\n", "'abc'", "", "[1, [2, {}]]"]
 
 # Fragments that exercise the JSON and literal parsers much harder than uniform characters.
-FRAGMENTS = ['{', '}', '[', ']', '"', '\\', ':', ',', ' ', '\n', '"output"', '"output":', '```', '```json\n',
-             '~~~', '9', '-3', '1e5', 'true', 'null', 'NaN', '\\u', '\\ud800', 'abc', "'", '(', ')', '\ud800',
-             '{"output": "9"}', '{"output": 9}', '"\\u006futput"']
+FRAGMENTS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "\\",
+    ":",
+    ",",
+    " ",
+    "\n",
+    '"output"',
+    '"output":',
+    "```",
+    "```json\n",
+    "~~~",
+    "9",
+    "-3",
+    "1e5",
+    "true",
+    "null",
+    "NaN",
+    "\\u",
+    "\\ud800",
+    "abc",
+    "'",
+    "(",
+    ")",
+    "\ud800",
+    '{"output": "9"}',
+    '{"output": 9}',
+    '"\\u006futput"',
+]
 
 any_text = st.text(alphabet=st.characters(blacklist_categories=()), max_size=300)  # incl. lone surrogates
 fragment_text = st.lists(st.sampled_from(FRAGMENTS), max_size=60).map("".join)
@@ -29,9 +59,9 @@ fragment_text = st.lists(st.sampled_from(FRAGMENTS), max_size=60).map("".join)
 def deep_json(draw: st.DrawFn) -> str:
     """Deeply nested (possibly unbalanced) JSON with an output object somewhere."""
     depth = draw(st.integers(0, 20_000))
-    opener = draw(st.sampled_from(['[', '{"a":', '{"output":"1","a":', '{"output":']))
-    inner = draw(st.sampled_from(['{"output": "9"}', '"9"', '1', '']))
-    closer = {'[': ']', '{"a":': '}', '{"output":"1","a":': '}', '{"output":': '}'}[opener]
+    opener = draw(st.sampled_from(["[", '{"a":', '{"output":"1","a":', '{"output":']))
+    inner = draw(st.sampled_from(['{"output": "9"}', '"9"', "1", ""]))
+    closer = {"[": "]", '{"a":': "}", '{"output":"1","a":': "}", '{"output":': "}"}[opener]
     closed = draw(st.integers(0, depth))
     text = opener * depth + inner + closer * closed
     return draw(st.sampled_from([text, json.dumps({"output": text}), "prose " + text]))
@@ -41,9 +71,19 @@ responses = st.one_of(any_text, fragment_text, deep_json())
 
 
 def _task(rule: str, oracle: str) -> Task:
-    return Task(task_id="p/x/short-trace-final", case_id="p/x", study="p", language="python",
-                arm="short-trace-final", source="", input="", oracle=oracle, answer_kind="text",
-                grading_rule=rule, source_sha256="0" * 64)
+    return Task(
+        task_id="p/x/short-trace-final",
+        case_id="p/x",
+        study="p",
+        language="python",
+        arm="short-trace-final",
+        source="",
+        input="",
+        oracle=oracle,
+        answer_kind="text",
+        grading_rule=rule,
+        source_sha256="0" * 64,
+    )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,8 +101,11 @@ def test_grading_never_raises_is_deterministic_and_bounded(text: str, rule: str,
 
 
 @settings(max_examples=300, deadline=None)
-@given(answer=st.one_of(any_text, fragment_text), oracle=st.one_of(any_text, fragment_text),
-       rule=st.sampled_from(GRADING_RULES))
+@given(
+    answer=st.one_of(any_text, fragment_text),
+    oracle=st.one_of(any_text, fragment_text),
+    rule=st.sampled_from(GRADING_RULES),
+)
 def test_rules_never_raise_and_accept_the_oracle_itself(answer: str, oracle: str, rule: str) -> None:
     assert isinstance(answer_matches(rule, answer, oracle), bool)
     if rule == "bytes":
@@ -79,8 +122,11 @@ def test_any_valid_envelope_round_trips(output: str, pad_left: str, pad_right: s
 
 
 @settings(max_examples=200, deadline=None)
-@given(prose=st.text(alphabet=st.characters(blacklist_characters='{'), max_size=200), output=any_text,
-       earlier=st.lists(any_text, max_size=3))
+@given(
+    prose=st.text(alphabet=st.characters(blacklist_characters="{"), max_size=200),
+    output=any_text,
+    earlier=st.lists(any_text, max_size=3),
+)
 def test_prose_then_objects_extracts_the_last(prose: str, output: str, earlier: list[str]) -> None:
     text = prose + " ".join(json.dumps({"output": e}) for e in earlier) + "\n" + json.dumps({"output": output})
     found = extract(text)
@@ -88,7 +134,7 @@ def test_prose_then_objects_extracts_the_last(prose: str, output: str, earlier: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=st.text(alphabet=st.characters(blacklist_characters='{'), max_size=300))
+@given(text=st.text(alphabet=st.characters(blacklist_characters="{"), max_size=300))
 def test_text_without_braces_has_no_answer(text: str) -> None:
     found = extract(text)
     assert found.answer is None and not found.envelope_valid

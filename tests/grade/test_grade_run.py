@@ -16,9 +16,19 @@ SETTINGS_TOML = '[[setting]]\nname = "o1"\nprovider = "oracle"\n\n[[setting]]\nn
 
 
 def _task(case: str, arm: str, oracle: str) -> Task:
-    return Task(task_id=f"classic/{case}/{arm}", case_id=f"classic/{case}", study="classic", language="python",
-                arm=arm, source=f"print({oracle!r})\n", input="", oracle=oracle + "\n", answer_kind="text",
-                grading_rule="json-or-tokens", source_sha256=case * 64)
+    return Task(
+        task_id=f"classic/{case}/{arm}",
+        case_id=f"classic/{case}",
+        study="classic",
+        language="python",
+        arm=arm,
+        source=f"print({oracle!r})\n",
+        input="",
+        oracle=oracle + "\n",
+        answer_kind="text",
+        grading_rule="json-or-tokens",
+        source_sha256=case * 64,
+    )
 
 
 TASKS = [_task(case, arm, f"{case}{i}") for case in ("a", "b") for i, arm in enumerate(ARMS)]
@@ -52,7 +62,8 @@ def test_grade_run_grades_exactly_the_planned_cells(limit_run: tuple[Path, Path]
     assert len(grades) == 3 * 2 * 2
     assert {g.status for g in grades} == {"correct-valid"} and all(g.pipeline_check for g in grades)
     assert [(g.setting, g.task_id, g.sample) for g in grades] == [
-        (s, t.task_id, k) for s in ("o1", "o2") for t in TASKS[:3] for k in range(2)]
+        (s, t.task_id, k) for s in ("o1", "o2") for t in TASKS[:3] for k in range(2)
+    ]
     result = grade_run(tmp / "run")
     assert result.grades == grades
     assert [t.task_id for t in result.tasks] == [t.task_id for t in TASKS[:3]]
@@ -62,21 +73,32 @@ def test_grade_run_grades_exactly_the_planned_cells(limit_run: tuple[Path, Path]
 def test_manifest_fields_keep_their_order(limit_run: tuple[Path, Path]) -> None:
     data = json.loads((limit_run[0] / "run" / "run_manifest.json").read_text(encoding="utf-8"))
     assert list(data) == ["schema_version", "tasks_file", "tasks_sha256", "tasks", "settings", "invocations"]
-    assert list(data["invocations"][0]) == ["started_at", "settings", "samples", "limit", "execstate_version",
-                                            "python"]
+    assert list(data["invocations"][0]) == ["started_at", "settings", "samples", "limit", "execstate_version", "python"]
     assert (data["tasks"], data["invocations"][0]["limit"]) == (8, 3)
 
 
 def test_plain_responses_form_refuses_a_limit_run_with_the_hint(
-    limit_run: tuple[Path, Path], capsys: pytest.CaptureFixture[str],
+    limit_run: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     tmp, tasks = limit_run
-    code = main(["grade", "--tasks", str(tasks), "--responses", str(tmp / "run" / "responses.jsonl"),
-                 "--out", str(tmp / "plain.jsonl")])
+    code = main(
+        [
+            "grade",
+            "--tasks",
+            str(tasks),
+            "--responses",
+            str(tmp / "run" / "responses.jsonl"),
+            "--out",
+            str(tmp / "plain.jsonl"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and not (tmp / "plain.jsonl").exists()
     assert "20 planned cell(s) have no response line" in err  # 5 unrun tasks x 2 settings x 2 samples
-    assert "to grade only the cells a run planned (e.g. a --limit run), pass --run RUN_DIR instead of --responses" in err
+    assert (
+        "to grade only the cells a run planned (e.g. a --limit run), pass --run RUN_DIR instead of --responses" in err
+    )
     assert f"(here: --run {tmp / 'run'})" in err
 
 
@@ -94,8 +116,10 @@ def test_tables_of_a_run_cover_only_its_planned_tasks(limit_run: tuple[Path, Pat
 def test_analyze_a_run(limit_run: tuple[Path, Path]) -> None:
     tmp, _ = limit_run
     out = tmp / "analysis"
-    assert main(["analyze", "--run", str(tmp / "run"), "--out", str(out),
-                 "--replicates", "50", "--permutations", "50"]) == 0
+    assert (
+        main(["analyze", "--run", str(tmp / "run"), "--out", str(out), "--replicates", "50", "--permutations", "50"])
+        == 0
+    )
     data = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
     assert (data["inputs"]["cells"], data["inputs"]["correct"]) == (12, 12)
     assert [row["tasks"] for row in data["accuracy"]["corpus"]] == [3]
@@ -104,7 +128,8 @@ def test_analyze_a_run(limit_run: tuple[Path, Path]) -> None:
 
 
 def test_tables_and_analyze_of_an_ungraded_run_say_to_grade_first(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     tasks, settings = _files(tmp_path)
     _run(tasks, settings, tmp_path / "run", "--limit", "1")
@@ -121,21 +146,25 @@ def test_two_invocations_plan_their_union(tmp_path: Path) -> None:
     _run(tasks, settings, tmp_path / "run", "--limit", "2", "--samples", "3")
     result = grade_run(tmp_path / "run")
     ids = [t.task_id for t in TASKS]
-    expected = ([("o2", ids[i], k) for i in range(4) for k in range(3) if k == 0 or i < 2]
-                + [("o1", ids[i], k) for i in range(2) for k in range(3)])
+    expected = [("o2", ids[i], k) for i in range(4) for k in range(3) if k == 0 or i < 2] + [
+        ("o1", ids[i], k) for i in range(2) for k in range(3)
+    ]
     assert [(g.setting, g.task_id, g.sample) for g in result.grades] == expected
     assert len(expected) == 8 + 6 and {g.status for g in result.grades} == {"correct-valid"}
     assert [t.task_id for t in result.tasks] == ids[:4]
 
 
 def test_plan_of_a_manifest_without_limit_is_every_task() -> None:
-    invocations = [RunInvocation(started_at="t", settings=["x"], samples=1, limit=None),
-                   RunInvocation(started_at="t", settings=["y", "x"], samples=2, limit=1)]
+    invocations = [
+        RunInvocation(started_at="t", settings=["x"], samples=1, limit=None),
+        RunInvocation(started_at="t", settings=["y", "x"], samples=2, limit=1),
+    ]
     manifest = RunManifest(tasks_file=None, tasks_sha256="0" * 64, tasks=8, settings={}, invocations=invocations)
     cells = plan_run_cells(manifest, TASKS)
-    assert cells[:len(TASKS) + 1] == [Cell(TASKS[0].task_id, "x", 0), Cell(TASKS[0].task_id, "x", 1)] + [
-        Cell(t.task_id, "x", 0) for t in TASKS[1:]]
-    assert cells[len(TASKS) + 1:] == [Cell(TASKS[0].task_id, "y", 0), Cell(TASKS[0].task_id, "y", 1)]
+    assert cells[: len(TASKS) + 1] == [Cell(TASKS[0].task_id, "x", 0), Cell(TASKS[0].task_id, "x", 1)] + [
+        Cell(t.task_id, "x", 0) for t in TASKS[1:]
+    ]
+    assert cells[len(TASKS) + 1 :] == [Cell(TASKS[0].task_id, "y", 0), Cell(TASKS[0].task_id, "y", 1)]
 
 
 def test_a_changed_tasks_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,15 +59,23 @@ def test_by_setting_counts_and_both_denominators(tables) -> None:
 
 def test_by_arm(tables) -> None:
     expect = {  # (arm, setting): (correct, completed, planned)
-        ("short-trace-final", "m-high"): (4, 4, 4), ("short-trace-final", "m-off"): (2, 4, 4),
-        ("long-trace-final", "m-high"): (1, 2, 3), ("long-trace-final", "m-off"): (0, 3, 3),
-        ("inside-loop-state", "m-high"): (0, 1, 1), ("inside-loop-state", "m-off"): (0, 0, 1),
-        ("post-loop-state", "m-high"): (0, 0, 1), ("post-loop-state", "m-off"): (0, 0, 1),
+        ("short-trace-final", "m-high"): (4, 4, 4),
+        ("short-trace-final", "m-off"): (2, 4, 4),
+        ("long-trace-final", "m-high"): (1, 2, 3),
+        ("long-trace-final", "m-off"): (0, 3, 3),
+        ("inside-loop-state", "m-high"): (0, 1, 1),
+        ("inside-loop-state", "m-off"): (0, 0, 1),
+        ("post-loop-state", "m-high"): (0, 0, 1),
+        ("post-loop-state", "m-off"): (0, 0, 1),
     }
     got = {(r["arm"], r["setting"]): (r["correct"], r["completed"], r["planned"]) for r in tables.by_arm}
     assert got == expect
-    assert [r["arm"] for r in tables.by_arm][::2] == ["short-trace-final", "long-trace-final",
-                                                    "inside-loop-state", "post-loop-state"]
+    assert [r["arm"] for r in tables.by_arm][::2] == [
+        "short-trace-final",
+        "long-trace-final",
+        "inside-loop-state",
+        "post-loop-state",
+    ]
     long_high = _row(tables.by_arm, arm="long-trace-final", setting="m-high")
     assert long_high["acc_completed_pct"] == pytest.approx(50.0)
     assert long_high["acc_planned_pct"] == pytest.approx(100 / 3)
@@ -77,8 +85,12 @@ def test_by_arm(tables) -> None:
 
 def test_by_study(tables) -> None:
     got = {(r["study"], r["setting"]): (r["correct"], r["completed"], r["planned"]) for r in tables.by_study}
-    assert got == {("classic", "m-high"): (4, 6, 7), ("classic", "m-off"): (1, 5, 7),
-                   ("codecontests", "m-high"): (1, 1, 2), ("codecontests", "m-off"): (1, 2, 2)}
+    assert got == {
+        ("classic", "m-high"): (4, 6, 7),
+        ("classic", "m-off"): (1, 5, 7),
+        ("codecontests", "m-high"): (1, 1, 2),
+        ("codecontests", "m-off"): (1, 2, 2),
+    }
     classic_off = _row(tables.by_study, study="classic", setting="m-off")
     assert classic_off["acc_completed_pct"] == pytest.approx(20.0)
     assert classic_off["acc_planned_pct"] == pytest.approx(100 / 7)
@@ -86,9 +98,18 @@ def test_by_study(tables) -> None:
 
 def test_corpus(tables) -> None:
     classic = _row(tables.corpus, study="classic")
-    assert classic == {"study": "classic", "language": "python", "cases": 3, "sources": 2, "tasks": 7,
-                       "planned": 14, "graded": 11, "cyclomatic_median": 3, "cyclomatic_min": 3,
-                       "cyclomatic_max": 5}
+    assert classic == {
+        "study": "classic",
+        "language": "python",
+        "cases": 3,
+        "sources": 2,
+        "tasks": 7,
+        "planned": 14,
+        "graded": 11,
+        "cyclomatic_median": 3,
+        "cyclomatic_min": 3,
+        "cyclomatic_max": 5,
+    }
     cc = _row(tables.corpus, study="codecontests")
     assert (cc["language"], cc["cases"], cc["sources"], cc["planned"], cc["graded"]) == ("cpp", 1, 1, 4, 3)
     assert (cc["cyclomatic_median"], cc["cyclomatic_min"], cc["cyclomatic_max"]) == (10, 10, 10)
@@ -96,8 +117,15 @@ def test_corpus(tables) -> None:
 
 def test_written_files_match_the_tables(tables, tmp_path: Path) -> None:
     written = write_tables(tables, tmp_path / "out")
-    assert {p.name for p in written} >= {"by_arm.csv", "by_arm.json", "by_setting.csv", "corpus.json",
-                                         "by_study.csv", "tables.json", "tables.md"}
+    assert {p.name for p in written} >= {
+        "by_arm.csv",
+        "by_arm.json",
+        "by_setting.csv",
+        "corpus.json",
+        "by_study.csv",
+        "tables.json",
+        "tables.md",
+    }
     with open(tmp_path / "out" / "by_setting.csv", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert rows[0]["setting"] == "m-high" and rows[0]["correct"] == "5" and rows[0]["completed"] == "7"

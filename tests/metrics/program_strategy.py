@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-PRELUDE = '''import sys
+PRELUDE = """import sys
 from collections import deque
 n = int(sys.stdin.readline() or 0)
 a, b = 1, 2
@@ -40,7 +40,7 @@ def risky(v):
     if v % 3 == 0:
         raise ValueError(v)
     return v
-'''
+"""
 
 SIMPLE = [
     "a = a + {k}",

@@ -101,8 +101,12 @@ class Probe:
             sys.monitoring.set_events(TOOL, 0)
 
     def result(self):
-        return {"trace_length": self.trace_length, "peak_state": self.peak if self.state else None,
-                "state_load": self.load if self.state else None, "accelerated": False}
+        return {
+            "trace_length": self.trace_length,
+            "peak_state": self.peak if self.state else None,
+            "state_load": self.load if self.state else None,
+            "accelerated": False,
+        }
 
     # --- state ---------------------------------------------------------
     def observe(self, frame):

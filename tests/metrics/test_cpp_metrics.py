@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +20,7 @@ from execstate.metrics import (
     run_binary,
     state_metrics,
 )
-from execstate.metrics.cpp import function_complexities, gcda_runs, observations
-from execstate.metrics.cpp import _compile
+from execstate.metrics.cpp import _compile, function_complexities, gcda_runs, observations
 from execstate.sandbox import Limits, run, scrubbed_env
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None or shutil.which("gcov") is None, reason="needs g++, gcov")
@@ -162,6 +160,7 @@ def test_the_precompiled_header_is_used_and_changes_no_binary(tmp_path):
 
 
 # ---------------------------------------------------------------- running
+
 
 def test_a_run_gets_a_fresh_copy_and_cannot_see_the_cache(cxx):
     source = r"""#include <cstdio>

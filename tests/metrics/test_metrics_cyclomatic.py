@@ -10,11 +10,11 @@ import mccabe
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from program_strategy import programs
 from radon.complexity import cc_visit
 from radon.visitors import ComplexityVisitor
 
 from execstate.metrics import cyclomatic
-from program_strategy import programs
 
 HAND = {
     "x = 1\n": 1,
@@ -54,9 +54,25 @@ def test_hand_values(source, value):
 
 def stdlib_sample() -> list[Path]:
     root = Path(sysconfig.get_paths()["stdlib"])
-    names = ["textwrap.py", "json/decoder.py", "json/encoder.py", "heapq.py", "bisect.py", "fractions.py",
-             "difflib.py", "calendar.py", "shlex.py", "argparse.py", "ast.py", "dataclasses.py",
-             "collections/__init__.py", "functools.py", "statistics.py", "tokenize.py", "inspect.py"]
+    names = [
+        "textwrap.py",
+        "json/decoder.py",
+        "json/encoder.py",
+        "heapq.py",
+        "bisect.py",
+        "fractions.py",
+        "difflib.py",
+        "calendar.py",
+        "shlex.py",
+        "argparse.py",
+        "ast.py",
+        "dataclasses.py",
+        "collections/__init__.py",
+        "functools.py",
+        "statistics.py",
+        "tokenize.py",
+        "inspect.py",
+    ]
     return [root / name for name in names if (root / name).exists()]
 
 
@@ -95,8 +111,9 @@ def branchy_functions(draw, depth: int = 0) -> str:
 @settings(max_examples=80, deadline=None)
 @given(module=branchy_functions(), bodies=st.lists(branchy_functions(), max_size=3))
 def test_equals_radon_where_conventions_agree(module, bodies):
-    functions = "".join(f"def f{i}(y):\n" + "\n".join("    " + l for l in body.splitlines()) + "\n"
-                        for i, body in enumerate(bodies))
+    functions = "".join(
+        f"def f{i}(y):\n" + "\n".join("    " + line for line in body.splitlines()) + "\n" for i, body in enumerate(bodies)
+    )
     source = "y = 0\n" + module + "\n" + functions
     assert cyclomatic(source) == radon_file_value(source) == mccabe_file_value(source)
 

@@ -15,7 +15,6 @@ import json
 import subprocess
 
 import pytest
-
 from _metrics_helpers import interpreter_params
 
 SCRIPT = r'''

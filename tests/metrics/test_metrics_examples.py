@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _metrics_helpers import REFERENCE, interpreter_params
-from execstate.build import BuildOptions, build
-from execstate.build import instrument
+
+from execstate.build import BuildOptions, build, instrument
 from execstate.metrics._measure import run_probe
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -26,8 +25,14 @@ def reference_of(task, clean_source: str, python: str):
     meta = task.meta
     inst = instrument(clean_source, meta["loop_line"], tuple(meta["variables"]), MODES[task.arm], meta["k"])
     assert inst.source == task.source
-    return run_probe(REFERENCE, task.source, task.input.encode(), python=python,
-                     exclude_lines=inst.inserted_lines, hidden_prefix=inst.prefix)
+    return run_probe(
+        REFERENCE,
+        task.source,
+        task.input.encode(),
+        python=python,
+        exclude_lines=inst.inserted_lines,
+        hidden_prefix=inst.prefix,
+    )
 
 
 @pytest.mark.parametrize("python", interpreter_params())

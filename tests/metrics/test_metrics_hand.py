@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from _metrics_helpers import assert_all_equal, interpreter_params, measure_three_ways
 
 # Observations are line events; the state is the one *before* the line runs.
@@ -11,7 +10,7 @@ LISTS = 'a = [1, 2]\nb = a\nc = (a, "xy", 3.5)\nprint(len(c))\n'
 # lines 1..4 see: {} -> 0; a -> 2; a + b (same list, adds 0) -> 2; + c (a seen, "xy", 3.5) -> 4
 FUNCTIONS = 'def f(x):\n    y = [x, x]\n    return len(y)\ng = {"k": (1, None)}\nprint(f(3))\n'
 # module lines 1, 4, 5 see 0, 0 (f is a function), 3 (g: key, 1, None); f's lines 2, 3 see x+g = 4, x+y+g = 6
-CHECKPOINT = '''import os as _es_os
+CHECKPOINT = """import os as _es_os
 _es_k = 0
 s = 0
 for i in range(5):
@@ -21,7 +20,7 @@ for i in range(5):
         _es_os._exit(0)
     s += i
 print(s)
-'''
+"""
 # observed lines 3, 4, 9, 4, 9, 4 see 0, s, s+i, s+i, s+i, s+i = 0+1+2+2+2+2 (the _es_ names are hidden)
 # 3.12/3.13: s=0 (2) + range set-up (5) + 2 iterations x (FOR_ITER, STORE + 4 + JUMP_BACKWARD) + FOR_ITER, STORE = 23
 INSTRUMENTATION = {"exclude_lines": frozenset({1, 2, 5, 6, 7, 8}), "hidden_prefix": "_es_"}

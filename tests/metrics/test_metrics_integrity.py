@@ -48,7 +48,7 @@ for fd in range(3, 256):
 os.write = lambda fd, data: len(data)
 json.dumps = lambda *args, **kwargs: forged
 json.encoder.encode_basestring_ascii = lambda text: '"forged"'
-""" % {"forged": FORGED}
+""" % {"forged": FORGED}  # noqa: UP031 (the program text is full of braces)
 
 PROGRAM = """\
 TRICK = {trick!r}

@@ -76,12 +76,15 @@ def test_cli_prints_the_four_metrics(tmp_path, capsys):
     assert out["cyclomatic"] == 2 and out["peak_state"] == 5 and out["python"] == platform.python_version()
 
 
-@pytest.mark.parametrize(("program", "message"), [
-    (None, "program"),
-    ("def (:\n", "is not valid Python"),
-    ("raise KeyError('boom')\n", "crash: "),
-    ("while True:\n    pass\n", "timeout"),
-])
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        (None, "program"),
+        ("def (:\n", "is not valid Python"),
+        ("raise KeyError('boom')\n", "crash: "),
+        ("while True:\n    pass\n", "timeout"),
+    ],
+)
 def test_cli_errors_are_clear(tmp_path, capsys, program, message):
     path = tmp_path / "p.py"
     if program is not None:
@@ -106,7 +109,11 @@ def test_the_installed_command(tmp_path):
 
     (tmp_path / "p.py").write_text("print(sum(map(int, input().split())))\n")
     (tmp_path / "in.txt").write_text("1 2 3\n")
-    out = subprocess.run([sys.executable, "-m", "execstate.cli", "metrics", str(tmp_path / "p.py"),
-                          "--input", str(tmp_path / "in.txt")], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "execstate.cli", "metrics", str(tmp_path / "p.py"), "--input", str(tmp_path / "in.txt")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     report = json.loads(out.stdout)
     assert report["cyclomatic"] == 1 and report["trace_length"] > 0 and report["state_load"] == 0

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from _metrics_helpers import assert_all_equal, interpreter_params, measure_three_ways
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from _metrics_helpers import assert_all_equal, interpreter_params, measure_three_ways
 from program_strategy import programs
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,9 +18,17 @@ def make_task(i: int, arm: str = "short-trace-final", oracle: str | None = None)
     """Task ``t<i>/<arm>`` whose source carries the marker ``T<i>`` the server scripts look for."""
     source = f"print('T{i}')\n"
     return Task(
-        task_id=f"t{i}/{arm}", case_id=f"t{i}", study="classic", language="python", arm=arm,  # type: ignore[arg-type]
-        source=source, input=f"{i}\n", oracle=oracle if oracle is not None else str(i), answer_kind="text",
-        grading_rule="json-or-tokens", source_sha256=hashlib.sha256(source.encode()).hexdigest(),
+        task_id=f"t{i}/{arm}",
+        case_id=f"t{i}",
+        study="classic",
+        language="python",
+        arm=arm,  # type: ignore[arg-type]
+        source=source,
+        input=f"{i}\n",
+        oracle=oracle if oracle is not None else str(i),
+        answer_kind="text",
+        grading_rule="json-or-tokens",
+        source_sha256=hashlib.sha256(source.encode()).hexdigest(),
     )
 
 
@@ -34,8 +42,13 @@ def task_index(req: Request) -> int:
 def fast_setting(url: str, **over: object) -> Setting:
     """An endpoint setting with millisecond backoff so retry tests are quick."""
     fields: dict[str, object] = dict(
-        name="s", base_url=url, model="m", concurrency=4, max_attempts=3,
-        backoff_initial_s=0.001, backoff_max_s=0.01,
+        name="s",
+        base_url=url,
+        model="m",
+        concurrency=4,
+        max_attempts=3,
+        backoff_initial_s=0.001,
+        backoff_max_s=0.01,
     )
     fields.update(over)
     return Setting.model_validate(fields)
@@ -52,8 +65,6 @@ def answer(i: int) -> str:
     return json.dumps({"output": str(i)})
 
 
-
-
 def cli_command(*args: str) -> list[str]:
     """``execstate <args>`` through the real command-line entry point, in a subprocess."""
     import sys
@@ -66,7 +77,7 @@ def complete_lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def wait_until(predicate, timeout: float = 60.0, what: str = "condition") -> None:  # noqa: ANN001
+def wait_until(predicate, timeout: float = 60.0, what: str = "condition") -> None:
     """Poll an observable condition (file contents, process state) until it holds."""
     import time
 

@@ -20,8 +20,19 @@ def _files(tmp_path: Path, settings_text: str) -> tuple[Path, Path]:
 
 def test_cli_runs_and_resumes(tmp_path: Path) -> None:
     tasks, settings = _files(tmp_path, '[[setting]]\nname = "check"\nprovider = "oracle"\n')
-    cmd = cli_command("run", "--tasks", str(tasks), "--settings", str(settings), "--out", str(tmp_path / "o"),
-                      "--samples", "2", "--limit", "3")
+    cmd = cli_command(
+        "run",
+        "--tasks",
+        str(tasks),
+        "--settings",
+        str(settings),
+        "--out",
+        str(tmp_path / "o"),
+        "--samples",
+        "2",
+        "--limit",
+        "3",
+    )
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     assert "check: 6 completed, 0 no-response, 0 retries" in first.stdout
@@ -35,7 +46,9 @@ def test_cli_reports_settings_errors_with_exit_code_2(tmp_path: Path) -> None:
     tasks, settings = _files(tmp_path, '[[setting]]\nname = "x"\nprovider = "oracle"\nmodle = "m"\n')
     done = subprocess.run(
         cli_command("run", "--tasks", str(tasks), "--settings", str(settings), "--out", str(tmp_path / "o")),
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("execstate run: error: ") and "unknown key 'modle'" in done.stderr

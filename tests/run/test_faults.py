@@ -17,7 +17,7 @@ from execstate.run import run_tasks
 from execstate.testing.loopback import Drop, Reply, Request, completion
 
 
-def _scripted(per_attempt: list[Reply | Drop]):  # noqa: ANN202
+def _scripted(per_attempt: list[Reply | Drop]):
     """A script answering the n-th request with ``per_attempt[n]`` (the last entry repeats)."""
     seen: Counter[int] = Counter()
 
@@ -30,7 +30,7 @@ def _scripted(per_attempt: list[Reply | Drop]):  # noqa: ANN202
     return script
 
 
-def _run_one(serve, tmp_path: Path, per_attempt: list[Reply | Drop], **setting_over: object):  # noqa: ANN001, ANN202
+def _run_one(serve, tmp_path: Path, per_attempt: list[Reply | Drop], **setting_over: object):
     server = serve(_scripted(per_attempt))
     summary = run_tasks([make_task(0)], [fast_setting(server.url, **setting_over)], tmp_path / "out", progress=False)
     [rec] = read_records(tmp_path / "out")
@@ -42,8 +42,9 @@ OK = Reply(body=completion(answer(0)))
 
 
 def test_429_with_retry_after_waits_then_completes(serve, tmp_path: Path) -> None:
-    rec, reqs = _run_one(serve, tmp_path, [Reply(429, b'{"error":"slow down"}', {"Retry-After": "1"}), OK],
-                         backoff_max_s=5.0)
+    rec, reqs = _run_one(
+        serve, tmp_path, [Reply(429, b'{"error":"slow down"}', {"Retry-After": "1"}), OK], backoff_max_s=5.0
+    )
     assert (rec.status, rec.attempts, len(reqs)) == ("completed", 2, 2)
     assert reqs[1].received_at - reqs[0].received_at >= 0.95  # Retry-After honoured, not the 1 ms backoff
     assert rec.errors == ['attempt 1: HTTP 429: {"error":"slow down"}']
@@ -106,8 +107,7 @@ def test_empty_choices_is_retried(serve, tmp_path: Path) -> None:
 
 
 def test_finish_reason_length_is_a_completed_answer_never_retried(serve, tmp_path: Path) -> None:
-    usage = {"prompt_tokens": 50, "completion_tokens": 4096,
-             "completion_tokens_details": {"reasoning_tokens": 4000}}
+    usage = {"prompt_tokens": 50, "completion_tokens": 4096, "completion_tokens_details": {"reasoning_tokens": 4000}}
     rec, reqs = _run_one(serve, tmp_path, [Reply(body=completion('{"output":"12', "length", usage))])
     assert (rec.status, rec.attempts, len(reqs)) == ("completed", 1, 1)
     assert rec.finish_reason == "length" and rec.text == '{"output":"12'
@@ -171,17 +171,19 @@ def test_endpoint_sockets_use_tcp_keepalive() -> None:
 
 def test_a_lone_surrogate_in_the_reply_is_recorded_as_a_replacement_character(serve, tmp_path: Path) -> None:
     # JSON may carry "\ud83d" without its pair; UTF-8 cannot, so the record would be unwritable.
-    body = b'{"choices":[{"message":{"content":"{\\"output\\": \\"a\\ud83db \\ud83d\\ude00\\"}"},"finish_reason":"stop"}]}'
+    body = (
+        b'{"choices":[{"message":{"content":"{\\"output\\": \\"a\\ud83db \\ud83d\\ude00\\"}"},"finish_reason":"stop"}]}'
+    )
     rec, reqs = _run_one(serve, tmp_path, [Reply(body=body)])
     assert (rec.status, rec.attempts, len(reqs)) == ("completed", 1, 1)
     assert rec.text == '{"output": "a\ufffdb \U0001f600"}'
 
 
-def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:  # noqa: ANN001
+def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:
     import asyncio
 
-    from execstate.testing.loopback import Hold
     from execstate.run._providers import OpenAIProvider
+    from execstate.testing.loopback import Hold
 
     server = serve(lambda req: Hold())
     provider = OpenAIProvider(fast_setting(server.url, timeout_s=30.0), None)

@@ -37,7 +37,7 @@ def _setup(tmp_path: Path, url: str) -> tuple[list[str], Path]:
     return cli_command("run", "--tasks", str(tasks), "--settings", str(settings), "--out", str(out)), out
 
 
-def _holding_server(serve, mode: dict[str, bool]) -> ScriptedServer:  # noqa: ANN001
+def _holding_server(serve, mode: dict[str, bool]) -> ScriptedServer:
     def script(req: Request) -> Hold | Reply:
         reply = Reply(body=completion(answer(task_index(req))))
         return Hold(then=reply) if mode["hold"] else reply

@@ -8,10 +8,9 @@ import socket
 from pathlib import Path
 
 import pytest
-
-from execstate.errors import InputFileError, RecordError, UsageError
 from run_helpers import answer, fast_setting, make_task, read_records, task_index
 
+from execstate.errors import InputFileError, RecordError, UsageError
 from execstate.records import write_jsonl
 from execstate.run import RunManifest, Setting, SettingsError, StoreError, run_tasks
 from execstate.testing.loopback import Reply, Request, completion
@@ -32,8 +31,10 @@ def test_oracle_answers_with_the_oracle_and_flags_every_record(tmp_path: Path) -
 
 def test_replay_answers_from_file_and_missing_task_is_no_response(tmp_path: Path) -> None:
     replay = tmp_path / "answers.jsonl"
-    replay.write_text('{"task_id": "t0/short-trace-final", "text": "A0"}\n'
-                      '{"task_id": "t1/short-trace-final", "sample": 1, "text": "A1s1", "extra": 1}\n')
+    replay.write_text(
+        '{"task_id": "t0/short-trace-final", "text": "A0"}\n'
+        '{"task_id": "t1/short-trace-final", "sample": 1, "text": "A1s1", "extra": 1}\n'
+    )
     s = Setting(name="again", provider="replay", replay_file=str(replay))
     run_tasks([make_task(0), make_task(1)], [s], tmp_path / "out", samples=2, progress=False)
     got = {(r.task_id, r.sample): (r.status, r.text) for r in read_records(tmp_path / "out")}
@@ -116,8 +117,9 @@ def test_manifest_records_settings_tasks_hash_and_versions(tmp_path: Path) -> No
     assert m.tasks_file == str(tasks_file) and m.settings["check"]["provider"] == "oracle"
     assert m.invocations[0].python == platform.python_version() and m.invocations[0].samples == 1
     # In-memory tasks hash to the same value as the canonical file.
-    run_tasks([make_task(i) for i in range(3)], [Setting(name="check", provider="oracle")], tmp_path / "out",
-              progress=False)
+    run_tasks(
+        [make_task(i) for i in range(3)], [Setting(name="check", provider="oracle")], tmp_path / "out", progress=False
+    )
     m2 = RunManifest.model_validate_json((tmp_path / "out" / "run_manifest.json").read_text())
     assert m2.tasks_sha256 == m.tasks_sha256 and len(m2.invocations) == 2
 
@@ -196,8 +198,9 @@ def test_bad_arguments(tmp_path: Path) -> None:
 
 
 def test_progress_bars_render_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    summary = run_tasks([make_task(i) for i in range(7)], [Setting(name="check", provider="oracle")], tmp_path,
-                        progress=True)
+    summary = run_tasks(
+        [make_task(i) for i in range(7)], [Setting(name="check", provider="oracle")], tmp_path, progress=True
+    )
     assert summary.recorded["check"]["completed"] == 7
     assert "ok 7  no-response 0  retries 0" in capsys.readouterr().err
 
@@ -242,8 +245,15 @@ def test_response_lines_round_trip_exactly() -> None:
 
     @given(text, st.none() | st.floats(min_value=0, max_value=1e6, allow_nan=False), st.lists(text, max_size=3))
     def check(t: str, latency: float | None, errors: list[str]) -> None:
-        rec = Response(task_id=t or "x", setting="s", status="completed", text=t, latency_s=latency,
-                       errors=errors, usage=Usage(prompt_tokens=3))
+        rec = Response(
+            task_id=t or "x",
+            setting="s",
+            status="completed",
+            text=t,
+            latency_s=latency,
+            errors=errors,
+            usage=Usage(prompt_tokens=3),
+        )
         line = rec.to_json_line()
         assert "\n" not in line
         assert Response.model_validate_json(line) == rec
@@ -259,8 +269,9 @@ def test_benchmark_server_answers_each_request_after_its_latency() -> None:
     import urllib.request
     from concurrent.futures import ThreadPoolExecutor
 
-    proc = subprocess.Popen([sys.executable, "-m", "execstate.testing.loopback", "--latency", "0.5"],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "execstate.testing.loopback", "--latency", "0.5"], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout is not None
         base = f"http://127.0.0.1:{int(proc.stdout.readline().split()[1])}/v1"

@@ -120,16 +120,27 @@ def test_braces_and_placeholders_in_a_program_are_not_reinterpreted() -> None:
 def test_request_body_maps_reasoning_and_sends_no_sampling_fields_unless_set() -> None:
     s = Setting(name="x", base_url="http://h/v1", model="m", reasoning="high", max_output_tokens=100)
     body = request_body(s, make_task(0))
-    assert body == {"model": "m", "messages": render_messages(make_task(0)),
-                    "reasoning_effort": "high", "max_completion_tokens": 100}
+    assert body == {
+        "model": "m",
+        "messages": render_messages(make_task(0)),
+        "reasoning_effort": "high",
+        "max_completion_tokens": 100,
+    }
     off = request_body(Setting(name="x", base_url="http://h/v1", model="m"), make_task(0))
     assert set(off) == {"model", "messages"}
 
 
 def test_request_body_field_names_and_extra_body_override() -> None:
     s = Setting(
-        name="x", base_url="http://h/v1", model="m", reasoning="low", reasoning_field="", temperature=0.0,
-        top_p=1.0, max_output_tokens=7, max_tokens_field="max_tokens",
+        name="x",
+        base_url="http://h/v1",
+        model="m",
+        reasoning="low",
+        reasoning_field="",
+        temperature=0.0,
+        top_p=1.0,
+        max_output_tokens=7,
+        max_tokens_field="max_tokens",
         extra_body={"reasoning": {"effort": "low"}, "temperature": 0.5},
     )
     body = request_body(s, make_task(0))
@@ -142,6 +153,6 @@ def test_backoff_is_full_jitter_capped_and_raised_to_retry_after() -> None:
     rng = random.Random(0)
     for retry, ceiling in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0)]:
         delays = [backoff_s(s, retry, None, rng) for _ in range(200)]
-        assert 0 <= min(delays) and max(delays) <= ceiling and max(delays) > ceiling / 2
+        assert min(delays) >= 0 and max(delays) <= ceiling and max(delays) > ceiling / 2
     assert backoff_s(s, 1, 5.0, rng) >= 5.0
     assert backoff_s(s, 1, 500.0, rng) == 8.0  # a huge Retry-After is capped at backoff_max_s

@@ -14,9 +14,20 @@ from execstate.run._synthetic import wrong_answer
 
 
 def _task(trace: int, oracle: str = '{"a":12,"b":[3,4]}\n', arm: str = "long-trace-final") -> Task:
-    return Task(task_id=f"t/{trace}/{arm}", case_id=f"t/{trace}", study="s", language="python", arm=arm,
-                source="print(1)\n", input="", oracle=oracle, answer_kind="json", grading_rule="json-or-tokens",
-                source_sha256="0" * 64, metrics=Metrics(trace_length=trace))
+    return Task(
+        task_id=f"t/{trace}/{arm}",
+        case_id=f"t/{trace}",
+        study="s",
+        language="python",
+        arm=arm,
+        source="print(1)\n",
+        input="",
+        oracle=oracle,
+        answer_kind="json",
+        grading_rule="json-or-tokens",
+        source_sha256="0" * 64,
+        metrics=Metrics(trace_length=trace),
+    )
 
 
 @given(st.text(min_size=0, max_size=40), st.floats(min_value=0, max_value=0.999))
@@ -38,8 +49,13 @@ def test_its_answers_grade_as_expected_and_are_flagged():
     for n in range(200):
         task = _task(n)
         attempt = asyncio.run(provider.attempt(task, 0))
-        response = Response(task_id=task.task_id, setting="setting-b", status="completed", text=attempt.text,
-                            pipeline_check=provider.pipeline_check)
+        response = Response(
+            task_id=task.task_id,
+            setting="setting-b",
+            status="completed",
+            text=attempt.text,
+            pipeline_check=provider.pipeline_check,
+        )
         grade = grade_response(task, response)
         assert grade.pipeline_check and grade.answer is not None
         assert grade.status.startswith("correct") == (grade.answer == task.oracle), (grade, task.oracle)

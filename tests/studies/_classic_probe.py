@@ -92,7 +92,8 @@ def find_loop(source: str, loop_text: str) -> ast.For | ast.While:
     """Return the unique For/While whose stripped header line equals ``loop_text``."""
     lines = source.splitlines()
     loops = [
-        node for node in ast.walk(ast.parse(source))
+        node
+        for node in ast.walk(ast.parse(source))
         if isinstance(node, (ast.For, ast.While)) and lines[node.lineno - 1].strip() == loop_text
     ]
     if len(loops) != 1:
@@ -130,10 +131,23 @@ def probe(program: Path, loop_text: str, variables: list[str], stdin: str, k: in
         (work / "_classic_probe_rt.py").write_text(PROBE_MODULE)
         copy = work / "main.py"
         copy.write_text(instrument(program.read_text(), loop_text))
-        env = dict(os.environ, PYTHONPATH=tmp, CLASSIC_PROBE_K=str(k),
-                   CLASSIC_PROBE_VARS=json.dumps(variables), CLASSIC_PROBE_OUT=str(work / "out.json"))
-        done = subprocess.run([sys.executable, str(copy)], input=stdin, capture_output=True,
-                              text=True, env=env, cwd=tmp, timeout=60, check=False)
+        env = dict(
+            os.environ,
+            PYTHONPATH=tmp,
+            CLASSIC_PROBE_K=str(k),
+            CLASSIC_PROBE_VARS=json.dumps(variables),
+            CLASSIC_PROBE_OUT=str(work / "out.json"),
+        )
+        done = subprocess.run(
+            [sys.executable, str(copy)],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp,
+            timeout=60,
+            check=False,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"probed {program} failed: {done.stderr[-2000:]}")
         found = json.loads((work / "out.json").read_text())

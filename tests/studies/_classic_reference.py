@@ -15,9 +15,9 @@ import itertools
 import math
 import statistics
 from collections import deque
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 import networkx as nx
 import numpy as np
@@ -40,9 +40,10 @@ def expect(stdout: str, expected: str) -> None:
 
 # ---------------------------------------------------------------- dynamic programming
 
+
 def check_kadane(stdin: str, stdout: str) -> None:
     data = ints(stdin)
-    values = data[1:1 + data[0]]
+    values = data[1 : 1 + data[0]]
     prefix = list(itertools.accumulate(values, initial=0))
     # Best sum, then earliest end, then latest start (shortest run).
     best = max((prefix[j + 1] - prefix[i], -j, i) for j in range(len(values)) for i in range(j + 1))
@@ -51,13 +52,17 @@ def check_kadane(stdin: str, stdout: str) -> None:
 
 def check_house_robber(stdin: str, stdout: str) -> None:
     data = ints(stdin)
-    values = data[1:1 + data[0]]
+    values = data[1 : 1 + data[0]]
     n = len(values)
     ring = np.zeros((n, n))
     for i in range(n):
         ring[i, i] = ring[i, (i + 1) % n] = 1
-    result = milp(c=-np.array(values, dtype=float), integrality=np.ones(n),
-                  bounds=Bounds(0, 1), constraints=LinearConstraint(ring, -np.inf, 1))
+    result = milp(
+        c=-np.array(values, dtype=float),
+        integrality=np.ones(n),
+        bounds=Bounds(0, 1),
+        constraints=LinearConstraint(ring, -np.inf, 1),
+    )
     optimum = round(-result.fun)
     total_line, plan_line = stdout.splitlines()
     plan = [h - 1 for h in ints(plan_line)]
@@ -70,7 +75,7 @@ def check_house_robber(stdin: str, stdout: str) -> None:
 def check_stock_cooldown(stdin: str, stdout: str) -> None:
     data = ints(stdin)
     n = data[0]
-    prices, fees = data[1:1 + n], data[2 + n:]
+    prices, fees = data[1 : 1 + n], data[2 + n :]
     lines = []
     for fee in fees:
         profit, trades = _stock_by_longest_path(prices, fee)
@@ -85,8 +90,13 @@ def _stock_by_longest_path(prices: list[int], fee: int) -> tuple[int, int]:
     graph.add_edge("start", (0, "hold"), weight=-prices[0] * scale + shift)
     graph.add_edge("start", (0, "rest"), weight=shift)
     for day, price in enumerate(prices[1:], 1):
-        moves = [("hold", "hold", 0), ("rest", "hold", -price * scale),
-                 ("hold", "sold", (price - fee) * scale + 1), ("sold", "rest", 0), ("rest", "rest", 0)]
+        moves = [
+            ("hold", "hold", 0),
+            ("rest", "hold", -price * scale),
+            ("hold", "sold", (price - fee) * scale + 1),
+            ("sold", "rest", 0),
+            ("rest", "rest", 0),
+        ]
         for before, after, weight in moves:
             graph.add_edge((day - 1, before), (day, after), weight=weight + shift)
     for state in ("sold", "rest"):
@@ -104,7 +114,7 @@ def check_decode_ways(stdin: str, stdout: str) -> None:
         for i in range(len(digits) - 1, -1, -1):
             if digits[i] != "0":
                 ways[i] = ways[i + 1]
-                if i + 1 < len(digits) and int(digits[i:i + 2]) <= 26:
+                if i + 1 < len(digits) and int(digits[i : i + 2]) <= 26:
                     ways[i] += ways[i + 2]
                 ways[i] %= mod
         answers.append(ways[0])
@@ -129,7 +139,7 @@ def _decodings_brute(digits: str) -> int:
 
 def check_lis(stdin: str, stdout: str) -> None:
     data = ints(stdin)
-    seq = data[1:1 + data[0]]
+    seq = data[1 : 1 + data[0]]
     longest = [1] * len(seq)
     for i, x in enumerate(seq):
         for j in range(i):
@@ -145,9 +155,10 @@ def check_lis(stdin: str, stdout: str) -> None:
 
 # ---------------------------------------------------------------- graph algorithms
 
+
 def check_bfs_maze(stdin: str, stdout: str) -> None:
     lines = stdin.split()
-    grid = lines[2:2 + int(lines[0])]
+    grid = lines[2 : 2 + int(lines[0])]
     open_cells = {(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"}
     graph = nx.Graph()
     graph.add_nodes_from(open_cells)
@@ -167,9 +178,9 @@ def check_dijkstra(stdin: str, stdout: str) -> None:
     graph = nx.MultiDiGraph()
     graph.add_nodes_from(range(1, n + 1))
     for e in range(m):
-        u, v, w = data[2 + 3 * e:5 + 3 * e]
+        u, v, w = data[2 + 3 * e : 5 + 3 * e]
         graph.add_edge(u, v, weight=w)
-    source, target = data[2 + 3 * m:4 + 3 * m]
+    source, target = data[2 + 3 * m : 4 + 3 * m]
     dist = nx.single_source_dijkstra_path_length(graph, source)
     dist_line, path_line = stdout.splitlines()
     assert dist_line == " ".join(str(dist[v]) if v in dist else "-" for v in range(1, n + 1))
@@ -187,7 +198,7 @@ def check_topo_order(stdin: str, stdout: str) -> None:
     n, m = data[0], data[1]
     graph = nx.DiGraph()
     graph.add_nodes_from(range(1, n + 1))
-    graph.add_edges_from(zip(data[2:2 + 2 * m:2], data[3:3 + 2 * m:2]))
+    graph.add_edges_from(zip(data[2 : 2 + 2 * m : 2], data[3 : 3 + 2 * m : 2]))
     if not nx.is_directed_acyclic_graph(graph):
         assert stdout.startswith("cycle\n")
         return
@@ -202,7 +213,7 @@ def check_kruskal_mst(stdin: str, stdout: str) -> None:
     graph = nx.Graph()
     graph.add_nodes_from(range(1, n + 1))
     for e in range(m):
-        u, v, w = data[2 + 3 * e:5 + 3 * e]
+        u, v, w = data[2 + 3 * e : 5 + 3 * e]
         if not graph.has_edge(u, v) or graph[u][v]["weight"] > w:
             graph.add_edge(u, v, weight=w)
     forest = nx.minimum_spanning_tree(graph)
@@ -214,7 +225,7 @@ def check_kruskal_mst(stdin: str, stdout: str) -> None:
 def check_bellman_ford(stdin: str, stdout: str) -> None:
     data = ints(stdin)
     n, m = data[0], data[1]
-    edges = [tuple(data[2 + 3 * e:5 + 3 * e]) for e in range(m)]
+    edges = [tuple(data[2 + 3 * e : 5 + 3 * e]) for e in range(m)]
     source = data[2 + 3 * m]
     graph = nx.MultiDiGraph()
     graph.add_nodes_from(range(1, n + 1))
@@ -243,13 +254,14 @@ def _bellman_rounds(n: int, edges: list[tuple[int, ...]], source: int) -> tuple[
 
 # ---------------------------------------------------------------- strings
 
+
 def check_edit_distance(stdin: str, stdout: str) -> None:
     lines = stdin.splitlines()
     answers = []
-    for line in lines[1:1 + int(lines[0])]:
+    for line in lines[1 : 1 + int(lines[0])]:
         a, b = line.split()
 
-        @lru_cache(maxsize=None)
+        @cache
         def dist(i: int, j: int) -> int:
             """Edit distance between the suffixes a[i:] and b[j:]."""
             if i == len(a) or j == len(b):
@@ -289,9 +301,10 @@ def check_longest_palindrome(stdin: str, stdout: str) -> None:
 
 # ---------------------------------------------------------------- sorting
 
+
 def _values(stdin: str) -> list[int]:
     data = ints(stdin)
-    return data[1:1 + data[0]]
+    return data[1 : 1 + data[0]]
 
 
 def _inversions(values: list[int]) -> int:
@@ -344,10 +357,11 @@ def check_heapsort(stdin: str, stdout: str) -> None:
 
 # ---------------------------------------------------------------- numerical methods
 
+
 def check_integer_sqrt(stdin: str, stdout: str) -> None:
     data = ints(stdin)
     lines, steps = [], 0
-    for n in data[1:1 + data[0]]:
+    for n in data[1 : 1 + data[0]]:
         root = math.isqrt(n)
         lines.append(f"{n} {root} {'square' if root * root == n else 'not square'}\n")
         steps += _newton_steps(n)
@@ -374,19 +388,22 @@ def check_prime_sieve(stdin: str, stdout: str) -> None:
     twins = sum(g[0] == 2 for g in gaps)
     ones = sum(p % 4 == 1 for p in primes)
     threes = sum(p % 4 == 3 for p in primes)
-    expect(stdout, f"primes {len(primes)}\nsum {sum(primes)}\ngap {widest[0]} {widest[1]} {widest[2]}\n"
-                   f"twins {twins}\n4k+1: {ones} 4k+3: {threes}\n")
+    expect(
+        stdout,
+        f"primes {len(primes)}\nsum {sum(primes)}\ngap {widest[0]} {widest[1]} {widest[2]}\n"
+        f"twins {twins}\n4k+1: {ones} 4k+3: {threes}\n",
+    )
 
 
 def check_bisection(stdin: str, stdout: str) -> None:
     lines = stdin.splitlines()
     tol = Fraction(float(lines[0]))
     outputs = stdout.splitlines()
-    problems = lines[2:2 + int(lines[1])]
+    problems = lines[2 : 2 + int(lines[1])]
     assert len(outputs) == len(problems)
     for problem, output in zip(problems, outputs):
         lo, hi, *coeffs = (Fraction(float(tok)) for tok in problem.split())
-        value = lambda x: sum(c * x ** k for k, c in enumerate(reversed(coeffs)))  # noqa: E731
+        value = lambda x: sum(c * x**k for k, c in enumerate(reversed(coeffs)))
         if value(lo) * value(hi) > 0:
             assert output == "no sign change"
             continue
@@ -403,13 +420,15 @@ def check_simpson(stdin: str, stdout: str) -> None:
     lines = stdin.splitlines()
     n = int(lines[0])
     outputs = stdout.splitlines()
-    for line, output in zip(lines[2:2 + int(lines[1])], outputs, strict=True):
+    for line, output in zip(lines[2 : 2 + int(lines[1])], outputs, strict=True):
         a, b, *coeffs = ints(line)
         xs = np.linspace(a, b, n + 1)
         estimate = float(simpson(np.polyval(coeffs, xs), x=xs))
         degree = len(coeffs) - 1
-        exact = sum(Fraction(c) * (Fraction(b) ** (degree - k + 1) - Fraction(a) ** (degree - k + 1))
-                    / (degree - k + 1) for k, c in enumerate(coeffs))
+        exact = sum(
+            Fraction(c) * (Fraction(b) ** (degree - k + 1) - Fraction(a) ** (degree - k + 1)) / (degree - k + 1)
+            for k, c in enumerate(coeffs)
+        )
         printed, rest = output.split(" exact ")
         fraction, error = rest.split(" error ")
         assert Fraction(fraction) == exact
@@ -419,6 +438,7 @@ def check_simpson(stdin: str, stdout: str) -> None:
 
 
 # ---------------------------------------------------------------- geometry
+
 
 def _points(stdin: str) -> list[tuple[int, int]]:
     data = ints(stdin)
@@ -462,7 +482,7 @@ def check_polygon_lattice(stdin: str, stdout: str) -> None:
 
 def check_closest_pair(stdin: str, stdout: str) -> None:
     pts = sorted(_points(stdin))
-    sq = lambda p, q: (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2  # noqa: E731
+    sq = lambda p, q: (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
     best = min(sq(p, q) for p, q in itertools.combinations(pts, 2))
     # The sweep at point i compares it with every earlier point whose x-gap is
     # still below the closest distance among points 0..i-1 (no bound before two points).
@@ -477,7 +497,7 @@ def check_closest_pair(stdin: str, stdout: str) -> None:
 
 def check_segment_intersections(stdin: str, stdout: str) -> None:
     data = ints(stdin)
-    segments = [tuple(data[1 + 4 * i:5 + 4 * i]) for i in range(data[0])]
+    segments = [tuple(data[1 + 4 * i : 5 + 4 * i]) for i in range(data[0])]
     kinds = {"cross": 0, "touch": 0, "overlap": 0}
     degree = [0] * len(segments)
     for (i, s), (j, t) in itertools.combinations(enumerate(segments), 2):
@@ -514,6 +534,7 @@ def _shared_points(s: tuple[int, ...], t: tuple[int, ...]) -> set[tuple[int, int
     a stretch whose two ends are endpoints of s or t, so the endpoints on both
     segments tell the three cases apart.
     """
+
     def contains(seg: tuple[int, ...], p: tuple[int, int]) -> bool:
         (x1, y1, x2, y2), (x, y) = seg, p
         collinear = (x2 - x1) * (y - y1) == (y2 - y1) * (x - x1)
@@ -525,14 +546,14 @@ def _shared_points(s: tuple[int, ...], t: tuple[int, ...]) -> set[tuple[int, int
 
 # ---------------------------------------------------------------- simulation
 
+
 def check_game_of_life(stdin: str, stdout: str) -> None:
     header, *lines = stdin.split("\n")
     rows, cols, generations = map(int, header.split())
     grid = np.array([[ch == "#" for ch in line[:cols]] for line in lines[:rows]], dtype=int)
     history = []
     for _ in range(generations):
-        around = sum(np.roll(np.roll(grid, dr, 0), dc, 1)
-                     for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        around = sum(np.roll(np.roll(grid, dr, 0), dc, 1) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
         nxt = ((around == 3) | ((grid == 1) & (around == 2))).astype(int)
         births, deaths = int(((nxt == 1) & (grid == 0)).sum()), int(((nxt == 0) & (grid == 1)).sum())
         grid = nxt
@@ -567,15 +588,14 @@ def check_langtons_ant(stdin: str, stdout: str) -> None:
         position += heading
         position = complex(position.real % width, position.imag % height)
     name = {-1j: "N", 1: "E", 1j: "S", -1: "W"}[heading]
-    rows = "".join("".join("#" if complex(c, r) in black else "." for c in range(width)) + "\n"
-                   for r in range(height))
+    rows = "".join("".join("#" if complex(c, r) in black else "." for c in range(width)) + "\n" for r in range(height))
     expect(stdout, f"ant {int(position.real)} {int(position.imag)} {name}\nblack {len(black)}\n{rows}")
 
 
 def check_sandpile(stdin: str, stdout: str) -> None:
     data = ints(stdin)
     rows, cols = data[0], data[1]
-    grid = np.array(data[2:2 + rows * cols]).reshape(rows, cols)
+    grid = np.array(data[2 : 2 + rows * cols]).reshape(rows, cols)
     grains = int(grid.sum())
     topples = 0
     # Abelian property: toppling every unstable cell as often as it can, all at once,

@@ -43,16 +43,30 @@ def spec(name: str) -> dict[str, Any]:
 def generated(name: str, which: str) -> str:
     """The input that case ``name``'s generator prints for ``which`` (short_input/long_input)."""
     gen = spec(name)[which]
-    done = subprocess.run([sys.executable, gen["generator"], *gen["args"]], cwd=CASES_DIR / name,
-                          capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, gen["generator"], *gen["args"]],
+        cwd=CASES_DIR / name,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return done.stdout
 
 
 def run_program(name: str, stdin: str, hash_seed: str = "0") -> str:
     """Run case ``name``'s clean program on ``stdin`` and return its stdout (exit 0 required)."""
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-    done = subprocess.run([sys.executable, "main.py"], cwd=CASES_DIR / name, input=stdin,
-                          capture_output=True, text=True, timeout=60, env=env, check=False)
+    done = subprocess.run(
+        [sys.executable, "main.py"],
+        cwd=CASES_DIR / name,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
     assert done.returncode == 0, f"{name} exited {done.returncode}: {done.stderr[-1500:]}"
     return done.stdout
 
@@ -86,8 +100,14 @@ def test_case_spec_shape(name: str) -> None:
 def test_generator_is_deterministic(name: str) -> None:
     for which in ("short_input", "long_input"):
         gen = spec(name)[which]
-        again = subprocess.run([sys.executable, gen["generator"], *gen["args"]], cwd=CASES_DIR / name,
-                               capture_output=True, text=True, timeout=60, check=True).stdout
+        again = subprocess.run(
+            [sys.executable, gen["generator"], *gen["args"]],
+            cwd=CASES_DIR / name,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
         assert again == generated(name, which)
     assert len(generated(name, "short_input")) < len(generated(name, "long_input"))
 
@@ -186,7 +206,11 @@ def test_builder_agrees_with_the_probe() -> None:
         checkpoint = spec(name)["checkpoint"]
         for which, arm in (("short_input", "short-trace-final"), ("long_input", "long-trace-final")):
             assert oracles[(f"classic/{name}", arm)] == run_program(name, generated(name, which))
-        seen = checkpoints(CASES_DIR / name / "main.py", checkpoint["loop_text"], checkpoint["variables"],
-                           generated(name, "long_input"))
+        seen = checkpoints(
+            CASES_DIR / name / "main.py",
+            checkpoint["loop_text"],
+            checkpoint["variables"],
+            generated(name, "long_input"),
+        )
         for arm, snapshot in (("inside-loop-state", seen.inside), ("post-loop-state", seen.post)):
             assert json.loads(oracles[(f"classic/{name}", arm)]) == snapshot

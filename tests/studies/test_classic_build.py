@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from execstate.build import build, tasks_bytes
-from execstate.build import corpus
+from execstate.build import build, corpus, tasks_bytes
 from execstate.tables import to_markdown
 
 

@@ -42,7 +42,7 @@ from typing import Literal
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.build._python import COUNT_MARKER, AnchorError, Instrumented
+from execstate.build._python import COUNT_MARKER, AnchorError, Instrumented, line_of_text
 
 CppMode = Literal["inside", "post", "count", "observe"]
 
@@ -157,20 +157,7 @@ def resolve_loop_cpp(source: str, loop: int | None, loop_text: str | None) -> in
     _, root = _parse(source)
     lines = [line.rstrip("\r") for line in source.split("\n")]
     if loop_text is not None:
-        hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
-        if not hits:
-            raise AnchorError(
-                "checkpoint.loop_text",
-                f"no line of the program is exactly {loop_text!r}",
-                "copy the loop header line exactly (surrounding spaces are ignored)",
-            )
-        if len(hits) > 1:
-            raise AnchorError(
-                "checkpoint.loop_text",
-                f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
-                "use `loop = <line>` instead, or make the header unique",
-            )
-        loop = hits[0]
+        loop = line_of_text(lines, loop_text)
     if loop is None:
         raise AnchorError("checkpoint", "the checkpoint names no loop", "set `loop = <line>` or `loop_text`")
     _loop_at(source, root, loop)

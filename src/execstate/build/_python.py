@@ -57,20 +57,7 @@ def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
     headers = {n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))}
     lines = [line.rstrip("\r\n") for line in source_lines(source)]
     if loop_text is not None:
-        hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
-        if not hits:
-            raise AnchorError(
-                "checkpoint.loop_text",
-                f"no line of the program is exactly {loop_text!r}",
-                "copy the loop header line exactly (surrounding spaces are ignored)",
-            )
-        if len(hits) > 1:
-            raise AnchorError(
-                "checkpoint.loop_text",
-                f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
-                "use `loop = <line>` instead, or make the header unique",
-            )
-        loop = hits[0]
+        loop = line_of_text(lines, loop_text)
     assert loop is not None
     if loop not in headers:
         shown = lines[loop - 1].strip() if 0 < loop <= len(lines) else "<past the end of the file>"
@@ -80,6 +67,24 @@ def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
             f"point at one of the loop headers on lines {sorted(headers)}",
         )
     return loop
+
+
+def line_of_text(lines: list[str], loop_text: str) -> int:
+    """The 1-based line whose stripped text is ``loop_text``; ``AnchorError`` if none or several are."""
+    hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
+    if not hits:
+        raise AnchorError(
+            "checkpoint.loop_text",
+            f"no line of the program is exactly {loop_text!r}",
+            "copy the loop header line exactly (surrounding spaces are ignored)",
+        )
+    if len(hits) > 1:
+        raise AnchorError(
+            "checkpoint.loop_text",
+            f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
+            "use `loop = <line>` instead, or make the header unique",
+        )
+    return hits[0]
 
 
 def check_variables(source: str, variables: tuple[str, ...]) -> None:

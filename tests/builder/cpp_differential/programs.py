@@ -155,8 +155,9 @@ class _Gen:
         other = [self.simple(ints, readable, ctx)] if r.random() < 0.3 else None
         return If(cond, then, other, braces=len(then) > 1 or r.random() < 0.7)
 
-    def loop(self, ints: list[str], readable: list[str], ctx: dict, standalone: bool = False,
-             dangling: bool = False) -> list:
+    def loop(
+        self, ints: list[str], readable: list[str], ctx: dict, standalone: bool = False, dangling: bool = False
+    ) -> list:
         r = self.rng
         ident = self.next_loop
         self.next_loop += 1
@@ -172,10 +173,12 @@ class _Gen:
         setup = step = ""
         header_names: list[str] = []
         if kind == "for":
-            header = r.choice([
-                f"for (int {counter} = 0; {counter} < {bound}; {counter}++)",
-                f"for (int {counter} = {bound}; {counter} > 0; {counter} -= 2)",
-            ])
+            header = r.choice(
+                [
+                    f"for (int {counter} = 0; {counter} < {bound}; {counter}++)",
+                    f"for (int {counter} = {bound}; {counter} > 0; {counter} -= 2)",
+                ]
+            )
             header_names = [counter]
         elif kind == "for-outer":
             counter = r.choice(free["c"])
@@ -236,8 +239,9 @@ def generate(seed: int) -> Program:
     ctx = {"depth": 0, "in_loop": False, "main": True, "vector": True, "ranging": False, "loops": 0}
     ints = list(locals_) + ["g0", "g1", "n", "m"]
     gen.function = "run"
-    body = [Simple(f"x = (x + {f.name}({', '.join(['n % 5', 'm % 4'][: len(f.params)])})) % {MOD};")
-            for f in gen.callable]
+    body = [
+        Simple(f"x = (x + {f.name}({', '.join(['n % 5', 'm % 4'][: len(f.params)])})) % {MOD};") for f in gen.callable
+    ]
     body += gen.block(ints, ints, ctx, rng.randint(3, 6))
     if not program.loops:
         body += gen.loop(ints, ints, ctx)
@@ -284,7 +288,7 @@ class _Renderer:
 
     def branch(self, node: If, indent: str, prefix: str) -> None:
         head = f"{indent}{prefix}if ({node.cond})"
-        if node.braces or self.observer and any(isinstance(s, Loop) for s in node.then):
+        if node.braces or (self.observer and any(isinstance(s, Loop) for s in node.then)):
             self.emit(head + " {")
             self.stmts(node.then, indent + "    ")
             if node.other:

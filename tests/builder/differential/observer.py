@@ -89,13 +89,13 @@ class Observer:
         self.body0, self.loop, self.variables = body0, loop, variables
         self.local_names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
         self.is_module = code.co_name == "<module>"
-        self.prev: dict[int, int] = {}        # id(frame) -> offset of the frame's previous instruction
+        self.prev: dict[int, int] = {}  # id(frame) -> offset of the frame's previous instruction
         self.armed: dict[int, list[int]] = {}  # id(frame) -> iterations whose loop execution has not exited
         self.inside: list[str] = []
         self.post: list[str | None] = []
         self.starts: list[int] = []
-        self.unwinding: set[int] = set()      # frames between an exception event and the next positioned opcode
-        self.line_at: dict[int, int] = {}     # id(frame) -> offset of a line event awaiting its opcode event
+        self.unwinding: set[int] = set()  # frames between an exception event and the next positioned opcode
+        self.line_at: dict[int, int] = {}  # id(frame) -> offset of a line event awaiting its opcode event
 
     def snapshot(self, frame) -> str:
         scope = frame.f_globals if self.is_module else frame.f_locals
@@ -143,8 +143,10 @@ class Observer:
         jump's own offset in ``f_lasti``, the ``opcode`` event after it the target's."""
         pending = self.line_at.pop(key, None)
         if pending is not None and event != "opcode":
-            raise SystemExit(f"observer: the line event at offset {pending} was followed by {event!r}, "
-                             f"not by an opcode event: per-opcode tracing is not working")
+            raise SystemExit(
+                f"observer: the line event at offset {pending} was followed by {event!r}, "
+                f"not by an opcode event: per-opcode tracing is not working"
+            )
         if event == "line":
             self.line_at[key] = offset
 

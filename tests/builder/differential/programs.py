@@ -47,9 +47,9 @@ class _Emitter:
 
 @dataclass(frozen=True)
 class _Ctx:
-    kind: str          # module | function | method
-    var: str           # the selected loop's variable (for) or counter (while)
-    loop: str          # for | while
+    kind: str  # module | function | method
+    var: str  # the selected loop's variable (for) or counter (while)
+    loop: str  # for | while
     recursive: bool
 
 
@@ -126,7 +126,9 @@ def _loop_plan(draw, ctx_kind: str) -> dict:
         body.insert(draw(st.integers(0, len(body))), "raise")  # leaves the loop by an exception
     return {
         "try_wrap": try_wrap,
-        "loop": loop, "one_line": one_line, "body": body,
+        "loop": loop,
+        "one_line": one_line,
+        "body": body,
         "iterable": draw(st.sampled_from(["range(a + 2)", "data", "range(b, a + b + 3)", "enumerate(data)"])),
         "else": draw(st.booleans()),
         "outer": draw(st.sampled_from([None, "for", "while"])),
@@ -227,8 +229,16 @@ def programs(draw) -> Program:
         target = "Solver().solve" if kind == "method" else "solve"
         out.add(0, f"print({target}(0, a, b, [a, b, a + b, 3]))")
     a, b = draw(st.integers(0, 4)), draw(st.integers(0, 4))
-    features = (kind, plan["loop"], f"outer={plan['outer']}", f"else={plan['else']}", f"try={plan['try_wrap']}",
-                f"one_line={plan['one_line']}", *plan["body"])
+    features = (
+        kind,
+        plan["loop"],
+        f"outer={plan['outer']}",
+        f"else={plan['else']}",
+        f"try={plan['try_wrap']}",
+        f"one_line={plan['one_line']}",
+        *plan["body"],
+    )
     assert out.selected is not None
-    return Program("".join(out.lines), f"{a} {b}\n".encode(), out.selected, _variables(draw, plan, ctx),
-                   plan["one_line"], features)
+    return Program(
+        "".join(out.lines), f"{a} {b}\n".encode(), out.selected, _variables(draw, plan, ctx), plan["one_line"], features
+    )
