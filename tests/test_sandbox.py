@@ -58,25 +58,13 @@ def test_process_creation_is_refused(tmp_path):
         assert res.status == "crash" and b"creating processes is not allowed" in res.stderr
 
 
-def _running(token: str) -> list[str]:
-    """Host processes whose command line contains ``token``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and token in (entry / "cmdline").read_bytes().decode("utf-8", "replace"):
-                found.append(entry.name)
-        except OSError:
-            continue
-    return found
-
-
-def test_every_descendant_dies_with_the_run(tmp_path):
+def test_every_descendant_dies_with_the_run(tmp_path, running):
     """A shell that leaves a new session of background sleepers behind: none survives the run."""
     token = f"9{tmp_path.name[-6:].encode().hex()}"[:9].ljust(9, "7")
     script = f"setsid sleep {token} & (sleep {token} &) ; sleep {token} & echo started"
     res = run(["/bin/sh", "-c", script], b"", FAST, confine=False)  # a trusted shell may fork; its children die
     assert res.ok and res.stdout == b"started\n"
-    assert _running(f"sleep {token}") == []
+    assert running(f"sleep {token}") == []
 
 
 def test_the_python_init_isolates_like_the_compiled_one(tmp_path, monkeypatch):

@@ -9,11 +9,9 @@ program reports.
 
 from __future__ import annotations
 
-import http.server
 import os
 import shutil
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -45,17 +43,6 @@ def _run(tmp_path: Path, body: str, limits: Limits = FAST) -> SandboxResult:
     return run([str(binary)], b"", limits, cwd=binary.parent)
 
 
-def _alive(token: str) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and token.encode() in (entry / "cmdline").read_bytes():
-                found.append(entry.name)
-        except OSError:
-            continue
-    return found
-
-
 def test_a_plain_binary_runs_and_reads_stdin(tmp_path):
     binary = _binary(tmp_path, "long long a, b; cin >> a >> b; cout << a + b << endl;")
     res = run([str(binary)], b"40 2\n", FAST, cwd=binary.parent)
@@ -67,7 +54,7 @@ def test_fork_bomb_creates_nothing(tmp_path):
     assert res.ok and res.stdout == b"0"
 
 
-def test_system_and_exec_do_not_run_anything(tmp_path):
+def test_system_and_exec_do_not_run_anything(tmp_path, running):
     body = (
         f'int s = system("sleep 99 {TOKEN} &");\n'
         'char *args[] = {(char *)"/bin/sleep", (char *)"98", nullptr};\n'
@@ -81,35 +68,19 @@ def test_system_and_exec_do_not_run_anything(tmp_path):
     assert res.ok, res.describe()
     system_rc, exec_rc, dup_rc, execveat_rc = res.stdout.split()
     assert system_rc != b"0" and exec_rc == b"-1" and dup_rc == b"-1" and execveat_rc == b"-1"
-    assert _alive(TOKEN) == [] and _alive("sleep 98") == []
+    assert running(TOKEN) == [] and running("sleep 98") == []
 
 
-def test_no_connection_to_a_loopback_listener(tmp_path):
-    hits: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        port = server.server_address[1]
-        body = (
-            "int s = socket(AF_INET, SOCK_STREAM, 0);\n"
-            "sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(" + str(port) + ");\n"
-            'inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);\n'
-            "int c = s >= 0 ? connect(s, (sockaddr *)&a, sizeof a) : -1;\n"
-            'cout << s << " " << c << endl;'
-        )
-        res = _run(tmp_path, body)
-    finally:
-        server.shutdown()
+def test_no_connection_to_a_loopback_listener(tmp_path, listener):
+    port, hits = listener
+    body = (
+        "int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+        "sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(" + str(port) + ");\n"
+        'inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);\n'
+        "int c = s >= 0 ? connect(s, (sockaddr *)&a, sizeof a) : -1;\n"
+        'cout << s << " " << c << endl;'
+    )
+    res = _run(tmp_path, body)
     assert res.ok and res.stdout == b"-1 -1\n" and hits == []
 
 

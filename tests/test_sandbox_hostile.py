@@ -7,9 +7,7 @@ canary in any output), not only from the program's own report.
 
 from __future__ import annotations
 
-import http.server
 import os
-import threading
 import time
 from pathlib import Path
 
@@ -42,17 +40,6 @@ def _no_canary(res: SandboxResult) -> None:
     assert CANARY.encode() not in res.stdout + res.stderr
 
 
-def _processes_with(token: str) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and token.encode() in (entry / "cmdline").read_bytes():
-                found.append(entry.name)
-        except OSError:
-            continue
-    return found
-
-
 @pytest.mark.parametrize(
     "attempt",
     [
@@ -65,11 +52,11 @@ def _processes_with(token: str) -> list[str]:
         "import os\nprint(os.posix_spawn('/bin/sleep', ['sleep', '77'], {}))",
     ],
 )
-def test_no_process_can_be_created(tmp_path, attempt):
+def test_no_process_can_be_created(tmp_path, attempt, running):
     res = _python(tmp_path, attempt)
     out = res.stdout.decode().strip()
     assert res.status == "crash" or out in ("-1", str(127 << 8)), (res.describe(), out)
-    assert _processes_with("sleep 77") == []
+    assert running("sleep 77") == []
 
 
 def test_nothing_written_outside_the_working_directory(tmp_path, secrets):
@@ -110,42 +97,25 @@ def test_secrets_of_the_caller_are_not_reachable(tmp_path, secrets):
     assert b"home" not in res.stdout.split(b"\n")[-2]  # the caller's home directory does not exist there
 
 
-def test_no_network_even_to_a_loopback_listener(tmp_path, secrets):
-    hits: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        port = server.server_address[1]
-        text = (
-            "import socket, os\n"
-            "for family in (socket.AF_INET, socket.AF_INET6):\n"
-            "    try:\n"
-            f"        s = socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
-            f"        s.sendall(b'GET /{CANARY} HTTP/1.0\\r\\n\\r\\n')\n"
-            "        print('CONNECTED')\n"
-            "    except OSError as e:\n        print('refused', e.errno)\n"
-            "print(open('/proc/net/dev').read())\n"
-        )
-        res = _python(tmp_path, text)
-    finally:
-        server.shutdown()
+def test_no_network_even_to_a_loopback_listener(tmp_path, secrets, listener):
+    port, hits = listener
+    text = (
+        "import socket, os\n"
+        "for family in (socket.AF_INET, socket.AF_INET6):\n"
+        "    try:\n"
+        f"        s = socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+        f"        s.sendall(b'GET /{CANARY} HTTP/1.0\\r\\n\\r\\n')\n"
+        "        print('CONNECTED')\n"
+        "    except OSError as e:\n        print('refused', e.errno)\n"
+        "print(open('/proc/net/dev').read())\n"
+    )
+    res = _python(tmp_path, text)
     assert res.ok and b"CONNECTED" not in res.stdout and hits == []
     interfaces = [line.split(":")[0].strip() for line in res.stdout.decode().splitlines() if ":" in line]
     assert interfaces == ["lo"]
 
 
-def test_wall_limit_holds_when_a_descendant_keeps_the_pipe(tmp_path):
+def test_wall_limit_holds_when_a_descendant_keeps_the_pipe(tmp_path, running):
     """The shell exits at once but leaves a sleeper holding stdout; the run still ends promptly."""
     started = time.monotonic()
     res = run(["/bin/sh", "-c", "setsid sleep 66 & echo bye"], b"", Limits(wall_s=3, cpu_s=3), confine=False)
@@ -153,7 +123,7 @@ def test_wall_limit_holds_when_a_descendant_keeps_the_pipe(tmp_path):
     started = time.monotonic()
     res = run(["/bin/sh", "-c", "sleep 66"], b"", Limits(wall_s=1, cpu_s=3), confine=False)
     assert res.status == "timeout" and time.monotonic() - started < 3
-    assert _processes_with("sleep 66") == []
+    assert running("sleep 66") == []
 
 
 def test_the_program_cannot_trace_mount_or_leave_its_namespaces(tmp_path):

@@ -10,16 +10,12 @@ listener running; the test then checks the world from outside.
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-
-import pytest
 
 CANARY = "sk-canary-4b1d7e2a"
 TOKEN = "execstatehostile731"
@@ -158,36 +154,6 @@ def _hostile(root: Path, outside: dict[str, Path], port: int) -> dict[str, str]:
     return {name: (what if isinstance(what, str) else what[1]) for name, what in tries.items()}
 
 
-@pytest.fixture()
-def listener():
-    hits: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], hits
-    server.shutdown()
-
-
-def _alive(token: str) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and token.encode() in (entry / "cmdline").read_bytes():
-                found.append(entry.name)
-        except OSError:
-            continue
-    return found
-
-
 def _build(paths: list[Path], out: Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     argv = [
         sys.executable,
@@ -207,7 +173,7 @@ def _build(paths: list[Path], out: Path, cwd: Path, env: dict[str, str]) -> subp
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_a_hostile_batch_is_contained(tmp_path, listener):
+def test_a_hostile_batch_is_contained(tmp_path, listener, running):
     port, hits = listener
     home, work, specs = tmp_path / "home", tmp_path / "builder-cwd", tmp_path / "specs"
     for folder in (home, work, specs):
@@ -251,7 +217,7 @@ def test_a_hostile_batch_is_contained(tmp_path, listener):
     # Nothing written outside, nothing left running.
     assert [str(p) for p in outside.values() if p.exists()] == []
     assert not Path(f"/tmp/{TOKEN}-daemon").exists()
-    assert _alive(TOKEN) == [] and _alive("sleep 99") == []
+    assert running(TOKEN) == [] and running("sleep 99") == []
     # The named exclusions.
     check = {cid.split("/", 1)[1]: e["check"] for cid, e in excluded.items()}
     assert check["infinite"] == "run" and "timeout" in excluded["hostile/infinite"]["reason"]

@@ -112,7 +112,8 @@ def branchy_functions(draw, depth: int = 0) -> str:
 @given(module=branchy_functions(), bodies=st.lists(branchy_functions(), max_size=3))
 def test_equals_radon_where_conventions_agree(module, bodies):
     functions = "".join(
-        f"def f{i}(y):\n" + "\n".join("    " + line for line in body.splitlines()) + "\n" for i, body in enumerate(bodies)
+        f"def f{i}(y):\n" + "\n".join("    " + line for line in body.splitlines()) + "\n"
+        for i, body in enumerate(bodies)
     )
     source = "y = 0\n" + module + "\n" + functions
     assert cyclomatic(source) == radon_file_value(source) == mccabe_file_value(source)
