@@ -137,6 +137,10 @@ class BuildManifest(Record):
     execstate_version: str
     python: str
     """x.y.z of the interpreter that ran the programs."""
+    compiler: str | None = None
+    """First line of ``g++ --version`` of the compiler that built the C++ cases (None: no C++ case or no compiler)."""
+    compiler_flags: list[str] = Field(default_factory=list)
+    """Flags of the C++ binaries that ran (the measured ones use ``-O0 --coverage`` instead of ``-O*``)."""
     specs: list[str]
     cases_admitted: int
     cases_excluded: int

@@ -66,3 +66,30 @@ def test_cpp_exclusions_are_named(tmp_path):
     assert check["mine/does_not_compile"][0] == "run" and "undeclared_function" in check["mine/does_not_compile"][1]
     assert check["mine/unordered"][0] == "fields" and "total" in check["mine/unordered"][1]
     assert check["mine/spins"][0] == "run" and "timeout" in check["mine/spins"][1]
+
+
+def test_the_compiler_and_its_flags_are_configurable_and_recorded(tmp_path):
+    """``--cxxflags`` reach the running binaries and are recorded in every task and in the manifest."""
+    _case(
+        tmp_path,
+        "good",
+        LOOP.replace("total += i;", "total += i;\n#if __cplusplus >= 202002L\n        total += 1;\n#endif"),
+    )
+    opts = BuildOptions(cxxflags=("-std=c++17", "-O1"))
+    assert opts.compiler().coverage_flags == ("-std=c++17", "-O0", "--coverage")
+    result = build([tmp_path], options=opts)
+    assert result.exclusions == []
+    long = next(t for t in result.tasks if t.arm == "long-trace-final")
+    assert long.oracle == f"{sum(range(50))}\n"  # C++17: the C++20-only line is compiled out
+    assert {tuple(t.meta["flags"]) for t in result.tasks} == {("-std=c++17", "-O1")}
+    assert result.manifest.compiler is not None and result.manifest.compiler.startswith("g++")
+    assert result.manifest.compiler_flags == ["-std=c++17", "-O1"]
+    assert build([tmp_path]).tasks[1].oracle == f"{sum(range(50)) + 50}\n"  # the default is C++20
+
+
+def test_a_missing_compiler_names_the_debian_package(tmp_path):
+    _case(tmp_path, "good", LOOP)
+    result = build([tmp_path], options=BuildOptions(cxx="g++-not-installed"))
+    assert result.tasks == [] and result.manifest.compiler is None
+    (excluded,) = result.exclusions
+    assert "Debian package g++" in excluded.reason and "apt-get install g++" in excluded.reason

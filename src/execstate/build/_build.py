@@ -15,11 +15,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from execstate import __version__
 from execstate.build._case import BuildOptions, build_case, failed_case
 from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
+from execstate.metrics.cpp import CompilerMissing
 from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes
 from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
@@ -97,7 +99,19 @@ def build(
     tasks = [t for cid in sorted(results) for t in results[cid]]
     exclusions = sorted(collect.excluded, key=lambda e: (e.case_id, e.spec_path or ""))
     manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started))
+    if any(spec.language == "cpp" for spec in specs):
+        manifest = manifest.model_copy(update=_cpp_toolchain(options or BuildOptions()))
     return BuildResult(tasks, exclusions, manifest)
+
+
+def _cpp_toolchain(opts: BuildOptions) -> dict[str, Any]:
+    """The manifest's record of the C++ compiler a build with C++ cases used (``None`` when it is missing)."""
+    compiler = opts.compiler()
+    try:
+        version: str | None = compiler.version()
+    except CompilerMissing:
+        version = None  # every C++ case says so in its exclusion
+    return {"compiler": version, "compiler_flags": list(compiler.flags)}
 
 
 @contextlib.contextmanager

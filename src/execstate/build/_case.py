@@ -21,6 +21,7 @@ from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
 from execstate.errors import SpecError, UsageError, remove_tree
 from execstate.metrics import Measurement
+from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
 from execstate.records import Check, Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
 
@@ -54,6 +55,17 @@ class BuildOptions:
     measure_factor: float = 6.0
     max_input_bytes: int = 1_000_000
     max_checkpoint_bytes: int = 100_000
+    cxx: str = "g++"
+    """The C++ compiler (a name on ``PATH`` or a path); its gcov is the one beside it (``g++-12`` -> ``gcov-12``)."""
+    cxxflags: tuple[str, ...] = DEFAULT_CXXFLAGS
+    """Flags of the C++ binaries that run. The measured (coverage) binaries keep these flags but their
+    optimisation level: ``-O0 --coverage`` replaces every ``-O`` flag (SPEC 6)."""
+
+    def compiler(self) -> Compiler:
+        """The ``Compiler`` of C++ cases under these options."""
+        plain = tuple(self.cxxflags)
+        coverage = (*(f for f in plain if not f.startswith("-O")), "-O0", "--coverage")
+        return Compiler(path=self.cxx, flags=plain, coverage_flags=coverage)
 
     def __post_init__(self) -> None:
         for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes"):
@@ -71,7 +83,7 @@ class BuildOptions:
 
 LANGUAGES: dict[str, Callable[[BuildOptions], Language]] = {
     "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_factor),
-    "cpp": lambda opts: CppLanguage(opts.limits, opts.measure_factor),
+    "cpp": lambda opts: CppLanguage(opts.limits, opts.measure_factor, opts.compiler()),
 }
 """The builder's languages by the name case specs use: one entry per implementation of ``Language``."""
 

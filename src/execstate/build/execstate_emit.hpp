@@ -1,4 +1,4 @@
-// execstate_emit.hpp: checkpoint support for execstate's instrumented C++ copies (C++20, g++).
+// execstate_emit.hpp: checkpoint support for execstate's instrumented C++ copies (C++17 or later, g++).
 //
 // An instrumented copy includes this header first (before any of the program's own lines), so
 // the program's macros (`#define int long long`) cannot change it. Everything lives in the
@@ -123,8 +123,11 @@ inline bool silence(bool active) {
 
 template <class T>
 inline constexpr bool is_char_like = std::is_same_v<T, char> || std::is_same_v<T, wchar_t> ||
-                                     std::is_same_v<T, char8_t> || std::is_same_v<T, char16_t> ||
-                                     std::is_same_v<T, char32_t>;
+                                     std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>
+#ifdef __cpp_char8_t
+                                     || std::is_same_v<T, char8_t>
+#endif
+    ;
 
 template <class T>
 inline constexpr bool is_int128 =
@@ -142,7 +145,12 @@ template <class T>
 inline constexpr bool is_floating = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                     std::is_same_v<T, long double>;
 
+// std::remove_cvref_t, which C++17 lacks.
 template <class T>
+using bare = std::remove_cv_t<std::remove_reference_t<T>>;
+
+// The second parameter lets a partial specialization select a family of types (C++17 has no requires).
+template <class T, class = void>
 struct traits {
     static constexpr bool ok = false;
 };
@@ -151,8 +159,15 @@ template <class T>
 inline constexpr bool ok_v = traits<std::remove_cv_t<T>>::ok;
 
 // The compile-time test the instrumented copy asserts for every projected variable.
+// A concept where the language has them: g++ then names the refused type in its diagnostic
+// ("[with T = ...]"), which the builder quotes; under C++17 the refusal names only the variable.
+#if defined(__cpp_concepts) && __cpp_concepts >= 201907L
 template <class T>
-concept serializable = ok_v<std::remove_cvref_t<T>>;
+concept serializable = ok_v<bare<T>>;
+#else
+template <class T>
+inline constexpr bool serializable = ok_v<bare<T>>;
+#endif
 
 // Slots of every value of T when that number is fixed (scalars, pairs/tuples/arrays of them), else -1.
 template <class T>
@@ -262,8 +277,7 @@ struct traits<std::string> {
 };
 
 template <class T>
-    requires is_integer<T>
-struct traits<T> : scalar {
+struct traits<T, std::enable_if_t<is_integer<T>>> : scalar {
     static void json(std::string& out, T value, const char*) {
         if constexpr (is_int128<T>) {
             char buf[48];
@@ -337,8 +351,7 @@ void append_float(std::string& out, T value, const char* name) {
 }
 
 template <class T>
-    requires is_floating<T>
-struct traits<T> : scalar {
+struct traits<T, std::enable_if_t<is_floating<T>>> : scalar {
     static void json(std::string& out, T value, const char* name) { append_float(out, value, name); }
 };
 
@@ -358,7 +371,7 @@ void append_list(std::string& out, const Range& range, const char* name) {
 
 template <class Range>
 long long range_slots(const Range& range) {
-    using Item = std::remove_cvref_t<decltype(*std::begin(range))>;
+    using Item = bare<decltype(*std::begin(range))>;
     if constexpr (fixed_slots<Item>() >= 0) {
         return static_cast<long long>(std::size(range)) * fixed_slots<Item>();
     } else {
@@ -415,8 +428,7 @@ template <class T, std::size_t N>
 struct traits<std::array<T, N>> : fixed_array<T, N> {};
 // Built-in arrays, except arrays of characters (a C string or a buffer: refused).
 template <class T, std::size_t N>
-    requires(!is_char_like<std::remove_cv_t<T>>)
-struct traits<T[N]> : fixed_array<T, N> {};
+struct traits<T[N], std::enable_if_t<!is_char_like<std::remove_cv_t<T>>>> : fixed_array<T, N> {};
 
 template <class A, class B>
 struct traits<std::pair<A, B>> {

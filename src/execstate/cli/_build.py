@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections import Counter
 from pathlib import Path
@@ -49,6 +50,13 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
         default=100_000,
         help="longest checkpoint line of a state arm, bytes (default 100000); longer: excluded",
     )
+    p.add_argument("--cxx", default="g++", help="C++ compiler of C++ cases (default g++; its gcov is used beside it)")
+    p.add_argument(
+        "--cxxflags",
+        default="-std=c++20 -O2",
+        help="flags of the C++ binaries that run, one shell-quoted string (default '-std=c++20 -O2'); "
+        "measured binaries swap -O* for -O0 --coverage",
+    )
 
 
 def bounds(args: argparse.Namespace) -> dict[str, Any]:
@@ -57,6 +65,8 @@ def bounds(args: argparse.Namespace) -> dict[str, Any]:
         "measure_factor": args.measure_factor,
         "max_input_bytes": args.max_input_bytes,
         "max_checkpoint_bytes": args.max_checkpoint_bytes,
+        "cxx": args.cxx,
+        "cxxflags": tuple(shlex.split(args.cxxflags)),
     }
 
 

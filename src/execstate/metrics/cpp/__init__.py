@@ -1,6 +1,7 @@
 """execstate.metrics.cpp: compile C++ programs once, run them sandboxed, measure trace length with gcov."""
 
 from execstate.metrics.cpp._compile import (
+    DEFAULT_CXXFLAGS,
     Compiled,
     CompileFailure,
     Compiler,
@@ -13,6 +14,7 @@ from execstate.metrics.cpp._measure import CppMeasurement, gcda_runs, measure_cp
 from execstate.metrics.cpp._state import SLOTS_MARKER, observations, state_metrics
 
 __all__ = [
+    "DEFAULT_CXXFLAGS",
     "SLOTS_MARKER",
     "CompileFailure",
     "Compiled",

@@ -55,6 +55,10 @@ COMPILE_LIMITS = Limits(wall_s=120.0, cpu_s=120.0, memory_mb=4096, output_bytes=
 """Limits of one compiler run: a precompiled header of ``<bits/stdc++.h>`` is ~120 MB."""
 
 
+DEFAULT_CXXFLAGS: tuple[str, ...] = ("-std=c++20", "-O2")
+"""Flags of the binaries that run, unless configured (``execstate build --cxxflags``)."""
+
+
 class CompilerMissing(ExecstateError, RuntimeError):
     """The C++ compiler or its gcov is not installed; the message names the Debian package."""
 
@@ -72,7 +76,7 @@ class Compiler:
     """
 
     path: str = "g++"
-    flags: tuple[str, ...] = ("-std=c++20", "-O2")
+    flags: tuple[str, ...] = DEFAULT_CXXFLAGS
     coverage_flags: tuple[str, ...] = ("-std=c++20", "-O0", "--coverage")
     gcov: str | None = None
     precompiled_header: bool = True
