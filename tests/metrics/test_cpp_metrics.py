@@ -584,3 +584,39 @@ def test_cache_location_and_gcov_name(tmp_path, monkeypatch):
     assert Compiler(cache_dir=tmp_path).cache_root() == tmp_path
     if shutil.which("g++-12") and shutil.which("gcov-12"):
         assert Compiler(path="g++-12").gcov_executable().endswith("gcov-12")
+
+
+def test_a_header_included_first_is_precompiled_and_changes_no_binary(tmp_path):
+    """The instrumented copies include execstate_emit.hpp first: it is precompiled once per flags."""
+    from execstate.build._cpp import HEADER_PATH, instrument_cpp
+
+    clean = "#include <iostream>\nint main() {\n    int s = 0;\n    for (int i = 0; i < 9; i++) {\n        s += i;\n    }\n    std::cout << s;\n}\n"
+    copy = instrument_cpp(clean, 4, ("s",), "inside", 3).source
+    include = (HEADER_PATH.parent,)
+    plain = compile_cpp(
+        copy,
+        include_dirs=include,
+        compiler=Compiler(cache_dir=tmp_path / "a", precompiled_header=False),
+        first_header=HEADER_PATH,
+    )
+    fast = compile_cpp(
+        copy, include_dirs=include, compiler=Compiler(cache_dir=tmp_path / "b"), first_header=HEADER_PATH
+    )
+    assert isinstance(plain, Compiled) and isinstance(fast, Compiled)
+    assert fast.precompiled_header and not plain.precompiled_header
+    assert fast.binary.read_bytes() == plain.binary.read_bytes()
+    assert run_binary(fast, b"").stdout == b'{"s":1}\n'  # top of iteration 3: i = 0, 1 were added
+    later = "#include <vector>\n" + copy  # the header is not the first include: nothing is offered
+    assert not compile_cpp(
+        later, include_dirs=include, compiler=Compiler(cache_dir=tmp_path / "b"), first_header=HEADER_PATH
+    ).precompiled_header  # type: ignore[union-attr]
+    (pch,) = (tmp_path / "b" / "pch").iterdir()
+    probe = tmp_path / "probe" / "main.cpp"
+    probe.parent.mkdir()
+    probe.write_text(copy)
+    shown = subprocess.run(
+        ["g++", "-std=c++20", "-O2", "-H", "-fsyntax-only", "-I", str(pch), "-I", str(HEADER_PATH.parent), str(probe)],
+        capture_output=True,
+        text=True,
+    )
+    assert shown.stderr.splitlines()[0] == f"! {pch}/execstate_emit.hpp.gch"  # "!": GCC loaded the .gch

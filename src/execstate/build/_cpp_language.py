@@ -77,7 +77,7 @@ class CppLanguage:
 
     def run(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary; ``seed`` has no meaning for C++."""
-        built = compile_cpp(source, include_dirs=_INCLUDES, compiler=self.compiler)
+        built = compile_cpp(source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return _compile_failure(built)
         return run_binary(built, stdin, self.limits)
@@ -89,7 +89,13 @@ class CppLanguage:
         limits = self.measure_limits()
         inserted = inst.inserted_lines if inst else frozenset()
         m = measure_cpp(
-            source, stdin, inserted_lines=inserted, limits=limits, compiler=self.compiler, include_dirs=_INCLUDES
+            source,
+            stdin,
+            inserted_lines=inserted,
+            limits=limits,
+            compiler=self.compiler,
+            include_dirs=_INCLUDES,
+            first_header=HEADER_PATH,
         )
         if m.status != "ok" or not state:
             return Measurement(m.status, m.detail, m.trace_length, None, None, m.compiler, m.stdout)
@@ -106,7 +112,7 @@ class CppLanguage:
     def _state(self, loop: _Loop, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the text's endpoint, from an observe run."""
         observe = instrument_cpp(loop.clean, loop.loop_line, loop.variables, "observe")
-        built = compile_cpp(observe.source, include_dirs=_INCLUDES, compiler=self.compiler)
+        built = compile_cpp(observe.source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.errors}"
         res = run_binary(built, stdin, limits)

@@ -11,7 +11,8 @@ Cache (``Compiler.cache_dir``; default ``$EXECSTATE_CPP_CACHE``, else
 ``$XDG_CACHE_HOME/execstate/cpp``, else ``~/.cache/execstate/cpp``)::
 
     bin/<key[:2]>/<key>/   main.cpp, prog, prog-main.gcno (coverage builds), meta.json
-    pch/<key>/bits/        stdc++.h (a copy of the system header) and stdc++.h.gch
+    pch/<key>/             a precompiled header: bits/stdc++.h (a copy of the system header) and
+                           bits/stdc++.h.gch, or execstate_emit.hpp and execstate_emit.hpp.gch
     tmp/                   builds in progress
 
 ``key`` is the SHA-256 of the cache format, the compiler's resolved path and
@@ -197,6 +198,7 @@ def compile_cpp(
     coverage: bool = False,
     include_dirs: Sequence[Path | str] = (),
     compiler: Compiler = Compiler(),
+    first_header: Path | str | None = None,
 ) -> Compiled | CompileFailure:
     """Compile ``source`` (as ``main.cpp``) with ``compiler``'s flags, or find it in the cache; thread-safe.
 
@@ -204,13 +206,26 @@ def compile_cpp(
     ``CompileFailure`` is returned, never raised, and is not cached on disk
     (a compiler that hit a limit may succeed later). ``CompilerMissing`` when
     g++ is not installed.
+
+    Precompiled headers (``compiler.precompiled_header``): a source whose first
+    ``#include`` is ``"NAME"`` of ``first_header`` (a header in one of
+    ``include_dirs``, such as the instrumented copies' ``execstate_emit.hpp``)
+    is offered that header precompiled; a source without include directories
+    that includes ``<bits/stdc++.h>``, the system one. Either way the binary is
+    the same as without.
     """
     version = compiler.version()
     flags = compiler.flags_for(coverage)
     includes = tuple(Path(d).resolve() for d in include_dirs)
-    use_pch = compiler.precompiled_header and not includes and bool(_STDCPP.search(source))
+    offered = _offered_header(compiler, flags, source, includes, Path(first_header) if first_header else None)
+    use_pch = offered is not None
     key = _digest(
-        {"format": CACHE_FORMAT, "compiler": [compiler.executable(), version], "flags": list(flags), "pch": use_pch},
+        {
+            "format": CACHE_FORMAT,
+            "compiler": [compiler.executable(), version],
+            "flags": list(flags),
+            "pch": offered[1] if offered else False,
+        },
         _include_digest(includes),
         source.encode("utf-8"),
     )
@@ -224,7 +239,7 @@ def compile_cpp(
         if (final / BINARY_NAME).is_file():
             found = Compiled(key, final, coverage, flags, version, True, 0.0, use_pch)
         else:
-            pch = _precompiled_header(compiler, flags) if use_pch else None
+            pch = _precompiled_header(compiler, flags, *offered) if offered else None
             built = _build(compiler, source, flags, includes, pch, root, final)
             if isinstance(built, CompileFailure):
                 return built
@@ -316,29 +331,52 @@ def first_lines(text: str, lines: int = ERROR_LINES, chars: int = ERROR_CHARS) -
     return head if len(head) <= chars else head[: chars - 3] + "..."
 
 
-def _precompiled_header(compiler: Compiler, flags: tuple[str, ...]) -> Path | None:
-    """A directory with ``bits/stdc++.h`` and its ``.gch`` for ``flags``, built once; None if it cannot be.
+_FIRST_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+_STDCPP_NAME = "bits/stdc++.h"
 
-    GCC looks for ``bits/stdc++.h.gch`` in each include directory before the
-    header itself and ignores a ``.gch`` made with other options (e.g. a program
-    that defines a macro or sets ``#pragma GCC optimize`` first): such a program
-    then reads the copied header, which is the system one byte for byte.
-    """
-    header = _stdcpp_header(compiler.executable(), flags)
-    if header is None:
+
+def _offered_header(
+    compiler: Compiler, flags: tuple[str, ...], source: str, includes: tuple[Path, ...], first_header: Path | None
+) -> tuple[Path, str] | None:
+    """``(header file, name it is included by)`` to precompile for ``source``, or None."""
+    if not compiler.precompiled_header:
         return None
-    meta = {"format": CACHE_FORMAT, "compiler": [compiler.executable(), compiler.version()], "flags": list(flags)}
+    if first_header is not None:
+        first = _FIRST_INCLUDE.search(source)
+        directive = re.search(r"^[ \t]*#[ \t]*include", source, re.MULTILINE)
+        if first and directive and first.start() == directive.start() and first.group(1) == first_header.name:
+            return first_header.resolve(), first_header.name
+    if not includes and _STDCPP.search(source):
+        found = _stdcpp_header(compiler.executable(), flags)
+        return (found, _STDCPP_NAME) if found is not None else None
+    return None
+
+
+def _precompiled_header(compiler: Compiler, flags: tuple[str, ...], header: Path, name: str) -> Path | None:
+    """A directory with ``name`` (a copy of ``header``) and its ``.gch`` for ``flags``, built once (None: cannot be).
+
+    GCC looks for ``NAME.gch`` in each include directory before the header
+    itself and ignores a ``.gch`` made with other options (e.g. a program that
+    defines a macro or sets ``#pragma GCC optimize`` first): such a program then
+    reads the copied header, which is the original byte for byte.
+    """
+    meta = {
+        "format": CACHE_FORMAT,
+        "compiler": [compiler.executable(), compiler.version()],
+        "flags": list(flags),
+        "name": name,
+    }
     key = _digest(meta, header.read_bytes())
     root = compiler.cache_root()
     final = root / "pch" / key
     with _lock(f"{root.resolve()}:pch:{key}"):
-        if (final / "bits" / "stdc++.h.gch").is_file():
+        if (final / f"{name}.gch").is_file():
             return final
         work = _fresh_build_dir(root)
         try:
-            (work / "bits").mkdir()
-            shutil.copyfile(header, work / "bits" / "stdc++.h")
-            args = [*flags, "-x", "c++-header", "bits/stdc++.h", "-o", "bits/stdc++.h.gch"]
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(header, work / name)
+            args = [*flags, "-x", "c++-header", name, "-o", f"{name}.gch"]
             if not _sandboxed(compiler, args, work, []).ok:
                 return None
             _publish(work, final)

@@ -101,6 +101,7 @@ def measure_cpp(
     include_dirs: tuple[Path | str, ...] = (),
     observe_source: str | None = None,
     observe_upto: int | None = None,
+    first_header: Path | str | None = None,
 ) -> CppMeasurement:
     """Measure ``source`` on ``stdin``; never raises for the program's faults (``CompilerMissing`` if no g++/gcov).
 
@@ -110,11 +111,12 @@ def measure_cpp(
     ``observe_source`` is the ``observe`` instrumentation of the program: it is
     built with the run flags and run on the same ``stdin`` under ``limits``
     (output cap raised to ``OBSERVE_OUTPUT_BYTES``), and ``peak_state`` /
-    ``state_load`` are ``state_metrics(its stderr, observe_upto)``.
+    ``state_load`` are ``state_metrics(its stderr, observe_upto)``. ``first_header``:
+    see ``compile_cpp`` (a header included first that may be precompiled).
     """
     version = compiler.version()
     gcov = compiler.gcov_executable()
-    built = compile_cpp(source, coverage=True, include_dirs=include_dirs, compiler=compiler)
+    built = compile_cpp(source, coverage=True, include_dirs=include_dirs, compiler=compiler, first_header=first_header)
     if isinstance(built, CompileFailure):
         return _failed("error", f"the program does not compile ({built.status}): {built.errors}", version)
     result, lines, problem = _coverage_run(built, stdin, limits, gcov)
@@ -126,7 +128,7 @@ def measure_cpp(
     found = CppMeasurement("ok", "", total, None, None, version, result.stdout, tuple(sorted(lines.items())))
     if observe_source is None:
         return found
-    return _with_state(found, observe_source, observe_upto, stdin, limits, compiler, include_dirs)
+    return _with_state(found, observe_source, observe_upto, stdin, limits, compiler, include_dirs, first_header)
 
 
 def _failed(status: str, detail: str, version: str, stdout: bytes = b"") -> CppMeasurement:
@@ -227,8 +229,9 @@ def _with_state(
     limits: Limits,
     compiler: Compiler,
     include_dirs: tuple[Path | str, ...],
+    first_header: Path | str | None,
 ) -> CppMeasurement:
-    built = compile_cpp(observe_source, include_dirs=include_dirs, compiler=compiler)
+    built = compile_cpp(observe_source, include_dirs=include_dirs, compiler=compiler, first_header=first_header)
     if isinstance(built, CompileFailure):
         return _failed("error", f"the observing program does not compile: {built.errors}", found.compiler)
     wide = replace(limits, output_bytes=max(limits.output_bytes, OBSERVE_OUTPUT_BYTES))

@@ -1,0 +1,79 @@
+"""Benchmark of building C++ cases: cases per minute on the shipped C++ examples, and the share of compiling.
+
+Run from the repository root after ``pip install -e '.[test]'``::
+
+    python benchmarks/build_cpp.py [--jobs 2] [PATH...]
+
+``PATH`` defaults to every case spec under ``examples/`` with ``language = "cpp"``. Prints,
+measured side by side in one run:
+(a) a cold build (a fresh, empty compile cache: every compile and the precompiled header, if a
+    program includes ``<bits/stdc++.h>``, happen in the build) and a warm build of the same specs
+    (the cache of the cold build: no compile at all), each as cases per minute with ``--jobs``
+    cases at a time, and their ratio;
+(b) the cold build's compile seconds (summed from the cache entries' ``meta.json``) as a share
+    of its worker time (wall time x jobs), and per case (each case compiles its clean program and
+    its instrumented copies, plain and with coverage).
+Every case must be admitted; an exclusion is printed and fails the run (the numbers would be of
+less work than they claim).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+from execstate.build import BuildOptions, build
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cpp_specs(root: Path) -> list[Path]:
+    return sorted(
+        p.parent for p in root.rglob("case.toml") if tomllib.loads(p.read_text(encoding="utf-8"))["language"] == "cpp"
+    )
+
+
+def timed_build(paths: list[Path], jobs: int) -> tuple[float, int]:
+    started = time.perf_counter()
+    result = build(paths, jobs=jobs, options=BuildOptions())
+    wall = time.perf_counter() - started
+    if result.exclusions:
+        for e in result.exclusions:
+            print(f"excluded {e.case_id}: {e.check}: {e.reason}", file=sys.stderr)
+        raise SystemExit(1)
+    return wall, result.manifest.cases_admitted
+
+
+def compile_seconds(cache: Path) -> tuple[float, int]:
+    metas = [json.loads(p.read_text()) for p in (cache / "bin").rglob("meta.json")]
+    return sum(m["compile_s"] for m in metas), len(metas)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("paths", nargs="*", type=Path)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    paths = args.paths or cpp_specs(ROOT / "examples")
+    with tempfile.TemporaryDirectory(prefix="bench-cpp-cache-") as cache:
+        os.environ["EXECSTATE_CPP_CACHE"] = cache
+        cold, cases = timed_build(paths, args.jobs)
+        warm, _ = timed_build(paths, args.jobs)
+        compiled, binaries = compile_seconds(Path(cache))
+    print(f"{cases} C++ cases, {args.jobs} at a time ({os.cpu_count()} cores)")
+    print(f"(a) cold cache: {cases / cold * 60:6.1f} cases/min ({cold:.1f} s)")
+    print(f"    warm cache: {cases / warm * 60:6.1f} cases/min ({warm:.1f} s); warm/cold speed {cold / warm:.2f}x")
+    print(
+        f"(b) compiling: {compiled:.1f} s for {binaries} binaries = {compiled / (cold * args.jobs):.0%} of the cold "
+        f"build's worker time; {compiled / cases:.2f} s and {binaries / cases:.1f} binaries per case"
+    )
+
+
+if __name__ == "__main__":
+    main()
