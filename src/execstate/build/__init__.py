@@ -1,7 +1,8 @@
 """Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
 from execstate.build._build import PARTIAL_DIR, BuildResult, build, write_build
-from execstate.build._case import LANGUAGES, BuildOptions, build_case
+from execstate.build._candidates import Candidate
+from execstate.build._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._cpp_language import CppLanguage
 from execstate.build._language import Language, LanguageError, PythonLanguage
@@ -13,11 +14,13 @@ from execstate.studies import builtin_studies, study_dir
 
 __all__ = [
     "CORPUS_COLUMNS",
+    "HASH_SEEDS",
     "LANGUAGES",
     "PARTIAL_DIR",
     "AnchorError",
     "BuildOptions",
     "BuildResult",
+    "Candidate",
     "CaseSpec",
     "CppLanguage",
     "Instrumented",

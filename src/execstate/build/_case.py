@@ -179,6 +179,8 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         "hash_seeds": list(HASH_SEEDS),
         "instrument_prefix": inst["inside"].prefix,
     }
+    if spec.provenance:
+        meta["provenance"] = dict(spec.provenance)
     return _tasks(case, short, long, outs, oracles, inst, meta)
 
 

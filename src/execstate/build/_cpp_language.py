@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from execstate.build._candidates import Candidate, cpp_candidates, cpp_loops
 from execstate.build._cpp import (
     HEADER_PATH,
     REFUSAL_MARKER,
@@ -75,12 +76,14 @@ class CppLanguage:
     def disabled(self, inst: Instrumented) -> str:
         return disabled_cpp(inst)
 
-    def run(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> SandboxResult:
-        """Compile (cached) and run a fresh copy of the binary; ``seed`` has no meaning for C++."""
+    def run(
+        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
+    ) -> SandboxResult:
+        """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++."""
         built = compile_cpp(source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return _compile_failure(built)
-        return run_binary(built, stdin, self.limits)
+        return run_binary(built, stdin, self.limits, args=args)
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
@@ -135,6 +138,12 @@ class CppLanguage:
 
     def cyclomatic(self, source: str) -> int | None:
         return cyclomatic_cpp(source)
+
+    def loops(self, source: str) -> list[int]:
+        return cpp_loops(source)
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        return cpp_candidates(source, loop_line)
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
         """What a C++ task records of its toolchain: the compiler's version string and the flags."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from execstate.build._candidates import Candidate, python_candidates, python_loops
 from execstate.build._python import (
     COUNT_MARKER,
     AnchorError,
@@ -54,8 +55,11 @@ class Language(Protocol):
     def disabled(self, inst: Instrumented) -> str:
         """The preservation variant: ``inst`` with guards that never fire and output not silenced."""
 
-    def run(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> SandboxResult:
-        """Run a fresh copy of a program text, alone in a fresh directory under ``workdir``, under the limits.
+    def run(
+        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
+    ) -> SandboxResult:
+        """Run a fresh copy of a program text with command-line ``args``, alone in a fresh directory under
+        ``workdir``, under the limits (``seed``: Python's hash seed).
 
         Nothing one run leaves behind (a planted module, a file it reads back) reaches another run.
         """
@@ -75,6 +79,12 @@ class Language(Protocol):
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
         """What each task records of the toolchain that ran and measured it (interpreter, compiler)."""
+
+    def loops(self, source: str) -> list[int]:
+        """Header lines of the loops a checkpoint may select, in order (for ``execstate construct``)."""
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        """Variables the loop binds in its header or assigns in its body that a projection may hold."""
 
 
 @dataclass(frozen=True)
@@ -145,3 +155,9 @@ class PythonLanguage:
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
         return {"python": measured.python}
+
+    def loops(self, source: str) -> list[int]:
+        return python_loops(source)
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        return python_candidates(source, loop_line)

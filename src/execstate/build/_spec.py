@@ -5,7 +5,7 @@ from __future__ import annotations
 import keyword
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -13,7 +13,17 @@ from execstate.errors import SpecError
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
-_TOP_KEYS = {"id", "study", "language", "program", "short_input", "long_input", "grading_rule", "checkpoint"}
+_TOP_KEYS = {
+    "id",
+    "study",
+    "language",
+    "program",
+    "short_input",
+    "long_input",
+    "grading_rule",
+    "checkpoint",
+    "provenance",
+}
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration"}
 _INPUT_KEYS = {"generator", "args"}
@@ -53,6 +63,8 @@ class CaseSpec(BaseModel):
     grading_rule: str
     checkpoint: Checkpoint
     spec_path: Path
+    provenance: dict[str, Any] = {}
+    """The ``[provenance]`` table: what ``execstate construct`` chose and measured (copied into the tasks' meta)."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -102,7 +114,23 @@ def load_spec(path: Path) -> CaseSpec:
         grading_rule=rule,
         checkpoint=_checkpoint(path, raw["checkpoint"]),
         spec_path=path.resolve(),
+        provenance=_provenance(path, raw.get("provenance", {})),
     )
+
+
+def _provenance(path: Path, table: Any) -> dict[str, Any]:
+    """The optional ``[provenance]`` table: flat keys with strings, numbers, booleans or lists of them."""
+    if not isinstance(table, dict):
+        raise SpecError(path, "provenance", "must be a table", "write it as [provenance] with key = value lines")
+
+    def plain(value: Any) -> bool:
+        return isinstance(value, (str, int, float, bool))
+
+    for key, value in table.items():
+        if not (plain(value) or (isinstance(value, list) and all(plain(v) for v in value))):
+            problem = f"value of {key!r} is a {type(value).__name__}"
+            raise SpecError(path, f"provenance.{key}", problem, "use a string, number, boolean or a list of them")
+    return dict(table)
 
 
 def _check_keys(path: Path, table: dict, allowed: set[str], prefix: str) -> None:

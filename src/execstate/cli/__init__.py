@@ -15,12 +15,12 @@ import argparse
 import os
 import sys
 
-from execstate.cli import _analyze, _build, _grade, _metrics, _pipeline, _run
+from execstate.cli import _analyze, _build, _construct, _grade, _metrics, _pipeline, _run
 
-_STAGES = (_build, _metrics, _run, _grade, _analyze, _pipeline)
+_STAGES = (_build, _construct, _metrics, _run, _grade, _analyze, _pipeline)
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "
-    "Stages: build -> run -> grade -> analyze (report); pipeline runs them all."
+    "Stages: (construct ->) build -> run -> grade -> analyze (report); pipeline runs them all."
 )
 
 

@@ -419,10 +419,12 @@ def run_binary(
     limits: Limits = Limits(),  # noqa: B008 (frozen: one shared default is safe)
     *,
     env: dict[str, str] | None = None,
+    args: tuple[str, ...] = (),
 ) -> SandboxResult:
     """Run a fresh copy of ``compiled`` in the sandbox, in a fresh working directory that holds only the copy.
 
-    ``env`` replaces the scrubbed default environment. Never raises for the program's faults.
+    ``env`` replaces the scrubbed default environment; ``args`` follow the program's name on its command
+    line (a generator's seed and size). Never raises for the program's faults.
     """
     with fresh_copy(compiled) as work:
-        return run([str(work / BINARY_NAME)], stdin, limits, env=env, cwd=work)
+        return run([str(work / BINARY_NAME), *args], stdin, limits, env=env, cwd=work)

@@ -1,0 +1,104 @@
+"""``execstate construct``: problem pools -> case specs (SPEC section 5), one directory per problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from execstate.cli._build import add_bounds, bounds
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "construct", help="propose case specs from programs and their tests (then: execstate build)", description=__doc__
+    )
+    p.add_argument("pools", nargs="+", type=Path, help="problem pools (a directory of problems) or problem directories")
+    p.add_argument("--out", type=Path, required=True, help="directory of the specs: one folder per problem")
+    p.add_argument("--language", choices=("python", "cpp"), default=None, help="only problems in this language")
+    p.add_argument("--study", default=None, help="study of the specs (default: problem.toml's, else 'constructed')")
+    p.add_argument("--jobs", type=int, default=2, help="problems constructed in parallel (default 2)")
+    p.add_argument("--executor", choices=("process", "dask"), default="process", help="process pool or Dask cluster")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    p.add_argument("--max-trace", type=int, default=2_000_000, help="cap on the long input's trace (default 2000000)")
+    p.add_argument("--min-ratio", type=float, default=4.0, help="long/short trace ratio to require (default 4)")
+    p.add_argument(
+        "--prefer-branch-preserving",
+        action="store_true",
+        help="pick a long input that takes the short input's branch outcomes, when one exists",
+    )
+    p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
+    p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
+    add_bounds(p)
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from execstate.build import BuildOptions
+    from execstate.construct import ConstructOptions, construct, read_pool
+    from execstate.errors import NothingAdmitted, UsageError, output_dir
+    from execstate.sandbox import Limits
+
+    if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 1 or args.max_trace < 1 or args.min_ratio <= 1:
+        raise UsageError(
+            "--jobs, --timeout, --memory-mb and --max-trace must be positive and --min-ratio above 1. "
+            "Fix: e.g. --jobs 2 --timeout 20 --min-ratio 4"
+        )
+    problems = [p for pool in args.pools for p in read_pool(pool)]
+    if args.language:
+        problems = [p for p in problems if p.language == args.language]
+    if not problems:
+        raise UsageError(f"no {args.language or ''} problem in {', '.join(map(str, args.pools))}. Fix: check the pools")
+    out = output_dir(args.out)
+    build_opts = BuildOptions(
+        limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
+        python=args.python,
+        **bounds(args),
+    )
+    opts = ConstructOptions(
+        build=build_opts,
+        max_trace=args.max_trace,
+        min_ratio=args.min_ratio,
+        prefer_branch_preserving=args.prefer_branch_preserving,
+        study=args.study,
+    )
+    kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}
+    result = _with_progress(construct, problems, out, opts, kwargs)
+    for o in result.rejected:
+        print(f"no spec for {o.problem}: {o.check}: {o.reason}", file=sys.stderr)
+    print(f"{len(result.written)} of {len(result.outcomes)} problems have a spec in {out} (why: {out}/construct.json)")
+    if not result.written:
+        raise NothingAdmitted(f"no problem of {len(result.outcomes)} gave a spec. Fix: see {out}/construct.json")
+    return 0
+
+
+def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs: dict[str, Any]) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("constructing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[specs]} specs"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.description}"),
+        transient=not sys.stderr.isatty(),
+        disable=not sys.stderr.isatty(),
+    ) as bar:
+        job = bar.add_task("", total=len(problems), specs=0, rate="")
+        specs = 0
+
+        def report(outcome: Any, done: int, total: int) -> None:
+            nonlocal specs
+            specs += outcome.spec_dir is not None
+            elapsed = bar.tasks[0].elapsed or 1e-9
+            rate = f"{done / elapsed * 60:.1f}/min"
+            bar.update(job, completed=done, specs=specs, rate=rate, description=outcome.problem)
+            if not sys.stderr.isatty():
+                print(f"[{done}/{total}] {outcome.problem}: {outcome.check or 'spec'}", file=sys.stderr)
+
+        return construct(problems, out, opts, progress=report, **kwargs)

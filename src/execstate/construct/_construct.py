@@ -1,0 +1,611 @@
+"""Automatic case construction (SPEC section 5): a problem and its pool of inputs -> one case spec.
+
+For each problem the constructor
+
+1. runs the program on every test input in the sandbox: a wrong answer or a
+   crash on a test with an expected output excludes the problem (check
+   ``tests``); an input the program cannot finish within the limits is only
+   unusable (a slow interpreter is not a wrong program);
+2. measures the trace length of every passing input, smallest inputs first
+   (once two inputs are over the cap, larger ones are not measured);
+3. picks short = the passing input with the smallest trace and long = the one
+   with the largest trace not above ``max_trace`` that is at least
+   ``min_ratio`` times short in each of three repeated measurements; with no
+   such input and a generator that takes a size, asks it for inputs of sizes
+   ``generator_sizes`` (seed ``GENERATOR_SEED``) until the bounds are met;
+4. counts every loop's iterations on the long input and tries the loops that
+   run at least twice, most iterations first (ties: first line), at most
+   ``max_loops`` of them;
+5. for a loop, probes the candidate variables (``Language.candidates``) at
+   both checkpoints and keeps those that are JSON-representable with at most
+   ``max_value_chars`` characters each and of one JSON type at both; prefers
+   scalars, then variables the loop both reads and writes, then first
+   assignment; takes up to ``max_variables``, swapping the last for the best
+   changing one when none of them changes;
+6. builds the proposed spec with the unchanged builder (``build_case``): the
+   first loop whose spec is admitted wins; each rejection is recorded.
+
+Everything it considered, with its numbers and why it lost, goes to
+``construct.json`` beside the spec; the chosen numbers also go to the spec's
+``[provenance]`` table, which the builder copies into each task's ``meta``.
+Nothing here depends on time or on the order problems finish in: the same
+pool gives the same specs byte for byte. ``execstate build`` then admits or
+excludes the written specs by the nine checks, like any hand-written spec.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import as_completed as as_completed_futures
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from execstate.build import BuildOptions, Candidate, Language, LanguageError, build_case, load_spec
+from execstate.construct._pool import Problem
+from execstate.errors import UsageError, remove_tree
+from execstate.grade import answer_matches
+
+GENERATOR_SEED = 1
+SPEC_NAME = "case.toml"
+RECORD_NAME = "construct.json"
+PROGRAM_NAMES = {"python": "main.py", "cpp": "main.cpp"}
+
+
+@dataclass(frozen=True)
+class ConstructOptions:
+    """Knobs of construction; every default is SPEC section 5's."""
+
+    build: BuildOptions = field(default_factory=BuildOptions)
+    """Limits and toolchains of every run (a problem's own limits override the time and memory)."""
+    max_trace: int = 2_000_000
+    """Cap on the long input's trace length (instruction events for Python, line executions for C++)."""
+    min_ratio: float = 4.0
+    """The long input's trace must be at least this many times the short one's, in each of three measurements."""
+    max_variables: int = 3
+    max_value_chars: int = 200
+    max_loops: int = 3
+    """Loops tried through the nine checks before the problem is given up."""
+    generator_sizes: tuple[int, ...] = tuple(2**i for i in range(1, 21))
+    prefer_branch_preserving: bool = False
+    study: str | None = None
+    """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
+
+
+@dataclass
+class Outcome:
+    """What construction made of one problem: a spec directory, or the reason there is none."""
+
+    problem: str
+    case_id: str | None
+    spec_dir: Path | None
+    check: str | None = None
+    """Why no spec: ``tests``, ``inputs``, ``loops``, ``projection`` or a build check; None when a spec was written."""
+    reason: str | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time by phase (``tests``, ``measure``, ``loops``, ``check``); kept out of ``construct.json``."""
+
+
+class _Reject(Exception):
+    def __init__(self, check: str, reason: str) -> None:
+        super().__init__(reason)
+        self.check, self.reason = check, reason
+
+
+def _trim(data: bytes, n: int = 160) -> str:
+    text = data.decode("utf-8", "replace")
+    return text if len(text) <= n else text[:n] + f"... ({len(text)} chars)"
+
+
+class _Work:
+    """One problem's construction: its language, source, scratch directory and the record being written."""
+
+    def __init__(self, problem: Problem, opts: ConstructOptions, tmp: Path) -> None:
+        self.problem, self.opts, self.tmp = problem, opts, tmp
+        limits = opts.build.limits
+        if problem.limits.time_s is not None:
+            limits = replace(
+                limits, wall_s=max(limits.wall_s, problem.limits.time_s), cpu_s=max(limits.cpu_s, problem.limits.time_s)
+            )
+        if problem.limits.memory_mb is not None:
+            limits = replace(limits, memory_mb=max(limits.memory_mb, problem.limits.memory_mb))
+        self.build_opts = replace(opts.build, limits=limits)
+        lang = self.build_opts.language(problem.language)
+        if lang is None:
+            raise _Reject("spec", f"language {problem.language!r} has no builder")
+        self.lang: Language = lang
+        self.source = problem.program.read_text(encoding="utf-8")
+        self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
+        self.seconds: dict[str, float] = {}
+        self._phase: tuple[str, float] | None = None
+
+    def phase(self, name: str | None) -> None:
+        """Charge the time since the last call to the phase then named; start ``name``."""
+        now = time.perf_counter()
+        if self._phase is not None:
+            self.seconds[self._phase[0]] = self.seconds.get(self._phase[0], 0.0) + now - self._phase[1]
+        self._phase = (name, now) if name is not None else None
+
+    def run(self, source: str, data: bytes):
+        return self.lang.run(source, data, self.tmp)
+
+    def trace(self, data: bytes) -> int | None:
+        m = self.lang.measure(self.source, data, None, state=False)
+        return m.trace_length if m.status == "ok" else None
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _inputs(w: _Work) -> list[dict[str, Any]]:
+    """Run every test; a failed one rejects the problem. The passing inputs with their trace lengths."""
+    rows: list[dict[str, Any]] = []
+    for test in w.problem.tests:
+        data = test.input.read_bytes()
+        row: dict[str, Any] = {
+            "input": f"tests/{test.input.name}",
+            "bytes": len(data),
+            "expected": test.output is not None,
+        }
+        rows.append(row)
+        if len(data) > w.build_opts.max_input_bytes:
+            row["rejected"] = f"over max_input_bytes ({w.build_opts.max_input_bytes})"
+            continue
+        res = w.run(w.source, data)
+        if res.status in ("timeout", "memory"):
+            row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
+            continue
+        if not res.ok:
+            raise _Reject("tests", f"the program fails its test {test.name}: {res.describe()}")
+        if test.output is not None:
+            expected = test.output.read_bytes().decode("utf-8", "replace")
+            if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
+                raise _Reject(
+                    "tests",
+                    f"the program fails its test {test.name} under rule {w.problem.rule}: printed "
+                    f"{_trim(res.stdout)!r}, expected {_trim(expected.encode())!r}",
+                )
+        row["data"] = data
+    _measure_all(w, [r for r in rows if "data" in r])
+    return rows
+
+
+def _measure_all(w: _Work, rows: list[dict[str, Any]]) -> None:
+    w.phase("measure")
+    over = 0
+    for row in sorted(rows, key=lambda r: (r["bytes"], r["input"])):
+        if over >= 2:
+            row["rejected"] = "not measured: two smaller inputs are already over max_trace"
+            continue
+        trace = w.trace(row["data"])
+        if trace is None:
+            row["rejected"] = "its trace length could not be measured within the limits"
+            continue
+        row["trace"] = trace
+        if trace > w.opts.max_trace:
+            over += 1
+            row["rejected"] = f"trace {trace} is over max_trace ({w.opts.max_trace})"
+
+
+def _generated(w: _Work) -> list[dict[str, Any]]:
+    """Inputs of growing size from the problem's generator, up to the first over the cap."""
+    gen = w.problem.generator
+    if gen is None or not gen.takes_size:
+        return []
+    rows: list[dict[str, Any]] = []
+    text = gen.path.read_text(encoding="utf-8")
+    runner = w.build_opts.language(gen.language)
+    assert runner is not None
+    for size in w.opts.generator_sizes:
+        row: dict[str, Any] = {"input": f"generator seed={GENERATOR_SEED} size={size}", "expected": False}
+        rows.append(row)
+        made = _generate(runner, text, size, w.tmp)
+        if isinstance(made, str):
+            row["rejected"] = made
+            break
+        row["bytes"] = len(made)
+        if len(made) > w.build_opts.max_input_bytes:
+            row["rejected"] = f"over max_input_bytes ({w.build_opts.max_input_bytes})"
+            break
+        res = w.run(w.source, made)
+        if not res.ok:
+            row["rejected"] = f"the program fails on it: {res.describe()}"
+            break
+        trace = w.trace(made)
+        if trace is None:
+            row["rejected"] = "its trace length could not be measured within the limits"
+            break
+        row["trace"], row["data"] = trace, made
+        if trace > w.opts.max_trace:
+            row["rejected"] = f"trace {trace} is over max_trace ({w.opts.max_trace})"
+            break
+    return rows
+
+
+def _generate(runner: Language, text: str, size: int, tmp: Path) -> bytes | str:
+    res = runner.run(text, b"", tmp, args=(str(GENERATOR_SEED), str(size)))
+    if not res.ok:
+        return f"the generator fails for size {size}: {res.describe()}"
+    return bytes(res.stdout)
+
+
+def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    usable = [r for r in rows if "trace" in r and "rejected" not in r]
+    if len(usable) < 2:
+        return None
+    short = min(usable, key=lambda r: (r["trace"], r["bytes"], r["input"]))
+    longs = sorted(
+        (r for r in usable if r is not short and r["trace"] >= w.opts.min_ratio * short["trace"]),
+        key=lambda r: (-r["trace"], r["bytes"], r["input"]),
+    )
+    for r in usable:
+        if r is not short and r not in longs:
+            r.setdefault("lost", f"trace {r['trace']} is under {w.opts.min_ratio}x the short input's {short['trace']}")
+    if w.opts.prefer_branch_preserving:
+        longs.sort(key=lambda r: not _branch_preserving(w, short, r))
+    for long in longs:
+        shorts = [w.trace(short["data"]) for _ in range(3)]
+        longs3 = [w.trace(long["data"]) for _ in range(3)]
+        if None in shorts or None in longs3:
+            long["lost"] = "a repeated measurement failed"
+            continue
+        if min(longs3) >= w.opts.min_ratio * max(shorts):  # type: ignore[type-var, operator]
+            short["repeated"], long["repeated"] = shorts, longs3
+            return short, long
+        long["lost"] = f"repeated traces {longs3} are not {w.opts.min_ratio}x the short's {shorts}"
+    return None
+
+
+def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
+    outcomes = getattr(w.lang, "branch_outcomes", None)
+    if outcomes is None:
+        return False
+    key = "branches"
+    for r in (short, long):
+        if key not in r:
+            r[key] = outcomes(w.source, r["data"])
+    return short[key] is not None and short[key] == long[key]
+
+
+# ---------------------------------------------------------------- loops and projections
+
+
+def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
+    """Every loop with its iteration count on the long input, best first (most iterations, then first line)."""
+    rows = []
+    for line in w.lang.loops(w.source):
+        row: dict[str, Any] = {"line": line, "header": w.source.split("\n")[line - 1].strip()}
+        rows.append(row)
+        try:
+            w.lang.locate_loop(w.source, line, None, ())
+            counted = w.lang.instrument(w.source, line, (), "count")
+        except LanguageError as exc:
+            row["rejected"] = exc.problem
+            continue
+        K = w.lang.iterations(w.run(counted.source, long))
+        row["iterations"] = K
+        if K is None:
+            row["rejected"] = "counting its iterations failed"
+        elif K < 2:
+            row["rejected"] = f"runs {K} time(s) on the long input; at least 2 are needed"
+    return sorted(rows, key=lambda r: (-(r.get("iterations") or 0) if "rejected" not in r else 1, r["line"]))
+
+
+def _probe(w: _Work, line: int, names: tuple[str, ...], k: int, long: bytes) -> dict[str, tuple[Any, Any]] | str:
+    """The JSON values of ``names`` at the inside and post checkpoints, or why they could not be read."""
+    found: list[dict[str, Any]] = []
+    for mode in ("inside", "post"):
+        inst = w.lang.instrument(w.source, line, names, mode, k)
+        res = w.run(inst.source, long)
+        if not res.ok:
+            return f"{mode} checkpoint: {res.describe()}"
+        try:
+            found.append(json.loads(res.stdout))
+        except ValueError:
+            return f"{mode} checkpoint printed no JSON: {_trim(res.stdout)!r}"
+    return {name: (found[0].get(name), found[1].get(name)) for name in names}
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _json_type(value: Any) -> str:
+    return type(value).__name__ if not isinstance(value, bool) else "bool"
+
+
+def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], list[dict[str, Any]]]:
+    """The chosen variables of the loop at ``line`` and a row per candidate (its values, or why it lost)."""
+    k = K // 2 + 1
+    rows: list[dict[str, Any]] = []
+    ok: list[Candidate] = []
+    for cand in w.lang.candidates(w.source, line):
+        row: dict[str, Any] = {"name": cand.name, "reads": cand.read, "first": list(cand.first)}
+        rows.append(row)
+        try:
+            w.lang.locate_loop(w.source, line, None, (cand.name,))
+        except LanguageError as exc:
+            row["rejected"] = exc.problem
+            continue
+        ok.append(cand)
+    values = _probe(w, line, tuple(c.name for c in ok), k, long) if ok else {}
+    if isinstance(values, str):  # one of them cannot be shown: probe each alone
+        values = {}
+        for cand in ok:
+            one = _probe(w, line, (cand.name,), k, long)
+            if isinstance(one, str):
+                next(r for r in rows if r["name"] == cand.name)["rejected"] = one
+            else:
+                values.update(one)
+    kept: list[tuple[tuple[bool, bool, tuple[int, int]], str, bool]] = []
+    for cand in ok:
+        row = next(r for r in rows if r["name"] == cand.name)
+        if cand.name not in values:
+            continue
+        inside, post = values[cand.name]
+        row["inside"], row["post"] = inside, post
+        sizes = [len(json.dumps(v, ensure_ascii=False, separators=(",", ":"))) for v in (inside, post)]
+        if max(sizes) > w.opts.max_value_chars:
+            row["rejected"] = f"serialized at {max(sizes)} characters, over {w.opts.max_value_chars}"
+        elif _json_type(inside) != _json_type(post):
+            row["rejected"] = f"JSON type {_json_type(inside)} inside, {_json_type(post)} after the loop"
+        else:
+            kept.append(((not _scalar(inside), not cand.read, cand.first), cand.name, inside != post))
+    kept.sort()
+    chosen = kept[: w.opts.max_variables]
+    if chosen and not any(changes for _, _, changes in chosen):
+        changing = next((c for c in kept if c[2]), None)
+        chosen = chosen[:-1] + [changing] if changing is not None else []
+    names = [name for _, name, _ in chosen]
+    for row in rows:
+        if "rejected" not in row and row["name"] not in names:
+            row["lost"] = "ranked lower (scalars first, then read-and-written, then first assignment)"
+    return names, rows
+
+
+# ---------------------------------------------------------------- the spec
+
+
+def _toml_str(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return _toml_str(str(value))
+
+
+def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any]) -> str:
+    header = loop["header"]
+    lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
+    anchor = f"loop_text = {_toml_str(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
+    out = [
+        f"# Made by `execstate construct` from problem {w.problem.id!r}; construct.json says why each choice won.",
+        f"id = {_toml_str(case_id)}",
+        f"study = {_toml_str(study)}",
+        f"language = {_toml_str(w.problem.language)}",
+        f"program = {_toml_str(PROGRAM_NAMES[w.problem.language])}",
+        'short_input = "short.txt"',
+        'long_input = "long.txt"',
+        f"grading_rule = {_toml_str(w.problem.rule)}",
+        "",
+        "[checkpoint]",
+        anchor,
+        f"variables = {_toml_value(names)}",
+        "",
+        "[provenance]",
+        *(f"{key} = {_toml_value(value)}" for key, value in prov.items()),
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) -> None:
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    (spec_dir / PROGRAM_NAMES[w.problem.language]).write_text(w.source, encoding="utf-8")
+    (spec_dir / "short.txt").write_bytes(short)
+    (spec_dir / "long.txt").write_bytes(long)
+    (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
+
+
+def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k not in ("data",)} for r in rows]
+
+
+def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
+    """Construct ``problem``'s case spec into ``out/<problem id>/``; never raises for the problem's faults.
+
+    The directory receives ``construct.json`` in every case and, when a loop's spec
+    was admitted by the nine checks, ``case.toml`` with the program and the two inputs.
+    """
+    opts = opts or ConstructOptions()
+    spec_dir = Path(out) / problem.id
+    study = opts.study or problem.study or "constructed"
+    case_id = f"{study}/{problem.id}"
+    remove_tree(spec_dir)  # a problem's directory is remade whole: nothing stale survives
+    tmp = Path(tempfile.mkdtemp(prefix="execstate-construct-"))
+    outcome = Outcome(problem.id, None, None)
+    record: dict[str, Any] = {"problem": problem.id}
+    w: _Work | None = None
+    try:
+        w = _Work(problem, opts, tmp)
+        record = w.record
+        outcome = _construct(w, spec_dir, case_id, study)
+    except _Reject as exc:
+        outcome = Outcome(problem.id, None, None, exc.check, exc.reason)
+    except Exception as exc:  # one bad problem never stops the batch
+        outcome = Outcome(problem.id, None, None, "internal", f"{type(exc).__name__}: {exc}")
+    finally:
+        remove_tree(tmp)
+    if w is not None:
+        w.phase(None)
+        outcome.seconds = w.seconds
+    record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
+    record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
+    outcome.record = record
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    (spec_dir / RECORD_NAME).write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return outcome
+
+
+def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
+    w.phase("tests")
+    rows = _inputs(w)
+    w.record["inputs"] = rows
+    chosen = _choose_inputs(w, rows)
+    if chosen is None:
+        gen_rows = _generated(w)
+        rows += gen_rows
+        chosen = _choose_inputs(w, rows)
+    w.record["inputs"] = _record_rows(rows)
+    if chosen is None:
+        raise _Reject(
+            "inputs",
+            f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
+            f"{w.opts.min_ratio}x the short one's",
+        )
+    short, long = chosen
+    w.record["short"], w.record["long"] = short["input"], long["input"]
+    w.phase("loops")
+    loops = _loops(w, long["data"])
+    w.record["loops"] = loops
+    tried = 0
+    last: tuple[str, str] = ("loops", "no loop runs at least twice on the long input")
+    for loop in loops:
+        if "rejected" in loop:
+            continue
+        if tried >= w.opts.max_loops:
+            loop["lost"] = f"not tried: {w.opts.max_loops} loops were tried first"
+            continue
+        tried += 1
+        w.phase("loops")
+        names, cands = _projection(w, loop["line"], loop["iterations"], long["data"])
+        loop["candidates"] = cands
+        if not names:
+            loop["rejected"] = "no candidate variable is representable and changes between the checkpoints"
+            last = ("projection", f"loop on line {loop['line']}: {loop['rejected']}")
+            continue
+        loop["variables"] = names
+        prov = {
+            "problem": w.problem.id,
+            "short_input": short["input"],
+            "long_input": long["input"],
+            "short_trace": short["trace"],
+            "long_trace": long["trace"],
+            "loop_iterations": loop["iterations"],
+        }
+        if "branches" in short:
+            prov["branch_preserving"] = short["branches"] is not None and short["branches"] == long["branches"]
+        text = _spec_text(w, case_id, study, loop, names, prov)
+        trial = w.tmp / f"trial-{loop['line']}"
+        _write_spec(trial, w, text, short["data"], long["data"])
+        w.phase("check")
+        built = build_case(load_spec(trial / SPEC_NAME), w.build_opts)
+        if isinstance(built, list):
+            _write_spec(spec_dir, w, text, short["data"], long["data"])
+            loop["chosen"] = True
+            return Outcome(w.problem.id, case_id, spec_dir)
+        loop["rejected"] = f"excluded by {built.check}: {built.reason}"
+        last = (built.check, f"loop on line {loop['line']}: excluded by {built.check}: {built.reason}")
+    raise _Reject(*last)
+
+
+# ---------------------------------------------------------------- a pool
+
+
+@dataclass
+class ConstructResult:
+    """Every problem's outcome, in problem order."""
+
+    outcomes: list[Outcome]
+
+    @property
+    def written(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.spec_dir is not None]
+
+    @property
+    def rejected(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.spec_dir is None]
+
+
+def _one(args: tuple[Problem, str, ConstructOptions]) -> Outcome:
+    problem, out, opts = args
+    return construct_problem(problem, out, opts)
+
+
+def construct(
+    problems: list[Problem],
+    out: Path | str,
+    opts: ConstructOptions | None = None,
+    *,
+    jobs: int = 2,
+    executor: str = "process",
+    scheduler: str | None = None,
+    progress: Callable[[Outcome, int, int], None] | None = None,
+) -> ConstructResult:
+    """Construct every problem into ``out`` (one directory each) and write ``out/construct.json``.
+
+    Per-problem work runs on a process pool of ``jobs`` workers (``executor="process"``), or on
+    the Dask cluster at ``scheduler`` (``executor="dask"``; a ``distributed`` address); both give
+    byte-identical output. ``progress(outcome, done, total)`` is called as problems finish.
+    """
+    opts = opts or ConstructOptions()
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    work = [(p, str(root), opts) for p in problems]
+    results: dict[str, Outcome] = {}
+    for outcome in _map(work, jobs, executor, scheduler):
+        results[outcome.problem] = outcome
+        if progress is not None:
+            progress(outcome, len(results), len(work))
+    outcomes = [results[p.id] for p in problems]
+    summary = {
+        "problems": len(outcomes),
+        "specs": len([o for o in outcomes if o.spec_dir is not None]),
+        "outcomes": [
+            {"problem": o.problem, "case_id": o.case_id, "check": o.check, "reason": o.reason} for o in outcomes
+        ],
+    }
+    (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return ConstructResult(outcomes)
+
+
+def _map(work: list[tuple[Problem, str, ConstructOptions]], jobs: int, executor: str, scheduler: str | None):
+    if executor == "dask":
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise UsageError(
+                "--executor dask needs the distributed package. Fix: pip install 'execstate[dask]'"
+            ) from None
+        if not scheduler:
+            raise UsageError("--executor dask needs a scheduler. Fix: pass --scheduler tcp://HOST:PORT")
+        with Client(scheduler) as client:
+            futures = [client.submit(_one, item, pure=False) for item in work]
+            for future in as_completed(futures):
+                yield future.result()
+        return
+    if executor != "process":
+        raise UsageError(f"unknown executor {executor!r}. Fix: use process or dask")
+    if jobs <= 1:
+        for item in work:
+            yield _one(item)
+        return
+    ctx = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(_one, item) for item in work]
+        for future in as_completed_futures(futures):
+            yield future.result()
+
+
+__all__ = ["ConstructOptions", "ConstructResult", "Outcome", "construct", "construct_problem"]
