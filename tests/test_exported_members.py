@@ -209,6 +209,26 @@ PUBLIC = {
         "synthetic_grades",
         "synthetic_tasks",
     },
+    "execstate.construct": {
+        "PROBLEM_FILE",
+        "REPORT_NAME",
+        "Generator",
+        "ImportReport",
+        "Imported",
+        "NewTest",
+        "PoolTest",
+        "Problem",
+        "ProblemLimits",
+        "Skipped",
+        "import_codecontests",
+        "import_folders",
+        "import_livecodebench",
+        "read_pool",
+        "read_problem",
+        "slug",
+        "unpickle_plain",
+        "write_problem",
+    },
     "execstate.errors": {
         "REASON_LIMIT",
         "ExecstateError",
@@ -249,4 +269,4 @@ def test_exported_members(module):
 
 def test_every_stage_registers_its_commands():
     commands = set(execstate.cli.make_parser()._subparsers._group_actions[0].choices)
-    assert {"build", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline"} <= commands
+    assert {"build", "import", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline"} <= commands
