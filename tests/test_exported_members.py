@@ -11,6 +11,8 @@ PUBLIC = {
         "AnchorError",
         "BuildOptions",
         "BuildResult",
+        "Candidate",
+        "HASH_SEEDS",
         "CppLanguage",
         "LANGUAGES",
         "PARTIAL_DIR",
@@ -154,6 +156,7 @@ PUBLIC = {
         "SLOTS_MARKER",
         "CompileFailure",
         "Compiled",
+        "DEFAULT_CXXFLAGS",
         "Compiler",
         "CompilerMissing",
         "CppMeasurement",
@@ -209,6 +212,31 @@ PUBLIC = {
         "synthetic_grades",
         "synthetic_tasks",
     },
+    "execstate.construct": {
+        "ConstructOptions",
+        "ConstructResult",
+        "Outcome",
+        "construct",
+        "construct_problem",
+        "PROBLEM_FILE",
+        "REPORT_NAME",
+        "Generator",
+        "ImportReport",
+        "Imported",
+        "NewTest",
+        "PoolTest",
+        "Problem",
+        "ProblemLimits",
+        "Skipped",
+        "import_codecontests",
+        "import_folders",
+        "import_livecodebench",
+        "read_pool",
+        "read_problem",
+        "slug",
+        "unpickle_plain",
+        "write_problem",
+    },
     "execstate.errors": {
         "REASON_LIMIT",
         "ExecstateError",
@@ -249,4 +277,4 @@ def test_exported_members(module):
 
 def test_every_stage_registers_its_commands():
     commands = set(execstate.cli.make_parser()._subparsers._group_actions[0].choices)
-    assert {"build", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline"} <= commands
+    assert {"build", "import", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline"} <= commands

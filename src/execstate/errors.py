@@ -11,7 +11,7 @@ Hierarchy::
     ├── StoreError          a responses store that cannot be appended to safely
     ├── PlanError           responses that do not cover the planned cells exactly once
     ├── ProgramFailed       a program a command was asked to measure crashed, timed out or hit a limit
-    ├── NothingAdmitted     a build in which no case became tasks (the command exits 1)
+    ├── NothingAdmitted     a build in which no case became tasks, an import that imported nothing (exit 1)
     └── Interrupted         a batch stopped by SIGINT or SIGTERM; what finished is written (exits 130)
 
 Every class but the base and ``Interrupted`` is also a ``ValueError``, so callers that caught
@@ -80,7 +80,7 @@ class ProgramFailed(ExecstateError, RuntimeError):
 
 
 class NothingAdmitted(ExecstateError, ValueError):
-    """A build in which every case was excluded; the outputs are still written."""
+    """A build in which every case was excluded, or an import that imported no record; the outputs are still written."""
 
     exit_code = 1
 

@@ -5,8 +5,9 @@ command imports the stage it runs when it runs, so ``execstate --help`` and
 ``execstate COMMAND --help`` start in a few tens of milliseconds.
 
 Exit status: 0 done; 1 done but incomplete (a run with missing cells, a build
-that admitted no case); 2 an error (one line: ``execstate COMMAND: error:
-...``); 130 interrupted. ``--debug`` or ``EXECSTATE_DEBUG=1`` shows tracebacks.
+that admitted no case, an import that imported nothing); 2 an error (one line:
+``execstate COMMAND: error: ...``); 130 interrupted. ``--debug`` or
+``EXECSTATE_DEBUG=1`` shows tracebacks.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import argparse
 import os
 import sys
 
-from execstate.cli import _analyze, _build, _construct, _grade, _metrics, _pipeline, _run
+from execstate.cli import _analyze, _build, _construct, _grade, _import, _metrics, _pipeline, _run
 
-_STAGES = (_build, _construct, _metrics, _run, _grade, _analyze, _pipeline)
+_STAGES = (_import, _construct, _build, _metrics, _run, _grade, _analyze, _pipeline)
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "
-    "Stages: (construct ->) build -> run -> grade -> analyze (report); pipeline runs them all."
+    "Stages: (import -> construct ->) build -> run -> grade -> analyze (report); pipeline runs them all."
 )
 
 

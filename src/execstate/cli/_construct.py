@@ -12,7 +12,9 @@ from execstate.cli._build import add_bounds, bounds
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "construct", help="propose case specs from programs and their tests (then: execstate build)", description=__doc__
+        "construct",
+        help="propose case specs from programs and their tests (then: execstate build)",
+        description=__doc__,
     )
     p.add_argument("pools", nargs="+", type=Path, help="problem pools (a directory of problems) or problem directories")
     p.add_argument("--out", type=Path, required=True, help="directory of the specs: one folder per problem")
@@ -75,7 +77,14 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs: dict[str, Any]) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(
         TextColumn("constructing"),

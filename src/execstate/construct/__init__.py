@@ -9,3 +9,47 @@ build`` then admits or excludes by the nine checks.
 It sits above ``grade`` (a program is checked against its own tests with the
 study's grading rule) and below ``analyze``.
 """
+
+from execstate.construct._codecontests import import_codecontests
+from execstate.construct._construct import ConstructOptions, ConstructResult, Outcome, construct, construct_problem
+from execstate.construct._folders import import_folders
+from execstate.construct._livecodebench import import_livecodebench, unpickle_plain
+from execstate.construct._pool import (
+    PROBLEM_FILE,
+    Generator,
+    NewTest,
+    PoolTest,
+    Problem,
+    ProblemLimits,
+    read_pool,
+    read_problem,
+    slug,
+    write_problem,
+)
+from execstate.construct._report import REPORT_NAME, Imported, ImportReport, Skipped
+
+__all__ = [
+    "PROBLEM_FILE",
+    "REPORT_NAME",
+    "ConstructOptions",
+    "ConstructResult",
+    "Generator",
+    "ImportReport",
+    "Imported",
+    "NewTest",
+    "Outcome",
+    "PoolTest",
+    "Problem",
+    "ProblemLimits",
+    "Skipped",
+    "construct",
+    "construct_problem",
+    "import_codecontests",
+    "import_folders",
+    "import_livecodebench",
+    "read_pool",
+    "read_problem",
+    "slug",
+    "unpickle_plain",
+    "write_problem",
+]

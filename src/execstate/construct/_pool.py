@@ -1,0 +1,398 @@
+"""The problem pool format: read a pool of problem directories, and write one problem atomically.
+
+A pool is a directory of problem directories (or one problem directory)::
+
+    NAME/main.py | NAME/main.cpp    the program (exactly one of the two)
+    NAME/tests/T.in                 an input; NAME/tests/T.out, if present, its expected output
+    NAME/gen.py | NAME/gen.cpp      optional seeded generator: ``gen SEED SIZE`` prints one input
+    NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source]
+
+Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
+their generators take only a seed, so the one ``tests/MANIFEST.tsv`` names
+(else the first ``[[tests]]`` generator of ``info.toml``) is recorded with
+``takes_size = False``, and ``info.toml``'s ``timelimit`` becomes the time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from execstate.errors import InputFileError, SpecError, remove_tree
+from execstate.records import GRADING_RULES
+from execstate.studies import default_grading_rule
+
+PROBLEM_FILE = "problem.toml"
+"""The optional description file of a problem directory."""
+PROGRAMS: dict[str, Literal["python", "cpp"]] = {"main.py": "python", "main.cpp": "cpp"}
+"""A problem's program file name -> its language."""
+GENERATORS: dict[str, Literal["python", "cpp"]] = {"gen.py": "python", "gen.cpp": "cpp"}
+"""Generator file names that take ``SEED SIZE`` -> their language."""
+
+ProvenanceValue = str | int | float | bool
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source"}
+
+
+class PoolTest(NamedTuple):
+    """One test of a problem: its name, its input file and its expected output file (None if absent)."""
+
+    name: str
+    input: Path
+    output: Path | None
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A seeded input generator of a problem."""
+
+    path: Path
+    language: Literal["python", "cpp"]
+    takes_size: bool
+    """True: called as ``gen SEED SIZE``; False: ``gen SEED`` (sizes fixed in the source, Library Checker)."""
+
+
+@dataclass(frozen=True)
+class ProblemLimits:
+    """Run limits a problem asks for; None means the caller's default."""
+
+    time_s: float | None = None
+    memory_mb: int | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a pool, with absolute paths."""
+
+    id: str
+    """``problem.toml``'s ``id``, else the directory name."""
+    dir: Path
+    language: Literal["python", "cpp"]
+    program: Path
+    tests: tuple[PoolTest, ...]
+    """In natural order of their names (``2`` before ``10``)."""
+    generator: Generator | None
+    study: str | None
+    rule: str
+    """Grading rule that compares a run with an expected output: ``problem.toml``'s, else the study's default."""
+    limits: ProblemLimits = ProblemLimits()
+    source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
+    """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+
+
+class NewTest(NamedTuple):
+    """A test to write: its name, input bytes and expected output bytes (None: no ``.out`` file)."""
+
+    name: str
+    input: bytes
+    output: bytes | None
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders digit runs by value: ``2`` before ``10``, ``public-2`` before ``public-10``."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
+
+
+def is_problem_dir(path: Path) -> bool:
+    """True when ``path`` holds a program file (``main.py`` or ``main.cpp``)."""
+    return any((path / name).is_file() for name in PROGRAMS)
+
+
+def read_pool(path: Path | str) -> list[Problem]:
+    """Every problem under ``path``: a pool root of problem directories, or one problem directory.
+
+    Problems come sorted by directory name; sub-directories whose names start
+    with ``.`` (an unfinished write) are skipped. ``InputFileError`` for a
+    missing path, a directory that is not a problem, a problem without tests or
+    generator; ``SpecError`` for a broken ``problem.toml`` or a repeated id.
+    """
+    root = Path(path)
+    if not root.is_dir():
+        raise InputFileError(f"problem pool {root} is not a directory. Fix: pass a pool or a problem directory")
+    if is_problem_dir(root):
+        return [read_problem(root)]
+    dirs = sorted((d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")), key=lambda d: d.name)
+    if not dirs:
+        problem = f"problem pool {root} holds no problem directories"
+        raise InputFileError(f"{problem}. Fix: pass a pool or a problem directory (see docs/construct.md)")
+    problems = [read_problem(d) for d in dirs]
+    seen: dict[str, Path] = {}
+    for p in problems:
+        if p.id in seen:
+            problem = f"id {p.id!r} is already used by {seen[p.id]}"
+            raise SpecError(p.dir / PROBLEM_FILE, "id", problem, "give every problem its own id")
+        seen[p.id] = p.dir
+    return problems
+
+
+def read_problem(directory: Path | str) -> Problem:
+    """The problem in ``directory`` (see the module docstring); errors as ``read_pool``."""
+    d = Path(directory).absolute()
+    found = [name for name in PROGRAMS if (d / name).is_file()]
+    if len(found) != 1:
+        problem = "holds both main.py and main.cpp" if found else "holds neither main.py nor main.cpp"
+        raise InputFileError(f"problem directory {d} {problem}. Fix: keep exactly one program file in it")
+    raw = _read_toml(d / PROBLEM_FILE) if (d / PROBLEM_FILE).is_file() else {}
+    _check_keys(d / PROBLEM_FILE, raw, _TOP_KEYS, "")
+    study = _opt_str(d / PROBLEM_FILE, raw, "study")
+    tests = _tests(d / "tests")
+    generator = _generator(d, raw)
+    if not tests and generator is None:
+        raise InputFileError(
+            f"problem directory {d} has no tests/*.in and no generator. Fix: add tests/NAME.in files or gen.py"
+        )
+    return Problem(
+        id=_problem_id(d, raw),
+        dir=d,
+        language=PROGRAMS[found[0]],
+        program=d / found[0],
+        tests=tests,
+        generator=generator,
+        study=study,
+        rule=_rule(d / PROBLEM_FILE, raw, study),
+        limits=_limits(d, raw),
+        source=_source(d / PROBLEM_FILE, raw),
+    )
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(path, None, f"cannot read it ({exc.strerror})", "check the file's permissions") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
+
+
+def _check_keys(path: Path, table: Mapping[str, Any], allowed: set[str], prefix: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise SpecError(path, prefix + key, "unknown key", f"remove it or use one of: {', '.join(sorted(allowed))}")
+
+
+def _opt_str(path: Path, raw: Mapping[str, Any], key: str) -> str | None:
+    value = raw.get(key)
+    if value is not None and (not isinstance(value, str) or not value):
+        raise SpecError(path, key, f"expected a non-empty string, got {value!r}", f'write {key} = "..."')
+    return value
+
+
+def _problem_id(d: Path, raw: Mapping[str, Any]) -> str:
+    value = _opt_str(d / PROBLEM_FILE, raw, "id")
+    if value is None:
+        return d.name
+    if not _NAME.fullmatch(value):
+        raise SpecError(
+            d / PROBLEM_FILE, "id", f"id {value!r} is not a plain name", "use letters, digits, '.', '_' and '-' only"
+        )
+    return value
+
+
+def _rule(path: Path, raw: Mapping[str, Any], study: str | None) -> str:
+    rule = _opt_str(path, raw, "grading_rule") or default_grading_rule(study or "")
+    if rule not in GRADING_RULES:
+        raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
+    return rule
+
+
+def _tests(tests_dir: Path) -> tuple[PoolTest, ...]:
+    """The ``NAME.in`` files of ``tests_dir`` with their ``NAME.out``; an ``.out`` without ``.in`` is an error."""
+    if not tests_dir.is_dir():
+        return ()
+    files = {p.name: p for p in tests_dir.iterdir() if p.is_file()}
+    orphans = sorted(n for n in files if n.endswith(".out") and n[:-4] + ".in" not in files)
+    if orphans:
+        raise InputFileError(
+            f"{tests_dir / orphans[0]} has no matching .in file. Fix: add {orphans[0][:-4]}.in or remove the .out"
+        )
+    names = sorted((n[:-3] for n in files if n.endswith(".in") and len(n) > 3), key=natural_key)
+    return tuple(PoolTest(n, files[n + ".in"], files.get(n + ".out")) for n in names)
+
+
+def _generator(d: Path, raw: Mapping[str, Any]) -> Generator | None:
+    if "generator" in raw:
+        return _declared_generator(d, raw["generator"])
+    for name, language in GENERATORS.items():
+        if (d / name).is_file():
+            return Generator(d / name, language, takes_size=True)
+    return _library_checker_generator(d)
+
+
+def _declared_generator(d: Path, table: object) -> Generator:
+    path = d / PROBLEM_FILE
+    if not isinstance(table, dict):
+        raise SpecError(path, "generator", "expected a table", 'write [generator] with file = "gen.py"')
+    _check_keys(path, table, {"file", "takes_size"}, "generator.")
+    name, takes_size = table.get("file"), table.get("takes_size", True)
+    if not isinstance(name, str) or not name:
+        raise SpecError(path, "generator.file", f"expected a file name, got {name!r}", 'write file = "gen.py"')
+    if not isinstance(takes_size, bool):
+        raise SpecError(path, "generator.takes_size", f"expected true or false, got {takes_size!r}", "write true")
+    target = (d / name).resolve()
+    if not target.is_relative_to(d.resolve()) or not target.is_file():
+        raise SpecError(path, "generator.file", f"{name!r} is not a file in {d}", "name a file inside the problem")
+    if target.suffix not in (".py", ".cpp"):
+        raise SpecError(path, "generator.file", f"{name!r} is neither .py nor .cpp", "use a Python or C++ generator")
+    return Generator(d / name, "python" if target.suffix == ".py" else "cpp", takes_size)
+
+
+def _library_checker_generator(d: Path) -> Generator | None:
+    """The generator ``tests/MANIFEST.tsv`` names, else ``info.toml``'s first ``[[tests]]`` one; seed only."""
+    names: list[str] = []
+    manifest = d / "tests" / "MANIFEST.tsv"
+    if manifest.is_file():
+        rows = [line.split("\t") for line in manifest.read_text(encoding="utf-8").splitlines()[1:]]
+        names += [row[1] for row in rows if len(row) > 1]
+    if (d / "info.toml").is_file():
+        tests = _read_toml(d / "info.toml").get("tests", [])
+        names += [f"gen/{t['name']}" for t in tests if isinstance(t, dict) and str(t.get("name", "")).endswith(".cpp")]
+    found = next((n for n in names if (d / n).is_file()), None)
+    return Generator(d / found, "cpp", takes_size=False) if found else None
+
+
+def _limits(d: Path, raw: Mapping[str, Any]) -> ProblemLimits:
+    path = d / PROBLEM_FILE
+    table = raw.get("limits", {})
+    if not isinstance(table, dict):
+        raise SpecError(path, "limits", "expected a table", "write [limits] with time_s = 2.0, memory_mb = 256")
+    _check_keys(path, table, {"time_s", "memory_mb"}, "limits.")
+    time_s, memory_mb = table.get("time_s"), table.get("memory_mb")
+    if time_s is None and "limits" not in raw and (d / "info.toml").is_file():
+        time_s = _read_toml(d / "info.toml").get("timelimit")
+    if time_s is not None and (isinstance(time_s, bool) or not isinstance(time_s, int | float) or time_s <= 0):
+        raise SpecError(path, "limits.time_s", f"expected a positive number of seconds, got {time_s!r}", "time_s = 2")
+    if memory_mb is not None and (isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or memory_mb < 1):
+        raise SpecError(path, "limits.memory_mb", f"expected a positive integer, got {memory_mb!r}", "memory_mb = 256")
+    return ProblemLimits(float(time_s) if time_s is not None else None, memory_mb)
+
+
+def _source(path: Path, raw: Mapping[str, Any]) -> dict[str, ProvenanceValue]:
+    table = raw.get("source", {})
+    if not isinstance(table, dict) or not all(isinstance(v, str | int | float | bool) for v in table.values()):
+        raise SpecError(path, "source", "expected a table of strings and numbers", 'write [source] dataset = "..."')
+    return dict(table)
+
+
+def slug(text: str) -> str:
+    """A problem id made from any text: lower case, runs of other characters as ``_`` (``"1003_F. X"`` -> ``1003_f_x``).
+
+    Empty when ``text`` has no letter or digit; at most 120 characters.
+    """
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:120].rstrip("_")
+
+
+def write_problem(
+    pool: Path | str,
+    problem_id: str,
+    program: str,
+    language: Literal["python", "cpp"],
+    tests: Sequence[NewTest],
+    *,
+    study: str | None = None,
+    rule: str | None = None,
+    limits: ProblemLimits | None = None,
+    source: Mapping[str, ProvenanceValue] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write one problem as ``pool/problem_id`` and return that directory.
+
+    Atomic: the files go to a hidden temporary directory in ``pool`` that is
+    renamed into place, so a reader never sees half a problem. An existing
+    ``pool/problem_id`` is an ``InputFileError`` unless ``overwrite``; so are no
+    tests and two tests of one name. Ids and test names must be plain names
+    (letters, digits, ``.``, ``_``, ``-``).
+    """
+    pool = Path(pool)
+    _check_name(problem_id, "problem id")
+    for test in tests:
+        _check_name(test.name, "test name")
+    if not tests:
+        raise InputFileError(f"problem {problem_id} has no tests. Fix: give at least one NewTest")
+    if len({t.name for t in tests}) != len(tests):
+        raise InputFileError(f"problem {problem_id}: two tests share a name. Fix: name every test once")
+    target = pool / problem_id
+    if target.exists() and not overwrite:
+        raise InputFileError(f"problem directory {target} already exists. Fix: pass --overwrite or another pool")
+    pool.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{problem_id}.", dir=pool))
+    try:
+        _fill(tmp, program, language, tests)
+        toml = problem_toml(problem_id, study=study, rule=rule, limits=limits, source=source)
+        (tmp / PROBLEM_FILE).write_text(toml, encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        _replace(tmp, target)
+    finally:
+        remove_tree(tmp)
+    return target
+
+
+def _check_name(name: str, what: str) -> None:
+    if not _NAME.fullmatch(name):
+        raise InputFileError(
+            f"{what} {name!r} is not a plain name. Fix: use letters, digits, '.', '_' and '-' (see slug())"
+        )
+
+
+def _fill(d: Path, program: str, language: str, tests: Sequence[NewTest]) -> None:
+    main = next(name for name, lang in PROGRAMS.items() if lang == language)
+    (d / main).write_text(program, encoding="utf-8", newline="")
+    (d / "tests").mkdir()
+    for test in tests:
+        (d / "tests" / f"{test.name}.in").write_bytes(test.input)
+        if test.output is not None:
+            (d / "tests" / f"{test.name}.out").write_bytes(test.output)
+
+
+def _replace(tmp: Path, target: Path) -> None:
+    """Rename ``tmp`` to ``target``; an existing ``target`` is first moved aside, then removed."""
+    if not target.exists():
+        os.rename(tmp, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    os.rename(target, old / "problem")
+    os.rename(tmp, target)
+    remove_tree(old)
+
+
+def problem_toml(
+    problem_id: str,
+    *,
+    study: str | None = None,
+    rule: str | None = None,
+    limits: ProblemLimits | None = None,
+    source: Mapping[str, ProvenanceValue] | None = None,
+) -> str:
+    """The text of a ``problem.toml`` with these values (``None`` values are left out)."""
+    lines = [f"id = {_toml_value(problem_id)}"]
+    lines += [f"{key} = {_toml_value(v)}" for key, v in (("study", study), ("grading_rule", rule)) if v is not None]
+    if limits is not None and limits != ProblemLimits():
+        given = (("time_s", limits.time_s), ("memory_mb", limits.memory_mb))
+        lines += ["", "[limits]"] + [f"{k} = {_toml_value(v)}" for k, v in given if v is not None]
+    if source:
+        lines += ["", "[source]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in source.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    text = str(value).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot be written
+    escaped = "".join(ch if ch.isprintable() and ch not in '"\\' else _toml_escape(ch) for ch in text)
+    return f'"{escaped}"'
+
+
+def _toml_escape(ch: str) -> str:
+    named = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch)
+    return named or (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
