@@ -10,6 +10,7 @@ PUBLIC = {
     "execstate.build": {
         "AnchorError",
         "BuildOptions",
+        "EXECUTORS",
         "BuildResult",
         "Candidate",
         "HASH_SEEDS",
@@ -31,6 +32,7 @@ PUBLIC = {
         "find_specs",
         "instrument",
         "load_spec",
+        "open_executor",
         "resolve_loop",
         "study_dir",
         "tasks_bytes",

@@ -5,6 +5,7 @@ from execstate.build._candidates import Candidate
 from execstate.build._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._cpp_language import CppLanguage
+from execstate.build._executor import EXECUTORS, open_executor
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
 from execstate.build._spec import CaseSpec, find_specs, load_spec
@@ -14,6 +15,7 @@ from execstate.studies import builtin_studies, study_dir
 
 __all__ = [
     "CORPUS_COLUMNS",
+    "EXECUTORS",
     "HASH_SEEDS",
     "LANGUAGES",
     "PARTIAL_DIR",
@@ -36,6 +38,7 @@ __all__ = [
     "find_specs",
     "instrument",
     "load_spec",
+    "open_executor",
     "resolve_loop",
     "study_dir",
     "tasks_bytes",

@@ -12,13 +12,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from execstate import __version__
 from execstate.build._case import BuildOptions, build_case, failed_case
+from execstate.build._executor import open_executor
 from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.metrics.cpp import CompilerMissing
@@ -71,6 +72,8 @@ def build(
     progress: Callable[[int, int, str], None] | None = None,
     stop: threading.Event | None = None,
     partial: Path | str | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
@@ -84,6 +87,8 @@ def build(
     exclusions). Called from the main thread, ``build`` sets ``stop`` on SIGINT
     and SIGTERM. ``partial``: a directory (emptied first) where each finished
     case's records are appended as it finishes, so no finished work is lost.
+    ``executor="dask"`` builds the cases on the Dask cluster at ``scheduler`` instead of
+    ``jobs`` local threads (at most ``jobs`` cases are in flight there too).
     """
     stop = threading.Event() if stop is None else stop
     with _stop_on_signals(stop):
@@ -92,7 +97,9 @@ def build(
         specs, exclusions = _load_specs(spec_files)
         collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
         collect.exclusions(exclusions)
-        interrupted, not_started = _run_cases(specs, options or BuildOptions(), jobs, stop, collect)
+        interrupted, not_started = _run_cases(
+            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler
+        )
     results = collect.results
     for task in imported:
         results.setdefault(task.case_id, []).append(task)
@@ -170,16 +177,38 @@ class _Collector:
 
 
 def _run_cases(
-    specs: list[CaseSpec], opts: BuildOptions, jobs: int, stop: threading.Event, record: _Collector
+    specs: list[CaseSpec],
+    opts: BuildOptions,
+    jobs: int,
+    stop: threading.Event,
+    record: _Collector,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> tuple[list[str], list[str]]:
     """Build ``specs``, at most ``jobs`` at a time, handing each outcome to ``record`` as it finishes.
 
     Submits a case only when a worker is free, so that after ``stop`` no case
     starts. Returns the ids of the cases running and not started when it stopped.
     """
+    if executor != "local":
+        with open_executor(executor, jobs, scheduler, processes=False) as remote:
+            return _schedule(specs, opts, jobs, stop, record, remote)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
+    return _schedule(specs, opts, jobs, stop, record, pool, local=True)
+
+
+def _schedule(
+    specs: list[CaseSpec],
+    opts: BuildOptions,
+    jobs: int,
+    stop: threading.Event,
+    record: _Collector,
+    pool: Executor,
+    *,
+    local: bool = False,
+) -> tuple[list[str], list[str]]:
     queue = list(reversed(specs))
     running: dict[Future, CaseSpec] = {}
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
     try:
         while queue or running:
             while queue and len(running) < max(1, jobs) and not stop.is_set():
@@ -192,8 +221,12 @@ def _run_cases(
                 spec = running.pop(fut)
                 record(spec, _outcome(fut, spec))
     finally:
-        stragglers = _drain(running) if running else False
-        pool.shutdown(wait=not stragglers, cancel_futures=True)
+        if local:
+            stragglers = _drain(running) if running else False
+            pool.shutdown(wait=not stragglers, cancel_futures=True)
+        else:  # a cluster's workers: cancel what runs there, the client closes with the context
+            for fut in running:
+                fut.cancel()
     return [s.id for s in running.values()], [s.id for s in reversed(queue)]
 
 

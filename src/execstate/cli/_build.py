@@ -27,7 +27,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
+    add_executor(p)
     p.set_defaults(func=main)
+
+
+def add_executor(p: argparse.ArgumentParser) -> None:
+    """``--executor`` and ``--scheduler``: where per-item work runs (this machine, or a Dask cluster)."""
+    p.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="local: --jobs workers on this machine (default); dask: the Dask cluster at --scheduler",
+    )
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
 
 
 def add_bounds(p: argparse.ArgumentParser) -> None:
@@ -89,7 +101,14 @@ def main(args: argparse.Namespace) -> int:
         python=args.python,
         **bounds(args),
     )
-    kwargs = {"studies": args.study, "jobs": args.jobs, "options": opts, "partial": out / PARTIAL_DIR}
+    kwargs = {
+        "studies": args.study,
+        "jobs": args.jobs,
+        "options": opts,
+        "partial": out / PARTIAL_DIR,
+        "executor": args.executor,
+        "scheduler": args.scheduler,
+    }
     result = _with_progress(build, args.paths, kwargs)
     write_build(result, out)
     result.raise_if_interrupted(out)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from execstate.cli._build import add_bounds, bounds
+from execstate.cli._build import add_bounds, add_executor, bounds
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,8 +21,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language", choices=("python", "cpp"), default=None, help="only problems in this language")
     p.add_argument("--study", default=None, help="study of the specs (default: problem.toml's, else 'constructed')")
     p.add_argument("--jobs", type=int, default=2, help="problems constructed in parallel (default 2)")
-    p.add_argument("--executor", choices=("process", "dask"), default="process", help="process pool or Dask cluster")
-    p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     p.add_argument("--max-trace", type=int, default=2_000_000, help="cap on the long input's trace (default 2000000)")
     p.add_argument("--min-ratio", type=float, default=4.0, help="long/short trace ratio to require (default 4)")
     p.add_argument(
@@ -34,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
+    add_executor(p)
     p.set_defaults(func=main)
 
 

@@ -36,20 +36,28 @@ excludes the written specs by the nine checks, like any hand-written spec.
 from __future__ import annotations
 
 import json
-import multiprocessing
+import re
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as as_completed_futures
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from execstate.build import BuildOptions, Candidate, Language, LanguageError, build_case, load_spec
+from execstate.build import (
+    BuildOptions,
+    Candidate,
+    Language,
+    LanguageError,
+    build_case,
+    load_spec,
+    open_executor,
+)
 from execstate.construct._pool import Problem
-from execstate.errors import UsageError, remove_tree
+from execstate.errors import remove_tree
 from execstate.grade import answer_matches
+from execstate.studies import default_grading_rule
 
 GENERATOR_SEED = 1
 SPEC_NAME = "case.toml"
@@ -120,8 +128,13 @@ class _Work:
         if lang is None:
             raise _Reject("spec", f"language {problem.language!r} has no builder")
         self.lang: Language = lang
-        self.source = problem.program.read_text(encoding="utf-8")
+        self.source, inlined = _inline_local_headers(problem)
+        if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
+            problem = replace(problem, rule=default_grading_rule(opts.study))
+            self.problem = problem
         self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
+        if inlined:
+            self.record["inlined_headers"] = inlined
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
 
@@ -138,6 +151,33 @@ class _Work:
     def trace(self, data: bytes) -> int | None:
         m = self.lang.measure(self.source, data, None, state=False)
         return m.trace_length if m.status == "ok" else None
+
+
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/\\]+)"[ \t]*(//.*)?$', re.MULTILINE)
+
+
+def _inline_local_headers(problem: Problem) -> tuple[str, list[str]]:
+    """The program's text with each ``#include "NAME"`` of a file beside it replaced by that file.
+
+    A case's program is one file (the builder compiles it alone); a C++ solution that keeps
+    its fast I/O in ``fastio.h`` next to ``main.cpp`` becomes one translation unit, each
+    header once, marked by comments. Python programs are returned as they are.
+    """
+    source = problem.program.read_text(encoding="utf-8")
+    if problem.language != "cpp":
+        return source, []
+    inlined: list[str] = []
+
+    def expand(m: re.Match[str]) -> str:
+        name = m.group(1)
+        path = problem.dir / name
+        if not path.is_file() or name in inlined:
+            return m.group(0) if not path.is_file() else f"// execstate construct: {name} is inlined above"
+        inlined.append(name)
+        body = _LOCAL_INCLUDE.sub(expand, path.read_text(encoding="utf-8"))
+        return f"// ---- {name} (inlined by execstate construct) ----\n{body.rstrip()}\n// ---- end of {name} ----"
+
+    return _LOCAL_INCLUDE.sub(expand, source), inlined
 
 
 # ---------------------------------------------------------------- inputs
@@ -549,13 +589,13 @@ def construct(
     opts: ConstructOptions | None = None,
     *,
     jobs: int = 2,
-    executor: str = "process",
+    executor: str = "local",
     scheduler: str | None = None,
     progress: Callable[[Outcome, int, int], None] | None = None,
 ) -> ConstructResult:
     """Construct every problem into ``out`` (one directory each) and write ``out/construct.json``.
 
-    Per-problem work runs on a process pool of ``jobs`` workers (``executor="process"``), or on
+    Per-problem work runs on a process pool of ``jobs`` workers (``executor="local"``), or on
     the Dask cluster at ``scheduler`` (``executor="dask"``; a ``distributed`` address); both give
     byte-identical output. ``progress(outcome, done, total)`` is called as problems finish.
     """
@@ -581,30 +621,13 @@ def construct(
 
 
 def _map(work: list[tuple[Problem, str, ConstructOptions]], jobs: int, executor: str, scheduler: str | None):
-    if executor == "dask":
-        try:
-            from distributed import Client, as_completed
-        except ImportError:
-            raise UsageError(
-                "--executor dask needs the distributed package. Fix: pip install 'execstate[dask]'"
-            ) from None
-        if not scheduler:
-            raise UsageError("--executor dask needs a scheduler. Fix: pass --scheduler tcp://HOST:PORT")
-        with Client(scheduler) as client:
-            futures = [client.submit(_one, item, pure=False) for item in work]
-            for future in as_completed(futures):
-                yield future.result()
-        return
-    if executor != "process":
-        raise UsageError(f"unknown executor {executor!r}. Fix: use process or dask")
-    if jobs <= 1:
+    if executor == "local" and jobs <= 1:
         for item in work:
             yield _one(item)
         return
-    ctx = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    with open_executor(executor, jobs, scheduler, processes=True) as pool:
         futures = [pool.submit(_one, item) for item in work]
-        for future in as_completed_futures(futures):
+        for future in as_completed(futures):
             yield future.result()
 
 

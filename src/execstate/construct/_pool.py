@@ -81,6 +81,8 @@ class Problem:
     study: str | None
     rule: str
     """Grading rule that compares a run with an expected output: ``problem.toml``'s, else the study's default."""
+    rule_given: bool = False
+    """``problem.toml`` names the rule (else ``rule`` is a study default, which a caller's study may replace)."""
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
@@ -156,6 +158,7 @@ def read_problem(directory: Path | str) -> Problem:
         generator=generator,
         study=study,
         rule=_rule(d / PROBLEM_FILE, raw, study),
+        rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
     )

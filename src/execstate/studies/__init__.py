@@ -43,6 +43,8 @@ class Study:
     """Folder searched recursively for ``case.toml`` when the study is built (``--study NAME``)."""
     loader: str | None = None
     """``"module:function"`` returning the study's ready tasks (a dataset imported as tasks)."""
+    pool: Path | None = None
+    """The problem pool its case specs were constructed from (``execstate construct``), when it ships one."""
     shared_source: bool = False
     """Every case runs one shared source (only the input varies); the analysis's sensitivity
     cohorts and regression leave such a study out, since its cases are one source cluster."""
@@ -72,6 +74,22 @@ STUDIES: dict[str, Study] = {
             "python-literal",
             "the 800 CRUXEval function-output items (MIT)",
             loader="execstate.studies.cruxeval:cruxeval_tasks",
+        ),
+        Study(
+            "codecontests_py",
+            ("python",),
+            "int-alpha-tokens",
+            "40 CodeContests Python programs with their tests (CC BY 4.0), cases made by execstate construct",
+            cases_dir=HERE / "codecontests_py" / "specs",
+            pool=HERE / "codecontests_py" / "pool",
+        ),
+        Study(
+            "library_cpp",
+            ("cpp",),
+            "json-or-tokens",
+            "12 Library Checker C++ solutions with their tests (Apache-2.0), cases made by execstate construct",
+            cases_dir=HERE / "library_cpp" / "specs",
+            pool=HERE / "library_cpp" / "pool",
         ),
         Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
         Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
