@@ -9,13 +9,15 @@ from execstate.pipeline import run_pipeline
 from execstate.records import Grade, Task, read_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
+CASES = len(list((ROOT / "examples").glob("*/case.toml")))  # Python and C++ examples, four tasks each
 
 
 def test_pipeline_on_the_examples(tmp_path):
     result = run_pipeline(tmp_path / "out", studies=(), paths=(ROOT / "examples",), log=lambda *_: None)
     tasks = list(read_jsonl(result.tasks, Task))
     grades = list(read_jsonl(result.grades, Grade))
-    assert len(tasks) == 12 and len(grades) == 24  # oracle and synthetic pipeline-check settings
+    assert len(tasks) == 4 * CASES and len(grades) == 8 * CASES  # oracle and synthetic pipeline-check settings
+    assert {t.language for t in tasks} == {"python", "cpp"}
     oracle = [g for g in grades if g.setting == "oracle-pipeline-check"]
     assert {g.status for g in oracle} == {"correct-valid"}  # the oracle answers its own oracle
     assert result.pipeline_check and all(g.pipeline_check for g in grades)
@@ -42,7 +44,7 @@ def test_pipeline_with_replayed_answers_grades_them(tmp_path):
         tmp_path / "out", studies=(), paths=(ROOT / "examples",), settings_file=settings, log=lambda *_: None
     )
     grades = {g.task_id: g for g in read_jsonl(result.grades, Grade)}
-    assert len(grades) == 12 and not result.pipeline_check
+    assert len(grades) == 4 * CASES and not result.pipeline_check
     assert grades["examples/collatz/short-trace-final"].status == "correct-valid"
     assert grades["examples/collatz/long-trace-final"].status == "wrong-invalid"
     assert grades["examples/nested_inner/post-loop-state"].status == "no-response"

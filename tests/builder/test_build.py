@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from pathlib import Path
 
 import pytest
+import tree_sitter
+import tree_sitter_cpp
 
-from execstate.build import BuildOptions, build, instrument, tasks_bytes
+from execstate.build import BuildOptions, CppLanguage, build, instrument, tasks_bytes
 from execstate.records import ARMS
 from execstate.sandbox import Limits
 
@@ -119,6 +122,101 @@ def ref_method_loop(text: str, k: int):
     return f"{runs}\n", states[k - 1], {"i": i, "out": runs}
 
 
+# The C++ examples (examples/cpp_*), re-implemented in Python from their C++ loops.
+
+
+def ref_cpp_range_for(text: str, k: int):
+    values = [int(t) for t in text.split()[1:]]
+    prev = run = longest = runs = 0
+    states = []
+    for x in values:
+        states.append({"prev": prev, "run": run, "longest": longest})
+        if run > 0 and x > prev:
+            run += 1
+        else:
+            run, runs = 1, runs + 1
+        longest, prev = max(longest, run), x
+    return f"{longest} {runs}\n", states[k - 1], {"prev": prev, "run": run, "longest": longest}
+
+
+def ref_cpp_while_break(text: str, k: int):
+    a, b = map(int, text.split())
+    gcd, steps, states = math.gcd(a, b), 0, []
+    while True:
+        states.append({"a": a, "b": b, "steps": steps})
+        if a == b:
+            break
+        a, b = (a - b, b) if a > b else (a, b - a)
+        steps += 1
+    assert a == gcd
+    return f"{a} {steps}\n", states[k - 1], {"a": a, "b": b, "steps": steps}
+
+
+def ref_cpp_do_while(text: str, k: int):
+    m, a, c, seed = map(int, text.split())
+    x, steps, checksum, states = seed, 0, 0, []
+    while True:  # do-while: the first step comes before the test
+        states.append({"x": x, "steps": steps, "checksum": checksum})
+        x = (a * x + c) % m
+        steps += 1
+        checksum = (checksum * 31 + x) % 1000003
+        if x == seed:
+            break
+    return f"{steps} {checksum}\n", states[k - 1], {"x": x, "steps": steps, "checksum": checksum}
+
+
+def ref_cpp_nested_inner(text: str, k: int):
+    a = [int(t) for t in text.split()[1:]]
+    expected, shifts, count, inside, post = sorted(a), 0, 0, None, None
+    for i in range(1, len(a)):
+        key, j, armed = a[i], i - 1, False
+        while j >= 0 and a[j] > key:
+            count += 1
+            if count == k:
+                inside, armed = {"i": i, "j": j, "shifts": shifts}, True
+            a[j + 1] = a[j]
+            j, shifts = j - 1, shifts + 1
+        if armed:
+            post = {"i": i, "j": j, "shifts": shifts}
+        a[j + 1] = key
+    assert a == expected
+    return f"{shifts} {a[len(a) // 2]}\n", inside, post
+
+
+def ref_cpp_function_loop(text: str, k: int):
+    limit, count_all, inside, post = int(text), 0, None, None
+    most, best = 1, 1
+    for n in range(2, limit + 1):
+        count, armed = 0, False
+        for d in range(1, math.isqrt(n) + 1):
+            count_all += 1
+            if count_all == k:
+                inside, armed = {"n": n, "count": count}, True
+            if n % d == 0:
+                count += 1 if d * d == n else 2
+        if armed:
+            post = {"n": n, "count": count}
+        assert count == sum(1 for d in range(1, n + 1) if n % d == 0)
+        if count > most:
+            best, most = n, count
+    return f"{best} {most}\n", inside, post
+
+
+def ref_cpp_string_vector(text: str, k: int):
+    line = text.split("\n")[0] + " "
+    word, longest, lengths, states = "", "", [0] * 7, []
+    for ch in line:
+        states.append({"word": word, "lengths": list(lengths), "longest": longest})
+        if ch != " ":
+            word += ch
+        elif word:
+            lengths[min(len(word), 7) - 1] += 1
+            longest = word if len(word) > len(longest) else longest
+            word = ""
+    out = " ".join(map(str, lengths)) + " " + longest + "\n"
+    return out, states[k - 1], {"word": word, "lengths": lengths, "longest": longest}
+
+
 REFS = {
     "tests/module_for": ref_module_for,
     "examples/collatz": ref_while_loop,
@@ -128,12 +226,20 @@ REFS = {
     "tests/prints_in_loop": ref_prints_in_loop,
     "tests/list_state": ref_list_state,
     "tests/method_loop": ref_method_loop,
+    "examples/cpp_range_for": ref_cpp_range_for,
+    "examples/cpp_while_break": ref_cpp_while_break,
+    "examples/cpp_do_while": ref_cpp_do_while,
+    "examples/cpp_nested_inner": ref_cpp_nested_inner,
+    "examples/cpp_function_loop": ref_cpp_function_loop,
+    "examples/cpp_string_vector": ref_cpp_string_vector,
 }
+WORKED_EXAMPLES = ("lcb_python/abc310_e", "lcb_cpp/abc310_e")  # SPEC section 2, in Python and in C++
 
 
-def test_worked_example_gives_spec_values(by_task):
+@pytest.mark.parametrize("case_id", WORKED_EXAMPLES)
+def test_worked_example_gives_spec_values(by_task, case_id):
     """SPEC section 2's worked example, values typed from the protocol itself."""
-    base = "lcb_python/abc310_e/"
+    base = case_id + "/"
     assert by_task[base + "short-trace-final"].oracle == "9\n"
     assert by_task[base + "long-trace-final"].oracle == "251502\n"
     assert by_task[base + "inside-loop-state"].oracle == '{"ans":63250,"cnt1":500,"dp1":500}\n'
@@ -162,18 +268,24 @@ def test_explicit_inside_iteration_is_used(by_task):
 def test_task_records_follow_the_protocol(batch):
     for t in batch.tasks:
         assert t.task_id == f"{t.case_id}/{t.arm}"
-        assert t.meta["python"].count(".") == 2
+        if t.language == "python":
+            assert t.meta["python"].count(".") == 2
+        else:
+            assert t.meta["compiler"].startswith("g++") and t.meta["flags"] == ["-std=c++20", "-O2"]
         assert t.meta["K"] >= 2 and 1 <= t.meta["k"] <= t.meta["K"]
         if t.arm in ("short-trace-final", "long-trace-final"):
             assert t.answer_kind == "text" and "execstate" not in t.source
         else:
             assert t.answer_kind == "json" and t.oracle.endswith("}\n") and t.oracle.count("\n") == 1
-            assert "# --- execstate checkpoint support (inserted) ---" in t.source
-    short = [t for t in batch.tasks if t.arm == "short-trace-final"]
-    long = {t.case_id: t for t in batch.tasks if t.arm == "long-trace-final"}
-    for t in short:  # byte-identical clean source on both final arms; short trace strictly shorter
-        assert t.source == long[t.case_id].source
-        assert t.metrics.trace_length < long[t.case_id].metrics.trace_length
+            comment = "#" if t.language == "python" else "//"
+            assert f"{comment} --- execstate checkpoint support (inserted) ---" in t.source
+    arms = {(t.case_id, t.arm): t for t in batch.tasks}
+    for case_id in {t.case_id for t in batch.tasks}:
+        short, long, inside, post = (arms[case_id, arm] for arm in ARMS)
+        assert short.source == long.source  # byte-identical clean source on both final arms
+        # the short trace strictly shorter; the checkpoints stop the long run, the inside one first
+        assert short.metrics.trace_length < long.metrics.trace_length
+        assert inside.metrics.trace_length < post.metrics.trace_length <= long.metrics.trace_length
 
 
 @pytest.mark.parametrize("case_id", sorted(REFS))
@@ -181,13 +293,100 @@ def test_instrumentation_only_inserts_lines(by_task, case_id):
     """Removing the inserted lines gives back the clean source (one-line bodies: modulo the split)."""
     task = by_task[f"{case_id}/post-loop-state"]
     clean = by_task[f"{case_id}/long-trace-final"].source
-    inst = instrument(clean, task.meta["loop_line"], tuple(task.meta["variables"]), "post", task.meta["k"])
+    instrument_of = CppLanguage().instrument if task.language == "cpp" else instrument
+    inst = instrument_of(clean, task.meta["loop_line"], tuple(task.meta["variables"]), "post", task.meta["k"])
     assert inst.source == task.source
     kept = [line for i, line in enumerate(inst.source.splitlines(), 1) if i not in inst.inserted_lines]
     if case_id == "tests/one_line":
         assert kept[3:5] == ["for w in words:", "    seen += w[0]"]
     else:
         assert kept == clean.splitlines()
+
+
+# --- the six C++ loop forms (issue 13), read from the programs' parse, not from the folder names
+
+FORMS = (
+    "range-for over a std::vector",
+    "while (true) left by break",
+    "do-while",
+    "inner loop of a nest",
+    "loop in a function main calls",
+    "std::string and std::vector projected",
+)
+CPP_LOOP_FORMS = {  # each C++ example -> the form it is there for
+    "examples/cpp_range_for": "range-for over a std::vector",
+    "examples/cpp_while_break": "while (true) left by break",
+    "examples/cpp_do_while": "do-while",
+    "examples/cpp_nested_inner": "inner loop of a nest",
+    "examples/cpp_function_loop": "loop in a function main calls",
+    "examples/cpp_string_vector": "std::string and std::vector projected",
+}
+_CPP = tree_sitter.Language(tree_sitter_cpp.language())
+_LOOPS = ("for_statement", "for_range_loop", "while_statement", "do_statement")
+
+
+def _nodes(node: tree_sitter.Node):
+    yield node
+    for child in node.children:
+        yield from _nodes(child)
+
+
+def _ancestors(node: tree_sitter.Node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
+def _name(function: tree_sitter.Node) -> str:
+    return function.child_by_field_name("declarator").child_by_field_name("declarator").text.decode()
+
+
+def _declared_types(function: tree_sitter.Node) -> dict[str, str]:
+    """Each variable or parameter declared in ``function`` -> the text of its declared type."""
+    types = {}
+    for n in _nodes(function):
+        if n.type in ("declaration", "parameter_declaration"):
+            for d in n.children_by_field_name("declarator"):
+                while d.type != "identifier":  # `x = 0`, and `v(n)`, which the grammar reads as a function's
+                    d = d.child_by_field_name("declarator")
+                types[d.text.decode()] = n.child_by_field_name("type").text.decode()
+    return types
+
+
+def cpp_loop_forms(source: str, loop_line: int, variables: list[str]) -> set[str]:
+    """Which of ``FORMS`` the selected loop (its header on ``loop_line``) has."""
+    root = tree_sitter.Parser(_CPP).parse(source.encode()).root_node
+    loop = next(n for n in _nodes(root) if n.type in _LOOPS and n.start_point.row + 1 == loop_line)
+    function = next(n for n in _ancestors(loop) if n.type == "function_definition")
+    main = next(n for n in root.children if n.type == "function_definition" and _name(n) == "main")
+    types = _declared_types(function)
+    part = lambda field: loop.child_by_field_name(field).text.decode()
+    breaks = [n for n in _nodes(loop) if n.type == "break_statement"]
+    calls = {n.child_by_field_name("function").text.decode() for n in _nodes(main) if n.type == "call_expression"}
+    projected = [types.get(v, "") for v in variables]
+    checks = (
+        loop.type == "for_range_loop" and types.get(part("right"), "").startswith("std::vector<"),
+        loop.type == "while_statement"
+        and part("condition") == "(true)"
+        and any(next(a for a in _ancestors(b) if a.type in (*_LOOPS, "switch_statement")) == loop for b in breaks),
+        loop.type == "do_statement",
+        any(a.type in _LOOPS for a in _ancestors(loop)),
+        _name(function) != "main" and _name(function) in calls,
+        any(t == "std::string" for t in projected) and any(t.startswith("std::vector<") for t in projected),
+    )
+    return {form for form, holds in zip(FORMS, checks) if holds}
+
+
+def test_the_cpp_examples_cover_the_six_loop_forms(by_task):
+    found = {}
+    for task in by_task.values():
+        if task.language == "cpp" and task.arm == "inside-loop-state":
+            clean = by_task[f"{task.case_id}/short-trace-final"].source
+            found[task.case_id] = cpp_loop_forms(clean, task.meta["loop_line"], task.meta["variables"])
+    for case_id, form in CPP_LOOP_FORMS.items():
+        assert form in found[case_id], (case_id, found[case_id])
+    assert set(CPP_LOOP_FORMS.values()) == set(FORMS)
+    assert found["lcb_cpp/abc310_e"] == set()  # a range-for over a std::string in main: none of the six
 
 
 EXPECTED_EXCLUSIONS = {
@@ -220,7 +419,7 @@ def test_every_bad_case_is_excluded_with_its_cause(batch):
     for name, (check, needle) in EXPECTED_EXCLUSIONS.items():
         assert got[name].check == check, (name, got[name])
         assert needle in got[name].reason, (name, got[name].reason)
-    assert batch.manifest.cases_admitted == len(REFS) + 1  # the batch finished and admitted every good case
+    assert batch.manifest.cases_admitted == len(REFS) + len(WORKED_EXAMPLES)  # the batch admitted every good case
 
 
 def test_building_twice_is_byte_identical(batch):

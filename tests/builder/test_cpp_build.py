@@ -11,7 +11,7 @@ from execstate.build import BuildOptions, build
 from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
-EXAMPLE = Path(__file__).resolve().parent / "cpp_cases" / "abc310_e"  # to examples/ with the C++ examples
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "abc310_e_cpp"
 LOOP = (
     "int main() {\n    int n; std::cin >> n;\n    long long total = 0;\n    for (int i = 0; i < n; i++) {\n"
     "        total += i;\n    }\n    std::cout << total << std::endl;\n}\n"

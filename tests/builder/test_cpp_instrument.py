@@ -28,7 +28,7 @@ from execstate.build._cpp import (
     resolve_loop_cpp,
 )
 
-ABC310_E = (Path(__file__).parent / "cpp_cases" / "abc310_e" / "main.cpp").read_text(encoding="utf-8")
+ABC310_E = (Path(__file__).resolve().parents[2] / "examples" / "abc310_e_cpp" / "main.cpp").read_text(encoding="utf-8")
 SHORT = b"5\n00110\n"
 LONG = b"1002\n" + b"01" * 501 + b"\n"
 PROJECTION = ("ans", "cnt1", "dp1")

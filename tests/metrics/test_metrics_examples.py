@@ -1,8 +1,10 @@
-"""Every example case built by ``execstate build``: the metrics on its tasks equal the reference probe's.
+"""Every Python example case built by ``execstate build``: the metrics on its tasks equal the reference probe's.
 
 Covers the builder's wiring (clean runs for the final arms; instrumented runs
 up to the checkpoint, with inserted lines excluded and inserted names hidden,
-for the state arms) on 3.11, 3.12 and 3.13.
+for the state arms) on 3.11, 3.12 and 3.13. The probe measures Python only:
+the C++ examples' metrics (gcov counts and the observe mode) are checked in
+tests/builder (test_cpp_build.py, and the trace ordering in test_build.py).
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from pathlib import Path
 import pytest
 from _metrics_helpers import REFERENCE, interpreter_params
 
-from execstate.build import BuildOptions, build, instrument
+from execstate.build import BuildOptions, build, instrument, load_spec
 from execstate.metrics._measure import run_probe
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PYTHON_SPECS = [p for p in sorted(EXAMPLES.glob("*/case.toml")) if load_spec(p).language == "python"]
 MODES = {"inside-loop-state": "inside", "post-loop-state": "post"}
 
 
@@ -37,8 +40,8 @@ def reference_of(task, clean_source: str, python: str):
 
 @pytest.mark.parametrize("python", interpreter_params())
 def test_example_tasks_carry_reference_metrics(python):
-    result = build([EXAMPLES], options=BuildOptions(python=python))
-    assert result.tasks and not result.exclusions, result.exclusions
+    result = build(PYTHON_SPECS, options=BuildOptions(python=python))
+    assert len(result.tasks) == 4 * len(PYTHON_SPECS) >= 12 and not result.exclusions, result.exclusions
     clean = {t.case_id: t.source for t in result.tasks if t.arm == "short-trace-final"}
     for task in result.tasks:
         ref = reference_of(task, clean[task.case_id], python)
