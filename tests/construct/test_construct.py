@@ -190,3 +190,24 @@ def test_a_cpp_problem_is_constructed_with_the_cpp_builder(tmp_path):
     record = json.loads((tmp_path / "specs" / "cpp" / "construct.json").read_text())
     (seen,) = [c for c in record["loops"][0]["candidates"] if c["name"] == "seen"]
     assert "over 200" in seen["rejected"]
+
+
+def test_branch_preserving_pairs_are_recorded_and_preferred_when_asked(tmp_path):
+    program = (
+        "import sys\nnums = [int(x) for x in sys.stdin.read().split()]\ntotal = 0\nfor x in nums:\n"
+        "    if x < 0:\n        total -= x\n    else:\n        total += x\nprint(total)\n"
+    )
+    d = tmp_path / "pool" / "abs"
+    (d / "tests").mkdir(parents=True)
+    (d / "main.py").write_text(program)
+    inputs = {"1": [1, 2], "2": list(range(1, 200)), "3": [(-1) ** j * j for j in range(300)]}
+    for name, nums in inputs.items():
+        (d / "tests" / f"{name}.in").write_text(" ".join(map(str, nums)) + "\n")
+        (d / "tests" / f"{name}.out").write_text(f"{sum(abs(n) for n in nums)}\n")
+    (problem,) = read_pool(tmp_path / "pool")
+    plain = construct_problem(problem, tmp_path / "plain", ConstructOptions())
+    preferred = construct_problem(problem, tmp_path / "preferred", ConstructOptions(prefer_branch_preserving=True))
+    assert plain.check is None and preferred.check is None
+    a, b = (load_spec(tmp_path / out / "abs" / "case.toml").provenance for out in ("plain", "preferred"))
+    assert a["long_input"] == "tests/3.in" and a["branch_preserving"] is False  # the negatives take `total -= x`
+    assert b["long_input"] == "tests/2.in" and b["branch_preserving"] is True

@@ -142,6 +142,11 @@ class CppLanguage:
     def loops(self, source: str) -> list[int]:
         return cpp_loops(source)
 
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
+        m = measure_cpp(source, stdin, limits=self.measure_limits(), compiler=self.compiler)
+        return m.branches if m.status == "ok" else None
+
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         return cpp_candidates(source, loop_line)
 

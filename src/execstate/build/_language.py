@@ -7,6 +7,7 @@ same modes, measure with coverage counts).
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tempfile
@@ -26,7 +27,10 @@ from execstate.build._python import (
 )
 from execstate.errors import ExecstateError
 from execstate.metrics import Measurement, cyclomatic, measure
-from execstate.sandbox import Limits, SandboxResult, run_python
+from execstate.sandbox import Limits, SandboxResult, run_python, run_script, scrubbed_env
+
+_TRANSITIONS = Path(__file__).with_name("_transitions.py")
+"""The script that records a Python run's line-to-line transitions (branch-preserving pairs)."""
 
 
 class LanguageError(ExecstateError, ValueError):
@@ -82,6 +86,12 @@ class Language(Protocol):
 
     def loops(self, source: str) -> list[int]:
         """Header lines of the loops a checkpoint may select, in order (for ``execstate construct``)."""
+
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """The branch outcomes a clean run on ``stdin`` takes in the program's own code; None if it fails.
+
+        Two inputs whose sets are equal take the same branches (SPEC 5, branch-preserving pairs).
+        """
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         """Variables the loop binds in its header or assigns in its body that a projection may hold."""
@@ -158,6 +168,28 @@ class PythonLanguage:
 
     def loops(self, source: str) -> list[int]:
         return python_loops(source)
+
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """The executed line-to-line transitions of the program's own lines (0: entering or leaving a frame)."""
+        with tempfile.TemporaryDirectory(prefix="arcs-", dir=workdir, ignore_cleanup_errors=True) as fresh:
+            res = run_script(
+                self.python,
+                _TRANSITIONS,
+                ["{cwd}/" + self.filename, "{cwd}/transitions.json"],
+                stdin,
+                self.measure_limits(),
+                env=scrubbed_env(0),
+                cwd=Path(fresh),
+                files={self.filename: source.encode("utf-8")},
+            )
+            out = Path(fresh) / "transitions.json"
+            if not res.ok or not out.is_file():
+                return None
+            try:
+                pairs = json.loads(out.read_text(encoding="utf-8"))
+                return frozenset((int(a), int(b)) for a, b in pairs)
+            except (ValueError, TypeError):
+                return None
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         return python_candidates(source, loop_line)

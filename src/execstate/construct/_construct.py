@@ -303,14 +303,11 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
 
 
 def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
-    outcomes = getattr(w.lang, "branch_outcomes", None)
-    if outcomes is None:
-        return False
-    key = "branches"
+    """Whether the two inputs take the same set of branch outcomes (``Language.branch_outcomes``)."""
     for r in (short, long):
-        if key not in r:
-            r[key] = outcomes(w.source, r["data"])
-    return short[key] is not None and short[key] == long[key]
+        if "branches" not in r:
+            r["branches"] = w.lang.branch_outcomes(w.source, r["data"], w.tmp)
+    return short["branches"] is not None and short["branches"] == long["branches"]
 
 
 # ---------------------------------------------------------------- loops and projections
@@ -458,8 +455,26 @@ def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) 
     (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
 
 
+_DIRECTORY = re.compile(r"(?<![\w.])/(?:[^\s\"'|:,;()<>/]+/)+(?=[^\s\"'|:,;()<>/])")
+
+
+def _scrub(value: Any) -> Any:
+    """``value`` with the directory part of every absolute path removed from its strings.
+
+    Failure messages quote the sandbox's fresh directories (``/tmp/execstate-run-x7f.../work/main.py``);
+    without them the same pool gives the same ``construct.json`` byte for byte.
+    """
+    if isinstance(value, str):
+        return _DIRECTORY.sub("", value)
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v) for k, v in value.items()}
+    return value
+
+
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in ("data",)} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("data", "branches")} for r in rows]
 
 
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
@@ -490,7 +505,9 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     if w is not None:
         w.phase(None)
         outcome.seconds = w.seconds
+    outcome.reason = _scrub(outcome.reason)
     record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
+    record = _scrub(record)
     record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
     outcome.record = record
     spec_dir.mkdir(parents=True, exist_ok=True)
@@ -544,8 +561,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             "long_trace": long["trace"],
             "loop_iterations": loop["iterations"],
         }
-        if "branches" in short:
-            prov["branch_preserving"] = short["branches"] is not None and short["branches"] == long["branches"]
+        prov["branch_preserving"] = _branch_preserving(w, short, long)
         text = _spec_text(w, case_id, study, loop, names, prov)
         trial = w.tmp / f"trial-{loop['line']}"
         _write_spec(trial, w, text, short["data"], long["data"])

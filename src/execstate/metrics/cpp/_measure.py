@@ -85,6 +85,8 @@ class CppMeasurement:
     """``(line, count)`` for every line gcov reports in ``main.cpp``, inserted ones included, by line."""
     observations: int | None = None
     """How many iterations the state metrics cover."""
+    branches: frozenset[tuple[int, int]] = frozenset()
+    """``(line, i)`` for each branch ``i`` of a ``main.cpp`` line that gcov counted as taken at least once."""
 
     @property
     def ok(self) -> bool:
@@ -119,13 +121,16 @@ def measure_cpp(
     built = compile_cpp(source, coverage=True, include_dirs=include_dirs, compiler=compiler, first_header=first_header)
     if isinstance(built, CompileFailure):
         return _failed("error", f"the program does not compile ({built.status}): {built.errors}", version)
-    result, lines, problem = _coverage_run(built, stdin, limits, gcov)
+    taken: set[tuple[int, int]] = set()
+    result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken)
     if result.status != "ok":
         return _failed(result.status, result.describe(), version, result.stdout)
     if lines is None:
         return _failed("error", problem, version, result.stdout)
     total = sum(count for line, count in lines.items() if line not in inserted_lines)
-    found = CppMeasurement("ok", "", total, None, None, version, result.stdout, tuple(sorted(lines.items())))
+    found = CppMeasurement(
+        "ok", "", total, None, None, version, result.stdout, tuple(sorted(lines.items())), branches=frozenset(taken)
+    )
     if observe_source is None:
         return found
     return _with_state(found, observe_source, observe_upto, stdin, limits, compiler, include_dirs, first_header)
@@ -136,7 +141,7 @@ def _failed(status: str, detail: str, version: str, stdout: bytes = b"") -> CppM
 
 
 def _coverage_run(
-    built: Compiled, stdin: bytes, limits: Limits, gcov: str
+    built: Compiled, stdin: bytes, limits: Limits, gcov: str, branches: set[tuple[int, int]] | None = None
 ) -> tuple[SandboxResult, dict[int, int] | None, str]:
     """Run a fresh copy with a random gcda prefix; the run, gcov's counts by line (or None) and why not."""
     notes = built.notes
@@ -151,7 +156,7 @@ def _coverage_run(
         data, problem = read_gcda(prefix / notes.with_suffix(".gcda").name)
         if data is None:
             return result, None, problem + _stderr_tail(result)
-    lines, problem = _gcov_lines(gcov, built, notes, data)
+    lines, problem = _gcov_lines(gcov, built, notes, data, branches)
     return result, lines, problem
 
 
@@ -192,15 +197,18 @@ def gcda_runs(data: bytes) -> int | None:
     return None
 
 
-def _gcov_lines(gcov: str, built: Compiled, notes: Path, data: bytes) -> tuple[dict[int, int] | None, str]:
-    """gcov's per-line counts of ``main.cpp`` (template instantiations of one line summed)."""
+def _gcov_lines(
+    gcov: str, built: Compiled, notes: Path, data: bytes, branches: set[tuple[int, int]] | None = None
+) -> tuple[dict[int, int] | None, str]:
+    """gcov's per-line counts of ``main.cpp`` (template instantiations of one line summed); the taken
+    branches ``(line, i)`` go into ``branches`` when it is given."""
     private = Path(tempfile.mkdtemp(prefix="execstate-gcov-"))
     try:
         shutil.copyfile(notes, private / notes.name)
         shutil.copyfile(built.directory / SOURCE_NAME, private / SOURCE_NAME)
         name = notes.with_suffix(".gcda").name
         (private / name).write_bytes(data)
-        command = [gcov, "--json-format", "--stdout", "--relative-only", name]
+        command = [gcov, "--json-format", "--stdout", "--relative-only", "--branch-probabilities", name]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
         done = subprocess.run(command, cwd=private, capture_output=True, timeout=300, env=env)
     except subprocess.TimeoutExpired:
@@ -216,6 +224,9 @@ def _gcov_lines(gcov: str, built: Compiled, notes: Path, data: bytes) -> tuple[d
         if entry.get("file") == SOURCE_NAME:
             for line in entry["lines"]:
                 lines[line["line_number"]] = lines.get(line["line_number"], 0) + int(line["count"])
+                if branches is not None:
+                    taken = enumerate(line.get("branches", []))
+                    branches.update((line["line_number"], i) for i, b in taken if int(b.get("count", 0)) > 0)
     if not lines:
         return None, f"gcov reported no line of {SOURCE_NAME}"
     return lines, ""

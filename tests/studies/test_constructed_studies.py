@@ -1,0 +1,103 @@
+"""The built-in studies made by ``execstate construct``: committed specs, reproducible, oracles that pass the tests."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from execstate.build import BuildOptions, build, load_spec
+from execstate.construct import ConstructOptions, construct_problem, read_pool
+from execstate.grade import answer_matches
+from execstate.studies import STUDIES
+
+CONSTRUCTED = ("codecontests_py", "library_cpp")
+# A few problems per study are rebuilt from the pool on every run (the whole pools take minutes:
+# `python benchmarks/construct.py` reconstructs them all and compares). Each list holds problems
+# with a spec and problems without one, so both kinds of output are compared.
+REPRODUCED = {
+    "codecontests_py": ["103_b_cthulhu_4280", "445_b_dzy_loves_chemistry_1921", "1444_a_division_6380"],
+    "library_cpp": ["zalgorithm", "many_aplusb"],
+}
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _needs_gxx(name: str) -> None:
+    if "cpp" in STUDIES[name].languages and shutil.which("g++") is None:
+        pytest.skip("needs g++ (Debian package g++)")
+
+
+@pytest.mark.parametrize("name", CONSTRUCTED)
+def test_every_problem_has_a_spec_or_a_recorded_reason(name):
+    study = STUDIES[name]
+    assert study.pool is not None and study.cases_dir is not None
+    problems = read_pool(study.pool)
+    summary = json.loads((study.cases_dir / "construct.json").read_text())
+    assert [o["problem"] for o in summary["outcomes"]] == [p.id for p in problems]
+    for outcome in summary["outcomes"]:
+        spec = study.cases_dir / outcome["problem"] / "case.toml"
+        assert spec.is_file() == (outcome["check"] is None), outcome
+        if outcome["check"] is not None:
+            assert outcome["reason"], outcome
+    assert summary["specs"] >= {"codecontests_py": 30, "library_cpp": 7}[name]
+
+
+@pytest.mark.parametrize(("name", "problem"), [(n, p) for n, ps in REPRODUCED.items() for p in ps])
+def test_construct_reproduces_the_committed_specs(name, problem, tmp_path):
+    _needs_gxx(name)
+    study = STUDIES[name]
+    assert study.pool is not None and study.cases_dir is not None
+    (found,) = [p for p in read_pool(study.pool) if p.id == problem]
+    construct_problem(found, tmp_path, ConstructOptions(study=name))
+    assert _tree(tmp_path / problem) == _tree(study.cases_dir / problem)
+
+
+@pytest.mark.parametrize("name", CONSTRUCTED)
+def test_every_final_oracle_passes_the_test_it_came_from(name):
+    """The clean program's output on each chosen input (the final arms' oracle) matches the test's .out."""
+    _needs_gxx(name)
+    study = STUDIES[name]
+    assert study.pool is not None and study.cases_dir is not None
+    checked = 0
+    opts = BuildOptions()
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec_path in sorted(study.cases_dir.glob("*/case.toml")):
+            spec = load_spec(spec_path)
+            lang = opts.language(spec.language)
+            assert lang is not None
+            source = spec.program.read_text(encoding="utf-8")
+            for arm in ("short", "long"):
+                chosen = spec.provenance[f"{arm}_input"]
+                expected = study.pool / spec.provenance["problem"] / Path(chosen).with_suffix(".out")
+                if not chosen.startswith("tests/") or not expected.is_file():
+                    continue
+                data = (spec_path.parent / f"{arm}.txt").read_bytes()
+                assert data == (study.pool / spec.provenance["problem"] / chosen).read_bytes()
+                res = lang.run(source, data, Path(tmp))
+                assert res.ok, (spec.id, arm, res.describe())
+                assert answer_matches(spec.grading_rule, res.stdout.decode(), expected.read_text()), (spec.id, arm)
+                checked += 1
+    assert checked >= 2 * {"codecontests_py": 30, "library_cpp": 7}[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"), [("codecontests_py", "445_b_dzy_loves_chemistry_1921"), ("library_cpp", "zalgorithm")]
+)
+def test_a_committed_spec_builds_with_oracles_equal_to_its_tests(name, problem):
+    _needs_gxx(name)
+    study = STUDIES[name]
+    assert study.pool is not None and study.cases_dir is not None
+    result = build([study.cases_dir / problem])
+    assert result.exclusions == [] and len(result.tasks) == 4
+    spec = load_spec(study.cases_dir / problem / "case.toml")
+    for arm in ("short", "long"):
+        task = next(t for t in result.tasks if t.arm == f"{arm}-trace-final")
+        expected = study.pool / problem / Path(spec.provenance[f"{arm}_input"]).with_suffix(".out")
+        assert answer_matches(spec.grading_rule, task.oracle, expected.read_text())
+        assert task.meta["provenance"]["problem"] == problem
