@@ -9,9 +9,6 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-"""``../shared/data`` beside the checkout (CI lays a copy of shared/ there too)."""
-
 PYTHON2, CPP, PYTHON3 = 1, 2, 3
 
 SUM_PY = "a, b = map(int, input().split())\nprint(a + b)\n"
