@@ -68,8 +68,20 @@ def put_on_stdin(data):
         os.lseek(read_end, 0, os.SEEK_SET)
     finally:
         os.close(write_end)
-    os.dup2(read_end, 0)
-    os.close(read_end)
+    if read_end != 0:  # the previous input may have closed descriptor 0 (``open(0)``): then the pipe got it
+        os.dup2(read_end, 0)
+        os.close(read_end)
+
+
+def discard_output():
+    """Descriptors 1 and 2 on /dev/null, again for every input (the previous one may have closed them),
+    without keeping a descriptor open that a single run would not have."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        if null != fd:
+            os.dup2(null, fd)
+    if null > 2:
+        os.close(null)
 
 
 class Session:
@@ -84,10 +96,6 @@ class Session:
         self.recursion_limit = sys.getrecursionlimit()
         self.real_exit = os._exit
         self.index, self.before = None, 0
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.close(null)
         signal.signal(signal.SIGALRM, self.on_alarm)
 
     def count(self):
@@ -96,6 +104,7 @@ class Session:
     def begin(self, index, data):
         """A fresh ``__main__`` module for input ``index``, with the process set as a single run would have it."""
         put_on_stdin(data)
+        discard_output()
         (ienc, ierr), (oenc, oerr), (eenc, eerr) = self.streams
         sys.stdin = io.open(0, "r", encoding=ienc, errors=ierr, newline="\n", closefd=False)
         sys.stdout = io.open(1, "w", encoding=oenc, errors=oerr, newline="\n", closefd=False)
