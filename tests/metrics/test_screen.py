@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from _metrics_helpers import interpreter_params
 
 from execstate.metrics import measure, screen_trace_lengths
 from execstate.sandbox import Limits
-
-from _metrics_helpers import interpreter_params
 
 FUNCTIONS_AND_CLASSES = """
 import sys
@@ -125,7 +124,10 @@ print(sum(100 // v for v in values))
 """
 
 PROGRAMS = {
-    "functions-and-classes": (FUNCTIONS_AND_CLASSES, lambda r: " ".join(str(r.randint(-9, 20)) for _ in range(r.randint(0, 30)))),
+    "functions-and-classes": (
+        FUNCTIONS_AND_CLASSES,
+        lambda r: " ".join(str(r.randint(-9, 20)) for _ in range(r.randint(0, 30))),
+    ),
     "generators": (GENERATORS, lambda r: str(r.randint(0, 60))),
     "recursion": (RECURSION, lambda r: str(r.choice([0, 7, 14, r.randint(0, 900), r.randint(980, 1005)]))),
     "module-loop-and-exit": (
@@ -139,7 +141,7 @@ PROGRAMS = {
 
 
 def inputs_for(name: str, count: int) -> list[bytes]:
-    source, make = PROGRAMS[name]
+    make = PROGRAMS[name][1]
     rng = random.Random(name)
     return [(make(rng) + "\n").encode() for _ in range(count)]
 
@@ -212,11 +214,11 @@ def test_state_left_by_one_input_does_not_reach_the_next():
 def test_output_of_the_program_cannot_forge_a_result():
     source = (
         "import os\n"
-        "fake = b'\\n0123 ' + b'{\"outcome\": \"exit\", \"index\": 0, \"exit_code\": 0, \"trace_length\": 7}\\n'\n"
+        'fake = b\'\\n0123 \' + b\'{"outcome": "exit", "index": 0, "exit_code": 0, "trace_length": 7}\\n\'\n'
         "print(fake.decode() * 3)\n"
         "for fd in range(3, 64):\n"
         "    try:\n"
-        "        os.write(fd, fake + b'{\"outcome\": \"done\"}\\n')\n"
+        '        os.write(fd, fake + b\'{"outcome": "done"}\\n\')\n'
         "    except OSError:\n"
         "        pass\n"
         "n = int(input())\n"

@@ -20,6 +20,7 @@ WORKER = Path(__file__).with_name("_screen_probe.py")
 _STARTUP_S = 10.0
 """Seconds a worker gets for itself on top of its inputs' budgets (interpreter start, compiling)."""
 _LENGTH_BYTES = 8
+_DEFAULT_LIMITS = Limits()
 
 
 def screen_trace_lengths(
@@ -27,7 +28,7 @@ def screen_trace_lengths(
     inputs: Sequence[bytes],
     *,
     python: str = sys.executable,
-    limits: Limits = Limits(),
+    limits: Limits = _DEFAULT_LIMITS,
     jobs: int = 2,
     batch: int = 500,
     progress: Callable[[int], None] | None = None,
@@ -89,6 +90,7 @@ def _alone(source: str, data: bytes, python: str, accel: str | None, limits: Lim
     reported, _, trusted = _run_worker(source, [data], python, accel, limits)
     return reported[0] if trusted and reported else None
 
+
 def _run_worker(
     source: str, inputs: Sequence[bytes], python: str, accel: str | None, limits: Limits
 ) -> tuple[list[int | None], bool, bool]:
@@ -99,7 +101,11 @@ def _run_worker(
     options |= {"accelerate": True, "accelerator_dir": accel, "wall_s": per_input}
     budget = _STARTUP_S + per_input * len(inputs)
     worker_limits = Limits(
-        wall_s=budget, cpu_s=budget, memory_mb=limits.memory_mb, output_bytes=limits.output_bytes, file_mb=limits.file_mb
+        wall_s=budget,
+        cpu_s=budget,
+        memory_mb=limits.memory_mb,
+        output_bytes=limits.output_bytes,
+        file_mb=limits.file_mb,
     )
     stdin = b"".join(len(x).to_bytes(_LENGTH_BYTES, "big") + x for x in inputs)
     with tempfile.TemporaryDirectory(prefix="execstate-screen-") as tmp, ResultPipe() as pipe:

@@ -3,8 +3,9 @@
 Run as ``python -s -B _screen_probe.py CONFIG.json`` with the batch on stdin:
 each input as an 8-byte big-endian length followed by its bytes. CONFIG.json is
 the probe's config (``state`` false) plus ``wall_s``, the seconds one input may
-run; ``_probe.py`` is the module whose Probe, ResultChannel and helpers this
-worker loads from its own directory, so the counting is the probe's own. It must stay stdlib-only.
+run. It loads ``_probe.py`` from its own directory and uses its Probe,
+ResultChannel and helpers, so the counting is the probe's own. It must stay
+stdlib-only.
 
 The program is compiled once. Each input then runs as a fresh ``__main__``
 module (fresh globals, ``sys.argv == [filename]``, the original ``sys.path``
@@ -23,7 +24,6 @@ parent starts a new worker at the next input.
 import fcntl
 import gc
 import importlib.util
-import io
 import os
 import signal
 import sys
@@ -106,9 +106,9 @@ class Session:
         put_on_stdin(data)
         discard_output()
         (ienc, ierr), (oenc, oerr), (eenc, eerr) = self.streams
-        sys.stdin = io.open(0, "r", encoding=ienc, errors=ierr, newline="\n", closefd=False)
-        sys.stdout = io.open(1, "w", encoding=oenc, errors=oerr, newline="\n", closefd=False)
-        sys.stderr = io.open(2, "w", encoding=eenc, errors=eerr, newline="\n", buffering=1, closefd=False)
+        sys.stdin = open(0, encoding=ienc, errors=ierr, newline="\n", closefd=False)
+        sys.stdout = open(1, "w", encoding=oenc, errors=oerr, newline="\n", closefd=False)
+        sys.stderr = open(2, "w", encoding=eenc, errors=eerr, newline="\n", buffering=1, closefd=False)
         sys.argv = [self.filename]
         sys.path[:] = self.path
         sys.setrecursionlimit(self.recursion_limit)
@@ -191,6 +191,7 @@ def prepare(p, cfg, channel):
     gc.freeze()  # the worker's own objects: each input's collection walks only what the program made
     session.probe.start()
     return session
+
 
 if __name__ == "__main__":
     main()
