@@ -152,6 +152,7 @@ PUBLIC = {
         "metrics_report",
         "python_version",
         "run_binary",
+        "screen_trace_lengths",
         "state_metrics",
     },
     "execstate.metrics.cpp": {
@@ -248,6 +249,7 @@ PUBLIC = {
         "PlanError",
         "ProgramFailed",
         "RecordError",
+        "ScreeningFailed",
         "SettingsError",
         "SpecError",
         "StoreError",

@@ -79,6 +79,10 @@ class ProgramFailed(ExecstateError, RuntimeError):
     """
 
 
+class ScreeningFailed(ExecstateError, RuntimeError):
+    """A screening worker failed in its own code (not the program's): its inputs have no trustworthy result."""
+
+
 class NothingAdmitted(ExecstateError, ValueError):
     """A build in which every case was excluded, or an import that imported no record; the outputs are still written."""
 
@@ -234,6 +238,7 @@ __all__ = [
     "PlanError",
     "ProgramFailed",
     "RecordError",
+    "ScreeningFailed",
     "SettingsError",
     "SpecError",
     "StoreError",

@@ -3,6 +3,7 @@
 from execstate.metrics._cyclomatic import cyclomatic
 from execstate.metrics._measure import Measurement, measure, python_version
 from execstate.metrics._report import metrics_report
+from execstate.metrics._screen import screen_trace_lengths
 from execstate.metrics.cpp import (
     Compiled,
     CompileFailure,
@@ -31,5 +32,6 @@ __all__ = [
     "metrics_report",
     "python_version",
     "run_binary",
+    "screen_trace_lengths",
     "state_metrics",
 ]

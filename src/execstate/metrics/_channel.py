@@ -62,18 +62,28 @@ class ResultPipe:
 
     def report(self) -> tuple[dict[str, Any] | None, str]:
         """The probe's result object and ``""``, or ``None`` and why there is none."""
+        values, problem = self.reports()
+        if problem:
+            return None, problem
+        if not values:
+            return None, "the measuring probe wrote no result"
+        if len(values) > 1:
+            return None, f"{len(values)} results arrived on the result descriptor, not one"
+        return values[0], ""
+
+    def reports(self) -> tuple[list[dict[str, Any]], str]:
+        """Every result object the probe wrote, in order, and ``""``; or ``[]`` and why none can be trusted."""
         if self._size > self.cap:
-            return None, f"{self._size} bytes on the result descriptor, more than {self.cap}: the program wrote to it"
+            return [], f"{self._size} bytes on the result descriptor, more than {self.cap}: the program wrote to it"
         prefix = self.token.encode("ascii") + b" "
         lines = [line[len(prefix) :] for line in b"".join(self._chunks).split(b"\n") if line.startswith(prefix)]
-        if not lines:
-            return None, "the measuring probe wrote no result"
-        if len(lines) > 1:
-            return None, f"{len(lines)} results arrived on the result descriptor, not one"
-        try:
-            value = json.loads(lines[0])
-        except ValueError as exc:
-            return None, f"the measuring probe's result is not JSON ({exc})"
-        if not isinstance(value, dict) or not isinstance(value.get("outcome"), str):
-            return None, "the measuring probe's result is not a result object"
-        return value, ""
+        values = []
+        for line in lines:
+            try:
+                value = json.loads(line)
+            except ValueError as exc:
+                return [], f"the measuring probe's result is not JSON ({exc})"
+            if not isinstance(value, dict) or not isinstance(value.get("outcome"), str):
+                return [], "the measuring probe's result is not a result object"
+            values.append(value)
+        return values, ""

@@ -340,10 +340,14 @@ class ResultChannel:
         return "{" + ",".join(parts) + "}"
 
     def write(self, metrics, outcome, exit_code, detail=""):
-        if self.identity is None or self.inode() != self.identity:
-            return  # the descriptor was closed or replaced: report nothing
         result = {"python": self.python, "outcome": outcome, "exit_code": exit_code, "detail": detail[-DETAIL_CHARS:]}
         result.update(metrics or {"trace_length": None, "peak_state": None, "state_load": None})
+        self.send(result)
+
+    def send(self, result):
+        """Write one token-marked line (values: None, bools, ints, or text under ``TEXT_KEYS``)."""
+        if self.identity is None or self.inode() != self.identity:
+            return  # the descriptor was closed or replaced: report nothing
         data = ("\n" + self.token + " " + self.encode(result) + "\n").encode("utf-8")
         while data:
             data = data[self.os_write(self.fd, data) :]
