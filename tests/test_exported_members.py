@@ -217,6 +217,9 @@ PUBLIC = {
     },
     "execstate.construct": {
         "ConstructOptions",
+        "SELECT_NAME",
+        "Selection",
+        "select_cases",
         "ConstructResult",
         "Outcome",
         "construct",

@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_bounds(p)
     add_executor(p)
     p.set_defaults(func=main)
+    register_select(sub)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -110,3 +111,53 @@ def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs:
                 print(f"[{done}/{total}] {outcome.problem}: {outcome.check or 'spec'}", file=sys.stderr)
 
         return construct(problems, out, opts, progress=report, **kwargs)
+
+
+def register_select(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "select",
+        help="redo a screened study's selection: screen generated candidates, pick per trace-length band",
+        description="Screen a screened study's generated candidates (trace length of each), pick per_band "
+        "candidates per band of its study.toml, admit each by the nine checks (a failing pick is replaced by "
+        "the next of its band) and write the cases and select.json.",
+    )
+    p.add_argument("study", help="a screened built-in study (networkx)")
+    p.add_argument("--out", type=Path, required=True, help="directory of the selected cases")
+    p.add_argument("--candidates", type=int, default=None, help="candidates screened (default: study.toml's)")
+    p.add_argument("--per-band", type=int, default=10, help="cases picked per band (default 10)")
+    p.add_argument("--jobs", type=int, default=2, help="screening workers and cases checked at a time (default 2)")
+    p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.set_defaults(func=select_main)
+
+
+def select_main(args: argparse.Namespace) -> int:
+    from execstate.build import BuildOptions
+    from execstate.construct import select_cases
+    from execstate.errors import UsageError, output_dir
+    from execstate.sandbox import Limits
+    from execstate.studies import get_study
+
+    study = get_study(args.study)
+    if study.screened is None:
+        raise UsageError(f"study {args.study!r} is not selected by screening. Fix: use networkx")
+    if (args.candidates is not None and args.candidates < 1) or args.per_band < 1 or args.jobs < 1:
+        raise UsageError("--candidates, --per-band and --jobs must be positive. Fix: e.g. --candidates 90000")
+    out = output_dir(args.out)
+    opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
+
+    def report(phase: str, done: int, total: int) -> None:
+        print(f"{phase}: {done}/{total}", file=sys.stderr, flush=True)
+
+    result = select_cases(
+        study.screened,
+        out,
+        candidates=args.candidates,
+        per_band=args.per_band,
+        options=opts,
+        jobs=args.jobs,
+        study=study.name,
+        progress=report,
+    )
+    pops = ", ".join(str(b["population"]) for b in result.record["bands"])
+    print(f"{len(result.cases)} cases in {out} (band populations {pops}; select.json says how)")
+    return 0

@@ -27,10 +27,12 @@ from execstate.construct._pool import (
     write_problem,
 )
 from execstate.construct._report import REPORT_NAME, Imported, ImportReport, Skipped
+from execstate.construct._select import SELECT_NAME, Selection, select_cases
 
 __all__ = [
     "PROBLEM_FILE",
     "REPORT_NAME",
+    "SELECT_NAME",
     "ConstructOptions",
     "ConstructResult",
     "Generator",
@@ -41,6 +43,7 @@ __all__ = [
     "PoolTest",
     "Problem",
     "ProblemLimits",
+    "Selection",
     "Skipped",
     "construct",
     "construct_problem",
@@ -49,6 +52,7 @@ __all__ = [
     "import_livecodebench",
     "read_pool",
     "read_problem",
+    "select_cases",
     "slug",
     "unpickle_plain",
     "write_problem",

@@ -43,6 +43,8 @@ class Study:
     """Folder searched recursively for ``case.toml`` when the study is built (``--study NAME``)."""
     loader: str | None = None
     """``"module:function"`` returning the study's ready tasks (a dataset imported as tasks)."""
+    screened: Path | None = None
+    """The folder (program, generator, ``study.toml``) whose candidates ``execstate select`` screens."""
     pool: Path | None = None
     """The problem pool its case specs were constructed from (``execstate construct``), when it ships one."""
     shared_source: bool = False
@@ -94,7 +96,15 @@ STUDIES: dict[str, Study] = {
         Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
         Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
         Study("codecontests", ("cpp",), "int-alpha-tokens", "CodeContests, C++ solutions"),
-        Study("networkx", ("python",), "bytes", "NetworkX network simplex on thirty graph inputs", shared_source=True),
+        Study(
+            "networkx",
+            ("python",),
+            "bytes",
+            "NetworkX network simplex on thirty min-cost-flow inputs selected by trace-length band",
+            cases_dir=HERE / "networkx" / "cases",
+            screened=HERE / "networkx",
+            shared_source=True,
+        ),
     )
 }
 """Every registered study by name."""

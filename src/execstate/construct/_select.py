@@ -1,0 +1,198 @@
+"""Select a single-source study's cases from generated candidates by trace-length bands (the NetworkX study).
+
+A screened study is a folder with one program (``main.py``), a seeded generator
+(``generator.py`` with ``instance(seed, nodes, **params) -> str``) and a
+``study.toml``::
+
+    [select]
+    candidates = 90000          # seeds 0 .. candidates-1
+    nodes = [lo, hi]            # candidate with seed s has lo + s % (hi - lo + 1) nodes
+    short_nodes = 4             # its short input: the same seed at this size
+    per_band = 10
+    bands = [[lo, hi], ...]     # trace length in instruction events, lo <= t < hi
+    [generator]                 # keyword arguments of instance()
+    [checkpoint]                # the cases' loop_text and variables
+
+Every candidate's trace length is measured (``screen_trace_lengths``: one
+sandboxed worker per batch, the probe's own counter). Within a band the
+candidates are ordered by (trace length, seed) and the picks are the
+candidates at the evenly spaced ranks ``floor((j + 1/2) * n / per_band)``;
+a pick the nine checks exclude is replaced by the next unused candidate of its
+band in that order. ``select.json`` records the parameters, every band's
+population, every pick and every replacement with the check that excluded it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import shutil
+import tomllib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from execstate.build import BuildOptions, build_case, load_spec
+from execstate.construct._construct import _scrub
+from execstate.errors import SpecError, remove_tree
+from execstate.metrics import screen_trace_lengths
+
+SELECT_NAME = "select.json"
+CHUNK = 5_000
+"""Candidates generated and screened at a time (bounds the memory of 90,000 instances)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What ``select_cases`` did: the written case directories, band populations and every decision."""
+
+    cases: list[Path]
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+def _load_generator(folder: Path) -> ModuleType:
+    """The study's own generator module (execstate's code, imported from the study folder)."""
+    path = folder / "generator.py"
+    spec = importlib.util.spec_from_file_location(f"execstate_study_generator_{folder.name}", path)
+    if spec is None or spec.loader is None:
+        raise SpecError(path, None, "cannot load the generator", "check that generator.py is a Python module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _config(folder: Path) -> dict[str, Any]:
+    path = folder / "study.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SpecError(path, None, f"cannot read it ({exc})", "restore the study's study.toml") from None
+    for table, key in (("generator", "candidates"), ("generator", "short_nodes"), ("bands", "edges")):
+        if key not in raw.get(table, {}):
+            raise SpecError(path, f"{table}.{key}", "required key is missing", f"add `{key}` to [{table}]")
+    if "checkpoint" not in raw:
+        raise SpecError(path, "checkpoint", "no [checkpoint] table", "add loop_text and variables")
+    return raw
+
+
+def _band(trace: int | None, edges: list[list[int]]) -> int | None:
+    if trace is None:
+        return None
+    return next((b for b, (low, high) in enumerate(edges) if low <= trace < high), None)
+
+
+def select_cases(
+    folder: Path | str,
+    out: Path | str,
+    *,
+    candidates: int | None = None,
+    per_band: int = 10,
+    options: BuildOptions | None = None,
+    jobs: int = 2,
+    study: str = "networkx",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Selection:
+    """Screen the study's candidates, pick ``per_band`` per band, admit each by the nine checks, write cases.
+
+    ``out`` receives one case folder per admitted pick (``case.toml``, ``main.py``,
+    ``short.txt``, ``long.txt``) and ``select.json``. ``progress(phase, done, total)``
+    reports screening and checking. Deterministic: the same study folder and
+    ``candidates`` give the same bytes.
+    """
+    folder, out = Path(folder), Path(out)
+    config = _config(folder)
+    gen = _load_generator(folder)
+    source = (folder / "main.py").read_text(encoding="utf-8")
+    params = config["generator"]
+    total = int(candidates if candidates is not None else params["candidates"])
+    edges = [list(map(int, e)) for e in config["bands"]["edges"]]
+    opts = options or BuildOptions()
+    traces: list[int | None] = []
+    for start in range(0, total, CHUNK):
+        seeds = range(start, min(total, start + CHUNK))
+        inputs = [gen.instance(s, gen.candidate_nodes(s)).encode("utf-8") for s in seeds]
+        traces += screen_trace_lengths(source, inputs, python=opts.python, limits=opts.limits, jobs=jobs)
+        if progress is not None:
+            progress("screening", len(traces), total)
+    members: list[list[tuple[int, int]]] = [[] for _ in edges]
+    for seed, trace in enumerate(traces):
+        b = _band(trace, edges)
+        if b is not None and trace is not None:
+            members[b].append((trace, seed))
+    for m in members:
+        m.sort()
+    remove_tree(out)
+    out.mkdir(parents=True)
+    record: dict[str, Any] = {
+        "study": study,
+        "candidates": total,
+        "per_band": per_band,
+        "edges": edges,
+        "unmeasured": sum(t is None for t in traces),
+        "outside_bands": sum(_band(t, edges) is None for t in traces),
+        "program_sha256": hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        "bands": [],
+    }
+    cases: list[Path] = []
+    checked = 0
+    for b, m in enumerate(members):
+        band: dict[str, Any] = {"band": b, "population": len(m), "picks": [], "replaced": []}
+        record["bands"].append(band)
+        order = _pick_order(len(m), per_band)
+        while order and len(band["picks"]) < per_band:
+            # a round checks as many candidates as picks are missing, in order: the picks are the
+            # first per_band candidates of the order that pass, whatever finishes first
+            batch, order = order[: per_band - len(band["picks"])], order[per_band - len(band["picks"]) :]
+            dirs = [out / f"band{b}_seed{m[rank][1]}" for rank in batch]
+            for rank, case_dir in zip(batch, dirs):
+                _write_case(case_dir, config, gen, source, m[rank][1], study)
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                outcomes = list(pool.map(lambda d: build_case(load_spec(d / "case.toml"), opts), dirs))
+            for rank, case_dir, built in zip(batch, dirs, outcomes):
+                trace, seed = m[rank]
+                checked += 1
+                if isinstance(built, list):
+                    band["picks"].append({"seed": seed, "trace": trace, "case": case_dir.name})
+                    cases.append(case_dir)
+                else:
+                    shutil.rmtree(case_dir)
+                    reason = {"seed": seed, "trace": trace, "check": built.check, "reason": _scrub(built.reason)}
+                    band["replaced"].append(reason)
+            if progress is not None:
+                progress("checking", checked, per_band * len(edges))
+        if len(band["picks"]) < per_band:
+            band["short_by"] = per_band - len(band["picks"])
+    (out / SELECT_NAME).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return Selection(cases, record)
+
+
+def _pick_order(n: int, per_band: int) -> list[int]:
+    """Ranks to try: the evenly spaced ones first, then every other rank in order (the replacements)."""
+    first = sorted({int((j + 0.5) * n / per_band) for j in range(per_band) if n})
+    return first + [r for r in range(n) if r not in set(first)]
+
+
+def _write_case(case_dir: Path, config: dict[str, Any], gen: ModuleType, source: str, seed: int, study: str) -> None:
+    params = config["generator"]
+    cp = config["checkpoint"]
+    case_dir.mkdir(parents=True)
+    (case_dir / "main.py").write_text(source, encoding="utf-8")
+    (case_dir / "short.txt").write_text(gen.instance(seed, int(params["short_nodes"])), encoding="utf-8")
+    (case_dir / "long.txt").write_text(gen.instance(seed, gen.candidate_nodes(seed)), encoding="utf-8")
+    variables = ", ".join(json.dumps(v) for v in cp["variables"])
+    (case_dir / "case.toml").write_text(
+        f"# Selected by `execstate select {study}` (select.json says how).\n"
+        f'id = "{study}/{case_dir.name}"\nstudy = "{study}"\nlanguage = "python"\nprogram = "main.py"\n'
+        f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n'
+        f"loop_text = {json.dumps(cp['loop_text'])}\nvariables = [{variables}]\n\n"
+        f"[provenance]\nseed = {seed}\nnodes = {gen.candidate_nodes(seed)}\n"
+        f"short_nodes = {int(params['short_nodes'])}\n",
+        encoding="utf-8",
+    )
+
+
+__all__ = ["SELECT_NAME", "Selection", "select_cases"]

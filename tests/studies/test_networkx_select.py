@@ -1,0 +1,61 @@
+"""The NetworkX study's selection: screening by band, deterministic picks, and the thirty shipped cases."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from execstate.build import build, load_spec
+from execstate.construct import SELECT_NAME, select_cases
+from execstate.studies import STUDIES
+
+STUDY = STUDIES["networkx"]
+assert STUDY.screened is not None and STUDY.cases_dir is not None
+FOLDER, CASES = STUDY.screened, STUDY.cases_dir
+EDGES = tomllib.loads((FOLDER / "study.toml").read_text())["bands"]["edges"]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_small_selection_reproduces_byte_for_byte(tmp_path):
+    one = select_cases(FOLDER, tmp_path / "one", candidates=240, per_band=1)
+    two = select_cases(FOLDER, tmp_path / "two", candidates=240, per_band=1)
+    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+    record = one.record
+    assert record == two.record and len(one.cases) == 3
+    assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == 240
+    for band, (low, high) in zip(record["bands"], EDGES):
+        (pick,) = band["picks"]
+        assert low <= pick["trace"] < high
+    assert json.loads((tmp_path / "one" / SELECT_NAME).read_text()) == record
+
+
+def test_the_shipped_cases_are_ten_per_band_of_one_source():
+    record = json.loads((CASES / SELECT_NAME).read_text())
+    assert record["candidates"] == 90_000 and record["per_band"] == 10
+    source = (FOLDER / "main.py").read_bytes()
+    specs = sorted(CASES.glob("*/case.toml"))
+    assert len(specs) == 30
+    for band, (low, high) in zip(record["bands"], EDGES):
+        assert len(band["picks"]) == 10
+        for pick in band["picks"]:
+            assert low <= pick["trace"] < high
+            assert (CASES / pick["case"] / "main.py").read_bytes() == source
+    for path in specs:
+        spec = load_spec(path)
+        assert spec.study == "networkx" and spec.grading_rule == "bytes"
+        assert spec.checkpoint.loop_text == "for i, p, q in DEAF.find_entering_edges():"
+
+
+def test_one_shipped_case_per_band_builds_with_its_screened_trace():
+    record = json.loads((CASES / SELECT_NAME).read_text())
+    picks = [band["picks"][0] for band in record["bands"]]
+    result = build([CASES / p["case"] for p in picks], jobs=2)
+    assert result.exclusions == [] and len(result.tasks) == 12
+    assert len({t.source_sha256 for t in result.tasks if t.arm.endswith("final")}) == 1
+    for pick in picks:
+        long = next(t for t in result.tasks if t.case_id == f"networkx/{pick['case']}" and t.arm == "long-trace-final")
+        assert long.metrics.trace_length == pick["trace"]  # screening counts what the builder measures
