@@ -152,7 +152,8 @@ def test_the_linter_sees_every_package_module():
     seen = {Path(line.strip()).resolve() for line in done.stdout.splitlines() if line.strip().endswith(".py")}
     cases = SRC / "studies" / "classic"
     data = [SRC / "studies" / name / part for name in ("codecontests_py", "library_cpp") for part in ("pool", "specs")]
-    data.append(SRC / "studies" / "networkx" / "main.py")  # the networkx study's program: its bytes are the source
+    # the networkx study's program and its selected cases: their bytes are the tasks' source
+    data += [SRC / "studies" / "networkx" / "main.py", SRC / "studies" / "networkx" / "cases"]
     ours = {
         p.resolve()
         for p in SRC.rglob("*.py")
