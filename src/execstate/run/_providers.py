@@ -66,14 +66,18 @@ class Provider(Protocol):
 
 
 class OracleProvider:
-    """Answers every task with its oracle in a valid envelope: a pipeline check, not a model."""
+    """Answers every task with its oracle in a valid envelope: a pipeline check, not a model.
+
+    The answer is the oracle without its one final newline (SPEC 9: what an exact answer is under
+    every rule, byte equality included), so every cell it answers grades correct.
+    """
 
     name = "oracle"
     model: str | None = "oracle"
     pipeline_check = True
 
     async def attempt(self, task: Task, sample: int) -> Attempt:
-        text = json.dumps({"output": task.oracle}, ensure_ascii=False)
+        text = json.dumps({"output": task.oracle.removesuffix("\n")}, ensure_ascii=False)
         return Attempt("completed", text=text, finish_reason="stop")
 
     async def aclose(self) -> None:
