@@ -6,6 +6,8 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from execstate.build import build, load_spec
 from execstate.construct import SELECT_NAME, select_cases
 from execstate.studies import STUDIES
@@ -59,3 +61,21 @@ def test_one_shipped_case_per_band_builds_with_its_screened_trace():
     for pick in picks:
         long = next(t for t in result.tasks if t.case_id == f"networkx/{pick['case']}" and t.arm == "long-trace-final")
         assert long.metrics.trace_length == pick["trace"]  # screening counts what the builder measures
+
+
+def test_the_dask_executor_selects_the_same_cases(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = select_cases(FOLDER, tmp_path / "local", candidates=120, per_band=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        there = select_cases(
+            FOLDER, tmp_path / "dask", candidates=120, per_band=1, executor="dask", scheduler=cluster.scheduler_address
+        )
+    assert there.record == local.record and _tree(tmp_path / "dask") == _tree(tmp_path / "local")
+
+
+def test_the_select_command_redoes_a_small_selection(tmp_path):
+    from execstate.cli import main
+
+    assert main(["select", "networkx", "--candidates", "120", "--per-band", "1", "--out", str(tmp_path / "s")]) == 0
+    record = json.loads((tmp_path / "s" / SELECT_NAME).read_text())
+    assert record["candidates"] == 120 and sum(len(b["picks"]) for b in record["bands"]) == 3

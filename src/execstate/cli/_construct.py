@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,7 @@ def register_select(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-band", type=int, default=10, help="cases picked per band (default 10)")
     p.add_argument("--jobs", type=int, default=2, help="screening workers and cases checked at a time (default 2)")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    add_executor(p)
     p.set_defaults(func=select_main)
 
 
@@ -145,19 +147,39 @@ def select_main(args: argparse.Namespace) -> int:
     out = output_dir(args.out)
     opts = BuildOptions(limits=Limits(wall_s=args.timeout, cpu_s=args.timeout))
 
-    def report(phase: str, done: int, total: int) -> None:
-        print(f"{phase}: {done}/{total}", file=sys.stderr, flush=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-    result = select_cases(
-        study.screened,
-        out,
-        candidates=args.candidates,
-        per_band=args.per_band,
-        options=opts,
-        jobs=args.jobs,
-        study=study.name,
-        progress=report,
-    )
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        disable=not sys.stderr.isatty(),
+    ) as bar:
+        jobs: dict[str, TaskID] = {}
+        started = time.monotonic()
+
+        def report(phase: str, done: int, total: int) -> None:
+            if phase not in jobs:
+                jobs[phase] = bar.add_task(phase, total=total, rate="")
+            rate = f"{done / max(time.monotonic() - started, 1e-9):.0f}/s" if phase == "screening" else ""
+            bar.update(jobs[phase], completed=done, total=total, rate=rate)
+            if not sys.stderr.isatty():
+                print(f"{phase}: {done}/{total} {rate}", file=sys.stderr, flush=True)
+
+        result = select_cases(
+            study.screened,
+            out,
+            candidates=args.candidates,
+            per_band=args.per_band,
+            options=opts,
+            jobs=args.jobs,
+            study=study.name,
+            progress=report,
+            executor=args.executor,
+            scheduler=args.scheduler,
+        )
     pops = ", ".join(str(b["population"]) for b in result.record["bands"])
     print(f"{len(result.cases)} cases in {out} (band populations {pops}; select.json says how)")
     return 0

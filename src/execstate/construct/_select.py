@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from execstate.build import BuildOptions, build_case, load_spec
+from execstate.build import BuildOptions, build_case, load_spec, open_executor
 from execstate.construct._construct import _scrub
 from execstate.errors import SpecError, remove_tree
 from execstate.metrics import screen_trace_lengths
@@ -95,13 +95,16 @@ def select_cases(
     jobs: int = 2,
     study: str = "networkx",
     progress: Callable[[str, int, int], None] | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> Selection:
     """Screen the study's candidates, pick ``per_band`` per band, admit each by the nine checks, write cases.
 
     ``out`` receives one case folder per admitted pick (``case.toml``, ``main.py``,
     ``short.txt``, ``long.txt``) and ``select.json``. ``progress(phase, done, total)``
     reports screening and checking. Deterministic: the same study folder and
-    ``candidates`` give the same bytes.
+    ``candidates`` give the same bytes, on ``jobs`` local workers or on the Dask cluster at
+    ``scheduler`` (``executor="dask"``: each chunk of candidates is generated and screened there).
     """
     folder, out = Path(folder), Path(out)
     config = _config(folder)
@@ -112,12 +115,20 @@ def select_cases(
     edges = [list(map(int, e)) for e in config["bands"]["edges"]]
     opts = options or BuildOptions()
     traces: list[int | None] = []
-    for start in range(0, total, CHUNK):
-        seeds = range(start, min(total, start + CHUNK))
-        inputs = [gen.instance(s, gen.candidate_nodes(s)).encode("utf-8") for s in seeds]
-        traces += screen_trace_lengths(source, inputs, python=opts.python, limits=opts.limits, jobs=jobs)
-        if progress is not None:
-            progress("screening", len(traces), total)
+    if executor == "local":
+        for start in range(0, total, CHUNK):
+            seeds = range(start, min(total, start + CHUNK))
+            inputs = [gen.instance(s, gen.candidate_nodes(s)).encode("utf-8") for s in seeds]
+            traces += screen_trace_lengths(source, inputs, python=opts.python, limits=opts.limits, jobs=jobs)
+            if progress is not None:
+                progress("screening", len(traces), total)
+    else:  # each chunk generated and screened on a cluster worker, gathered in order
+        chunks = [(str(folder), start, min(total, start + CHUNK // 5), opts) for start in range(0, total, CHUNK // 5)]
+        with open_executor(executor, jobs, scheduler, processes=True) as pool:
+            for part in pool.map(_screen_chunk, chunks):
+                traces += part
+                if progress is not None:
+                    progress("screening", len(traces), total)
     members: list[list[tuple[int, int]]] = [[] for _ in edges]
     for seed, trace in enumerate(traces):
         b = _band(trace, edges)
@@ -168,6 +179,15 @@ def select_cases(
             band["short_by"] = per_band - len(band["picks"])
     (out / SELECT_NAME).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return Selection(cases, record)
+
+
+def _screen_chunk(args: tuple[str, int, int, BuildOptions]) -> list[int | None]:
+    """Generate and screen candidates ``start .. stop-1`` of the study in ``folder`` (a cluster task)."""
+    folder, start, stop, opts = args
+    gen = _load_generator(Path(folder))
+    source = (Path(folder) / "main.py").read_text(encoding="utf-8")
+    inputs = [gen.instance(s, gen.candidate_nodes(s)).encode("utf-8") for s in range(start, stop)]
+    return screen_trace_lengths(source, inputs, python=opts.python, limits=opts.limits, jobs=1)
 
 
 def _pick_order(n: int, per_band: int) -> list[int]:
