@@ -150,6 +150,7 @@ PUBLIC = {
         "measure",
         "measure_cpp",
         "metrics_report",
+        "parse_python",
         "python_version",
         "run_binary",
         "screen_trace_lengths",

@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass
 
 from execstate.build._cpp import _KEYWORDS, _header_names, _loop_headers, _parse, _text, _visible_names, _walk
+from execstate.metrics import parse_python
 
 MUTATORS = frozenset(
     [
@@ -62,7 +63,7 @@ class Candidate:
 
 def python_loops(source: str) -> list[int]:
     """Header lines of every ``for``/``while`` statement, in order (comprehensions are not statements)."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     return sorted({n.lineno for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))})
 
 
@@ -107,7 +108,7 @@ def _target_names(target: ast.AST) -> list[ast.Name]:
 
 def python_candidates(source: str, loop_line: int) -> list[Candidate]:
     """Names the loop at ``loop_line`` binds in its header or assigns in its body, in first-assignment order."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     loop = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
     written: dict[str, tuple[int, int]] = {}
     loaded: set[str] = set()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from execstate.errors import ExecstateError
+from execstate.metrics import parse_python
 
 Mode = Literal["inside", "post", "count"]
 COUNT_MARKER = "__execstate_iterations__="
@@ -53,7 +54,7 @@ class Instrumented:
 
 def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
     """Return the 1-based header line of the selected ``for``/``while`` loop."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     headers = {n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))}
     lines = [line.rstrip("\r\n") for line in source_lines(source)]
     if loop_text is not None:
@@ -89,8 +90,8 @@ def line_of_text(lines: list[str], loop_text: str) -> int:
 
 def check_variables(source: str, variables: tuple[str, ...]) -> None:
     """Refuse projected names the program never mentions."""
-    names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
-    names |= {a.arg for a in ast.walk(ast.parse(source)) if isinstance(a, ast.arg)}
+    names = {n.id for n in ast.walk(parse_python(source)) if isinstance(n, ast.Name)}
+    names |= {a.arg for a in ast.walk(parse_python(source)) if isinstance(a, ast.arg)}
     missing = [v for v in variables if v not in names]
     if missing:
         raise AnchorError(
@@ -115,7 +116,7 @@ def instrument(
     source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
 ) -> Instrumented:
     """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
     p = choose_prefix(source)
     lines = source_lines(source)

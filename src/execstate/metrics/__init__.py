@@ -1,5 +1,6 @@
 """execstate.metrics: trace length, peak state, state load (measured in a child) and cyclomatic complexity."""
 
+from execstate.metrics._ast import parse_python
 from execstate.metrics._cyclomatic import cyclomatic
 from execstate.metrics._measure import Measurement, measure, python_version
 from execstate.metrics._report import metrics_report
@@ -30,6 +31,7 @@ __all__ = [
     "measure",
     "measure_cpp",
     "metrics_report",
+    "parse_python",
     "python_version",
     "run_binary",
     "screen_trace_lengths",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from execstate.metrics._ast import parse_python
+
 
 def cyclomatic(source: str) -> int:
     """``1 + sum over graphs of (E - N + 2 - 1)`` with mccabe's graphs; raises SyntaxError on bad source.
@@ -19,7 +21,7 @@ def cyclomatic(source: str) -> int:
     value minus 1 is the number of its decisions, so the file's value is
     1 + all decisions.
     """
-    tree = ast.parse(source)
+    tree = parse_python(source)
     return 1 + _decisions(tree.body, in_graph=False)
 
 
