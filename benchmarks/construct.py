@@ -25,10 +25,7 @@ from pathlib import Path
 
 from execstate.construct import ConstructOptions, construct, read_pool
 from execstate.studies import STUDIES
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+from execstate.testing import tree_bytes
 
 
 def main() -> None:
@@ -51,7 +48,7 @@ def main() -> None:
             for name, seconds in o.seconds.items():
                 phases[name] = phases.get(name, 0.0) + seconds
         total = sum(phases.values())
-        same = tree(out) == tree(study.cases_dir)
+        same = tree_bytes(out) == tree_bytes(study.cases_dir)
         print(f"(a) {args.study}: {len(problems)} problems, {len(result.written)} specs, {args.jobs} workers")
         print(f"    {len(problems) / wall * 60:.1f} problems/min ({wall:.0f} s)")
         print(
@@ -72,7 +69,7 @@ def main() -> None:
             started = time.perf_counter()
             construct(subset, Path(tmp) / "dask", opts, executor="dask", scheduler=cluster.scheduler_address)
             dask_s = time.perf_counter() - started
-        same = tree(Path(tmp) / "process") == tree(Path(tmp) / "dask")
+        same = tree_bytes(Path(tmp) / "process") == tree_bytes(Path(tmp) / "dask")
         print(f"(b) {len(subset)} problems: process pool {process_s:.1f} s, Dask LocalCluster {dask_s:.1f} s")
         print(f"    Dask / process = {dask_s / process_s:.2f}x; identical specs: {same}")
 

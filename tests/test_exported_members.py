@@ -215,6 +215,7 @@ PUBLIC = {
         "completion",
         "synthetic_grades",
         "synthetic_tasks",
+        "tree_bytes",
     },
     "execstate.construct": {
         "ConstructOptions",

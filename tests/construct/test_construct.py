@@ -10,6 +10,7 @@ import pytest
 
 from execstate.build import build, load_spec
 from execstate.construct import ConstructOptions, construct, construct_problem, read_pool
+from execstate.testing import tree_bytes
 
 # Sums the numbers; its main loop (line 4) runs n times, its other loop (line 8) once per digit of the total.
 PROGRAM = """import sys
@@ -42,10 +43,6 @@ def _problem(root: Path, name: str, sizes: list[int], *, program: str = PROGRAM,
         out = _answer(nums) if i != wrong else "0 0 0\n"
         (d / "tests" / f"{i}.out").write_text(out)
     return d
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_a_problem_becomes_a_spec_the_builder_admits(tmp_path):
@@ -134,12 +131,12 @@ def test_construct_is_deterministic_and_the_same_on_a_process_pool(tmp_path):
     one = construct(problems, tmp_path / "one", jobs=1)
     construct(problems, tmp_path / "two", jobs=2)
     assert [o.check for o in one.outcomes] == [None, None, "inputs"]
-    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
     summary = json.loads((tmp_path / "one" / "construct.json").read_text())
     assert summary["specs"] == 2 and [o["problem"] for o in summary["outcomes"]] == ["a", "b", "c"]
     shutil.rmtree(tmp_path / "one" / "a")
     again = construct(problems[:1], tmp_path / "one", jobs=1)
-    assert again.outcomes[0].check is None and _tree(tmp_path / "one" / "a") == _tree(tmp_path / "two" / "a")
+    assert again.outcomes[0].check is None and tree_bytes(tmp_path / "one" / "a") == tree_bytes(tmp_path / "two" / "a")
 
 
 def test_the_dask_executor_gives_the_same_specs(tmp_path):
@@ -152,7 +149,7 @@ def test_the_dask_executor_gives_the_same_specs(tmp_path):
         remote = construct(problems, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address)
         built_there = build([tmp_path / "dask"], jobs=2, executor="dask", scheduler=cluster.scheduler_address)
     assert [o.check for o in remote.outcomes] == [o.check for o in local.outcomes] == [None, "inputs"]
-    assert _tree(tmp_path / "local") == _tree(tmp_path / "dask")
+    assert tree_bytes(tmp_path / "local") == tree_bytes(tmp_path / "dask")
     built_here = build([tmp_path / "dask"], jobs=2)  # `execstate build` takes the same executor option
     assert len(built_there.tasks) == 4 and built_there.exclusions == []
     assert [t.oracle for t in built_there.tasks] == [t.oracle for t in built_here.tasks]

@@ -13,6 +13,7 @@ from execstate.build import BuildOptions, build, load_spec
 from execstate.construct import ConstructOptions, construct_problem, read_pool
 from execstate.grade import answer_matches
 from execstate.studies import STUDIES
+from execstate.testing import tree_bytes
 
 CONSTRUCTED = ("codecontests_py", "library_cpp")
 # A few problems per study are rebuilt from the pool on every run (the whole pools take minutes:
@@ -22,10 +23,6 @@ REPRODUCED = {
     "codecontests_py": ["103_b_cthulhu_4280", "445_b_dzy_loves_chemistry_1921", "1444_a_division_6380"],
     "library_cpp": ["zalgorithm", "many_aplusb"],
 }
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def _needs_gxx(name: str) -> None:
@@ -55,7 +52,7 @@ def test_construct_reproduces_the_committed_specs(name, problem, tmp_path):
     assert study.pool is not None and study.cases_dir is not None
     (found,) = [p for p in read_pool(study.pool) if p.id == problem]
     construct_problem(found, tmp_path, ConstructOptions(study=name))
-    assert _tree(tmp_path / problem) == _tree(study.cases_dir / problem)
+    assert tree_bytes(tmp_path / problem) == tree_bytes(study.cases_dir / problem)
 
 
 @pytest.mark.parametrize("name", CONSTRUCTED)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from execstate.build import build, load_spec
 from execstate.construct import SELECT_NAME, select_cases
 from execstate.studies import STUDIES
+from execstate.testing import tree_bytes
 
 STUDY = STUDIES["networkx"]
 assert STUDY.screened is not None and STUDY.cases_dir is not None
@@ -18,14 +18,10 @@ FOLDER, CASES = STUDY.screened, STUDY.cases_dir
 EDGES = tomllib.loads((FOLDER / "study.toml").read_text())["bands"]["edges"]
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
 def test_a_small_selection_reproduces_byte_for_byte(tmp_path):
     one = select_cases(FOLDER, tmp_path / "one", candidates=240, per_band=1)
     two = select_cases(FOLDER, tmp_path / "two", candidates=240, per_band=1)
-    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
     record = one.record
     assert record == two.record and len(one.cases) == 3
     assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == 240
@@ -70,7 +66,7 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path):
         there = select_cases(
             FOLDER, tmp_path / "dask", candidates=120, per_band=1, executor="dask", scheduler=cluster.scheduler_address
         )
-    assert there.record == local.record and _tree(tmp_path / "dask") == _tree(tmp_path / "local")
+    assert there.record == local.record and tree_bytes(tmp_path / "dask") == tree_bytes(tmp_path / "local")
 
 
 def test_the_select_command_redoes_a_small_selection(tmp_path):

@@ -54,7 +54,7 @@ from execstate.build import (
     load_spec,
     open_executor,
 )
-from execstate.construct._pool import Problem
+from execstate.construct._pool import Problem, _toml_value
 from execstate.errors import remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -409,33 +409,19 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
 # ---------------------------------------------------------------- the spec
 
 
-def _toml_str(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return _toml_str(str(value))
-
-
 def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any]) -> str:
     header = loop["header"]
     lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
-    anchor = f"loop_text = {_toml_str(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
+    anchor = f"loop_text = {_toml_value(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
     out = [
         f"# Made by `execstate construct` from problem {w.problem.id!r}; construct.json says why each choice won.",
-        f"id = {_toml_str(case_id)}",
-        f"study = {_toml_str(study)}",
-        f"language = {_toml_str(w.problem.language)}",
-        f"program = {_toml_str(PROGRAM_NAMES[w.problem.language])}",
+        f"id = {_toml_value(case_id)}",
+        f"study = {_toml_value(study)}",
+        f"language = {_toml_value(w.problem.language)}",
+        f"program = {_toml_value(PROGRAM_NAMES[w.problem.language])}",
         'short_input = "short.txt"',
         'long_input = "long.txt"',
-        f"grading_rule = {_toml_str(w.problem.rule)}",
+        f"grading_rule = {_toml_value(w.problem.rule)}",
         "",
         "[checkpoint]",
         anchor,

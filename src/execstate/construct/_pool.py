@@ -383,10 +383,13 @@ def problem_toml(
 
 
 def _toml_value(value: object) -> str:
+    """``value`` as a TOML value: a boolean, a number, a list of values or a basic string."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     text = str(value).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot be written
     escaped = "".join(ch if ch.isprintable() and ch not in '"\\' else _toml_escape(ch) for ch in text)
     return f'"{escaped}"'

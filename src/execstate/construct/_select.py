@@ -38,6 +38,7 @@ from typing import Any
 
 from execstate.build import BuildOptions, build_case, load_spec, open_executor
 from execstate.construct._construct import _scrub
+from execstate.construct._pool import _toml_value
 from execstate.errors import SpecError, remove_tree
 from execstate.metrics import screen_trace_lengths
 
@@ -203,14 +204,26 @@ def _write_case(case_dir: Path, config: dict[str, Any], gen: ModuleType, source:
     (case_dir / "main.py").write_text(source, encoding="utf-8")
     (case_dir / "short.txt").write_text(gen.instance(seed, int(params["short_nodes"])), encoding="utf-8")
     (case_dir / "long.txt").write_text(gen.instance(seed, gen.candidate_nodes(seed)), encoding="utf-8")
-    variables = ", ".join(json.dumps(v) for v in cp["variables"])
+    lines = [
+        f"# Selected by `execstate select {study}` (select.json says how).",
+        f"id = {_toml_value(f'{study}/{case_dir.name}')}",
+        f"study = {_toml_value(study)}",
+        'language = "python"',
+        'program = "main.py"',
+        'short_input = "short.txt"',
+        'long_input = "long.txt"',
+        "",
+        "[checkpoint]",
+        f"loop_text = {_toml_value(cp['loop_text'])}",
+        f"variables = {_toml_value(list(cp['variables']))}",
+        "",
+        "[provenance]",
+        f"seed = {seed}",
+        f"nodes = {gen.candidate_nodes(seed)}",
+        f"short_nodes = {int(params['short_nodes'])}",
+    ]
     (case_dir / "case.toml").write_text(
-        f"# Selected by `execstate select {study}` (select.json says how).\n"
-        f'id = "{study}/{case_dir.name}"\nstudy = "{study}"\nlanguage = "python"\nprogram = "main.py"\n'
-        f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n'
-        f"loop_text = {json.dumps(cp['loop_text'])}\nvariables = [{variables}]\n\n"
-        f"[provenance]\nseed = {seed}\nnodes = {gen.candidate_nodes(seed)}\n"
-        f"short_nodes = {int(params['short_nodes'])}\n",
+        "\n".join(lines) + "\n",
         encoding="utf-8",
     )
 

@@ -8,6 +8,7 @@
   model's result.
 """
 
+from execstate.testing.files import tree_bytes
 from execstate.testing.loopback import Drop, Hold, Reply, Request, Script, ScriptedServer, completion
 from execstate.testing.synthetic import SETTINGS, STUDIES, synthetic_grades, synthetic_tasks
 
@@ -23,4 +24,5 @@ __all__ = [
     "completion",
     "synthetic_grades",
     "synthetic_tasks",
+    "tree_bytes",
 ]
