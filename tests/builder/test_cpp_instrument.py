@@ -359,6 +359,38 @@ def test_post_fires_at_the_exit_of_the_execution_that_holds_iteration_k(tmp_path
     assert trace.metrics("inside", 7) is None
 
 
+INIT = """\
+#include <cstdio>
+int main() {
+    int n = 0, hits = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    for (int i = 0, step = 3; i < n; i += step) {  // i and step: the init-statement's names
+        hits++;
+        if (i > 40) break;
+    }
+    printf("%d\\n", hits);
+}
+"""
+
+
+@needs_gxx
+def test_a_for_loops_init_names_reach_the_post_checkpoint(tmp_path):
+    text = "for (int i = 0, step = 3; i < n; i += step) {  // i and step: the init-statement's names"
+    line = resolve_loop_cpp(INIT, None, text)
+    inst = instrument_cpp(INIT, line, ("i", "hits"), "post", 2)
+    # the declaration moves whole, in front of the loop, inside the inserted block; the header keeps `;`
+    assert "    int i = 0, step = 3;  // execstate: moved here from the loop's header" in inst.source
+    assert "    for (; i < n; i += step) {  // i and step: the init-statement's names" in inst.source
+    # normal exit: i is the value that failed the condition; a break leaves it where it was
+    assert _state(tmp_path, INIT, text, ("i", "hits"), "post", 2, stdin=b"10\n") == {"i": 12, "hits": 4}
+    assert _state(tmp_path, INIT, text, ("i", "step", "hits"), "post", 2, stdin=b"100\n") == {
+        "i": 42,
+        "step": 3,
+        "hits": 15,
+    }
+    assert _state(tmp_path, INIT, text, ("i", "hits"), "inside", 2, stdin=b"10\n") == {"i": 3, "hits": 1}
+
+
 # --- scope ----------------------------------------------------------------------------------------
 
 SCOPES = """\
@@ -400,8 +432,8 @@ def _refusal(source, loop_text, variables) -> str:
 def test_projected_names_must_be_in_scope_at_the_loop():
     loop = "for (int i = 0, j = 5; i < p; i++) {"
     check_variables_cpp(SCOPES, resolve_loop_cpp(SCOPES, None, loop), ("a", "p", "q", "g"))
-    assert "'i' is declared by the header of the loop on line 16" in _refusal(SCOPES, loop, ["a", "i"])
-    assert "'j' is declared by the header" in _refusal(SCOPES, loop, ["j"])
+    # the init-statement's names: the post copy moves that declaration in front of the loop
+    check_variables_cpp(SCOPES, resolve_loop_cpp(SCOPES, None, loop), ("a", "i", "j"))
     assert "'inner' (declared inside the loop body)" in _refusal(SCOPES, loop, ["inner"])
     assert "'after'" in _refusal(SCOPES, loop, ["after"])  # declared after the loop
     assert "'sibling'" in _refusal(SCOPES, loop, ["sibling"])  # a block that ended before the loop
@@ -414,7 +446,7 @@ def test_projected_names_must_be_in_scope_at_the_loop():
 def test_members_captures_and_range_for_elements():
     ranged = "for (int c : cells) t += c * rows;"
     check_variables_cpp(SCOPES, resolve_loop_cpp(SCOPES, None, ranged), ("t", "rows", "cells", "g"))
-    assert "'c' is declared by the header" in _refusal(SCOPES, ranged, ["c"])
+    assert "'c' is the range-for element of the loop on line 10" in _refusal(SCOPES, ranged, ["c"])
     captured = "auto h = [&a, q](int r) { int s = 0; while (s < r) s += a + q; return s; };"
     check_variables_cpp(SCOPES, resolve_loop_cpp(SCOPES, None, captured), ("a", "q", "r", "s", "g"))
     assert "'p'" in _refusal(SCOPES, captured, ["p"])  # not captured

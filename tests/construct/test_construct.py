@@ -183,7 +183,9 @@ def test_a_cpp_problem_is_constructed_with_the_cpp_builder(tmp_path):
     outcome = construct_problem(problem, tmp_path / "specs", ConstructOptions(study="mine"))
     assert outcome.check is None, outcome.reason
     spec = load_spec(tmp_path / "specs" / "cpp" / "case.toml")
-    assert spec.language == "cpp" and spec.checkpoint.variables == ("total",)  # seen: over 200 characters
+    # i: the for-init counter (scalar, read and written, first assigned in the header); total;
+    # seen: over 200 characters
+    assert spec.language == "cpp" and spec.checkpoint.variables == ("i", "total")
     record = json.loads((tmp_path / "specs" / "cpp" / "construct.json").read_text())
     (seen,) = [c for c in record["loops"][0]["candidates"] if c["name"] == "seen"]
     assert "over 200" in seen["rejected"]

@@ -14,7 +14,16 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from execstate.build._cpp import _KEYWORDS, _header_names, _loop_headers, _parse, _text, _visible_names, _walk
+from execstate.build._cpp import (
+    _KEYWORDS,
+    _header_names,
+    _init_names,
+    _loop_headers,
+    _parse,
+    _text,
+    _visible_names,
+    _walk,
+)
 from execstate.metrics import parse_python
 
 MUTATORS = frozenset(
@@ -158,10 +167,12 @@ def _cpp_base(node):
 
 def cpp_candidates(source: str, loop_line: int) -> list[Candidate]:
     """Names the loop at ``loop_line`` changes (assignments, ``++``/``--``, mutating calls) that are in scope
-    at both checkpoints: declared before the loop, not by its header or its body."""
+    at both checkpoints: declared before the loop or by a ``for`` loop's init-statement (the post copy
+    moves that declaration in front of the loop), not by a range-for element, a condition or the body."""
     data, root = _parse(source)
     loop = _loop_headers(root)[loop_line][0]
-    visible = _visible_names(data, root, loop) - set(_header_names(data, loop))
+    init = set(_init_names(data, loop))
+    visible = (_visible_names(data, root, loop) - set(_header_names(data, loop))) | init
     written: dict[str, tuple[int, int]] = {}
     loaded: set[str] = set()
     for n in _walk(loop):

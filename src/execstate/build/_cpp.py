@@ -23,6 +23,9 @@ Modes (``k`` is the selected iteration, counted cumulatively over the whole run)
   ``k`` starts in that loop execution; right after the loop (normal exit or ``break``) the
   projection is emitted if the flag is set. Leaving by ``return``, ``goto``, an exception or
   ``exit()`` never reaches it: the program ends without emitting (``reachability`` excludes it).
+  When the projection names a variable a ``for`` loop's init-statement declares, that declaration
+  moves, unchanged, in front of the loop inside the block (the header keeps its ``;``): the one
+  edit of clean text besides the splits above, so the variable is in scope at the exit.
 - ``count``: no silencing, no checkpoint; at exit ``\\n__execstate_iterations__=K\\n`` on stderr.
 - ``observe``: no silencing, no checkpoint; the slots of the projection at the top of every
   iteration, and each loop exit, on stderr (format: ``parse_slots``).
@@ -280,6 +283,17 @@ def _header_names(data: bytes, loop: Node) -> list[str]:
     return names
 
 
+def _init_names(data: bytes, loop: Node) -> list[str]:
+    """Names a classic ``for`` loop's init-statement declares (``for (int i = 0; ...)``).
+
+    Unlike the other header names these can be projected: the post copy moves that declaration
+    into the block it wraps the loop in, so the names are still in scope at the loop's exit.
+    """
+    if loop.type != "for_statement":
+        return []
+    return _declared(data, loop.child_by_field_name("initializer"))
+
+
 def _visible_names(data: bytes, root: Node, loop: Node) -> set[str]:
     """Variables in scope at the loop statement (before its header), from the enclosing scopes.
 
@@ -348,9 +362,11 @@ def check_variables_cpp(source: str, loop_line: int, variables: tuple[str, ...])
 
     Each name must be a variable declared, and in scope, where the loop statement starts:
     a local of an enclosing block declared before the loop, a parameter, a class member, or a
-    global declared before the function. A variable the loop's own header declares (for-init,
-    range-for element, condition) is refused: it is out of scope after the loop, at the post
-    checkpoint. So is one declared in the loop body (not in scope at the top of an iteration).
+    global declared before the function; or one a classic ``for`` loop's init-statement declares
+    (``for (int i = 0; ...)``: the post copy moves that declaration in front of the loop, see
+    ``instrument_cpp``). A range-for element or a condition variable is refused: it does not
+    exist after the loop, at the post checkpoint. So is a variable declared in the loop body
+    (not in scope at the top of an iteration).
     """
     data, root = _parse(source)
     loop = _loop_at(source, root, loop_line)
@@ -364,16 +380,18 @@ def check_variables_cpp(source: str, loop_line: int, variables: tuple[str, ...])
     twice = sorted({v for v in variables if variables.count(v) > 1})
     if twice:
         raise AnchorError("checkpoint.variables", f"{', '.join(twice)} listed twice", "list each variable once")
-    header = set(_header_names(data, loop))
+    init = set(_init_names(data, loop))
+    header = set(_header_names(data, loop)) - init
     for v in variables:
         if v in header:
+            kind = "range-for element" if loop.type == "for_range_loop" else "condition variable"
             raise AnchorError(
                 "checkpoint.variables",
-                f"{v!r} is declared by the header of the loop on line {loop_line}: it is out of scope after "
-                "the loop, so the post checkpoint cannot show it",
+                f"{v!r} is the {kind} of the loop on line {loop_line}: it does not exist after the loop, so "
+                "the post checkpoint cannot show it",
                 "project variables declared before the loop (copy the value into one if it matters)",
             )
-    visible = _visible_names(data, root, loop)
+    visible = _visible_names(data, root, loop) | init
     missing = [v for v in variables if v not in visible]
     if missing:
         body = loop.child_by_field_name("body")
@@ -416,6 +434,7 @@ class _Editor:
     def __init__(self, data: bytes, newline: bytes) -> None:
         self.data, self.nl = data, newline
         self.inline: list[tuple[int, bytes]] = []
+        self.replaced: list[tuple[int, int, bytes]] = []
         self.befores: dict[int, tuple[list[bytes], bytes]] = {}
         self.afters: dict[int, tuple[list[bytes], bytes]] = {}
 
@@ -437,6 +456,9 @@ class _Editor:
     def insert(self, offset: int, text: bytes) -> None:
         self.inline.append((offset, text))
 
+    def replace(self, start: int, end: int, text: bytes) -> None:
+        self.replaced.append((start, end, text))
+
     def before(self, offset: int, lines: list[bytes], cont: bytes) -> None:
         self.befores.setdefault(offset, ([], cont))[0].extend(lines)
 
@@ -448,6 +470,8 @@ class _Editor:
         edits: list[tuple[int, int, int, bytes]] = []  # start, kind (sort order at one offset), end, text
         for offset, text in self.inline:
             edits.append((offset, 0, offset, text))
+        for start, end, text in self.replaced:
+            edits.append((start, 0, end, text))
         for offset, (lines, cont) in self.afters.items():
             block = b"".join(line + nl for line in lines)
             end = self.line_end(offset)
@@ -658,6 +682,17 @@ def instrument_cpp(
                 "{  // execstate (inserted): the selected loop, then its post checkpoint",
                 f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
             ]
+            moved = [v for v in _init_names(data, loop) if v in variables]
+            init = loop.child_by_field_name("initializer")
+            if moved and init is not None:
+                # `for (int i = 0; c; u)` becomes `int i = 0;` then `for (; c; u)` inside the block:
+                # the init-statement still runs once, right before the loop, and `i` lives on to the
+                # post checkpoint (the block ends right after it).
+                ed.replace(init.start_byte, init.end_byte, b";")
+                opening.append(
+                    f"{_text(data, init)}  // execstate: moved here from the loop's header, so the post checkpoint "
+                    f"can show {', '.join(moved)}"
+                )
             closing = [f"if ({p}active && {p}seen) {{  // the post checkpoint"]
             closing += [unit.decode() + line for line in _asserts(variables) + emit] + ["}"]
         else:
