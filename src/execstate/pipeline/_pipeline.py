@@ -19,11 +19,11 @@ from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
-from execstate.studies import builtin_studies
+from execstate.studies import main_grid_studies
 from execstate.tables import to_markdown
 
-DEFAULT_STUDIES: tuple[str, ...] = tuple(builtin_studies())
-"""Every built-in study of the registry: ``classic`` and ``cruxeval``."""
+DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
+"""Every built-in study of the main grid in the registry (the pilot's study runs apart: ``execstate pilot``)."""
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(name="synthetic-pipeline-check", provider="synthetic", concurrency=64)
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
