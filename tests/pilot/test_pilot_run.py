@@ -69,3 +69,34 @@ def test_the_builtin_programs_are_byte_identical_to_their_origins():
         origin = origins.get(case.name, study_dir("classic") / case.name)
         program = "main.cpp" if (case / "main.cpp").exists() else "main.py"
         assert (case / program).read_bytes() == (origin / program).read_bytes(), case.name
+
+
+def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path):
+    """The audits can fail: with the first number of the long output moved by one, each exits non-zero (run in the sandbox)."""
+    from execstate.build import PythonLanguage, build
+    from execstate.run._synthetic import wrong_answer
+
+    built = build([PILOT], jobs=2)
+    checker = PythonLanguage(filename="check.py")
+    by_case = {}
+    for t in built.tasks:
+        by_case.setdefault(t.case_id, {})[t.arm] = t
+    assert len(by_case) == 12 and not built.exclusions
+    for case_id, arms in sorted(by_case.items()):
+        short, long = arms["short-trace-final"], arms["long-trace-final"]
+        inv = long.meta["invariant"]
+        runs = [
+            {"name": "short", "input": short.input, "output": short.oracle},
+            {"name": "long", "input": long.input, "output": wrong_answer(long.oracle, 0.0)},
+        ]
+        data = {
+            "case_id": case_id,
+            "language": long.language,
+            "source": long.source,
+            "text": inv["text"],
+            "placebo": inv["placebo"],
+            "runs": runs,
+        }
+        audit = (PILOT / case_id.split("/")[1] / inv["check"]).read_text()
+        result = checker.run(audit, json.dumps(data).encode(), tmp_path)
+        assert not result.ok and b"audit failed" in result.stderr, case_id
