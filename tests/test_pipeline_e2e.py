@@ -27,6 +27,10 @@ def test_pipeline_on_the_examples(tmp_path):
         assert task.task_id in html
     analysis = json.loads((result.report.parent / "analysis.json").read_text())
     assert {"paired", "regression", "series"} <= set(analysis)
+    # the offline job shows the invariant pilot as a pipeline check (docs/pilot.md)
+    assert result.pilot is not None and 'id="pilot"' in html and "Table 9" in html
+    table9 = json.loads((result.pilot / "tables" / "pilot_table9.json").read_text())
+    assert all(r[c].endswith(" / 36") for r in table9 for c in ("baseline", "guided")) and len(table9) == 2
 
 
 def test_pipeline_with_replayed_answers_grades_them(tmp_path):
@@ -45,6 +49,7 @@ def test_pipeline_with_replayed_answers_grades_them(tmp_path):
     )
     grades = {g.task_id: g for g in read_jsonl(result.grades, Grade)}
     assert len(grades) == 4 * CASES and not result.pipeline_check
+    assert result.pilot is None  # with model settings the pilot is its own command, never a side effect
     assert grades["examples/collatz/short-trace-final"].status == "correct-valid"
     assert grades["examples/collatz/long-trace-final"].status == "wrong-invalid"
     assert grades["examples/nested_inner/post-loop-state"].status == "no-response"

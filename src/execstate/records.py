@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from execstate import __version__
 from execstate.errors import InputFileError, RecordError, bounded_reason
@@ -58,7 +58,15 @@ Check = Literal[
     "input-size",
     "checkpoint-size",
     "measurement",
+    "invariant",  # the case's [invariant] failed its audit or states an answer (SPEC 10.7, docs/pilot.md)
 ]
+
+Condition = Literal["baseline", "guided", "placebo"]
+CONDITIONS: tuple[Condition, ...] = ("baseline", "guided", "placebo")
+"""Prompt conditions of the invariant pilot: the fixed prompt; plus the invariant; plus an irrelevant true fact."""
+Contract = Literal["output-only", "rationale-then-output"]
+CONTRACTS: tuple[Contract, ...] = ("output-only", "rationale-then-output")
+"""Response contracts: the SPEC 7 envelope; a JSON object with ``rationale`` first and ``output`` last."""
 
 ResponseStatus = Literal["completed", "no-response"]
 GradeStatus = Literal["correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response"]
@@ -112,6 +120,30 @@ class Task(Record):
     metrics: Metrics = Field(default_factory=Metrics)
     meta: dict[str, Any] = Field(default_factory=dict)
     """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ..."""
+
+
+class PromptVariant(Record):
+    """How a task's prompt departs from the fixed one (the invariant pilot); kept in ``Task.meta["prompt"]``.
+
+    The default (baseline, output-only, no guidance) is the fixed prompt of SPEC 7 exactly.
+    """
+
+    condition: Condition = "baseline"
+    contract: Contract = "output-only"
+    guidance: str | None = None
+    """The one paragraph a guided or placebo prompt adds (the audited statement); None for baseline."""
+
+    @model_validator(mode="after")
+    def _guidance_matches_condition(self) -> PromptVariant:
+        if (self.condition == "baseline") != (self.guidance is None):
+            raise ValueError(f"condition {self.condition!r} needs guidance text exactly when it is not baseline")
+        return self
+
+
+def prompt_variant(task: Task) -> PromptVariant:
+    """The task's prompt variant (``meta["prompt"]``); the fixed SPEC 7 prompt when there is none."""
+    raw = task.meta.get("prompt")
+    return PromptVariant() if raw is None else PromptVariant.model_validate(raw)
 
 
 class Exclusion(Record):

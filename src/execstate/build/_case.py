@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from execstate.build._cpp_language import CppLanguage
+from execstate.build._invariant import InvariantRefused, audit_invariant
 from execstate.build._language import Language, LanguageError, PythonLanguage
 from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
@@ -181,7 +182,25 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     }
     if spec.provenance:
         meta["provenance"] = dict(spec.provenance)
+    if spec.invariant is not None:
+        meta["invariant"] = _audit(case, {"short": (short, outs["short"]), "long": (long, outs["long"])}, oracles)
     return _tasks(case, short, long, outs, oracles, inst, meta)
+
+
+def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str, str]) -> dict:
+    """The audited ``[invariant]`` for the tasks' meta; ``Excluded("invariant")`` when it is refused."""
+    checker = PythonLanguage(case.opts.limits, case.opts.python, filename="check.py")
+    try:
+        return audit_invariant(
+            case.spec,
+            case.source,
+            [(name, data, out) for name, (data, out) in runs.items()],
+            lambda data: case.run(case.source, data),
+            lambda text, stdin: checker.run(text, stdin, case.workdir),
+            {"long": runs["long"][1].decode("utf-8"), **oracles},
+        )
+    except InvariantRefused as exc:
+        raise Excluded("invariant", f"{case.spec.spec_path} [invariant]: {exc}") from None
 
 
 def _read_source(spec: CaseSpec) -> str:

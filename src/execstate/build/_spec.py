@@ -23,10 +23,12 @@ _TOP_KEYS = {
     "grading_rule",
     "checkpoint",
     "provenance",
+    "invariant",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration"}
 _INPUT_KEYS = {"generator", "args"}
+_INVARIANT_KEYS = {"text", "check", "inputs", "placebo"}
 
 
 class InputSource(BaseModel):
@@ -49,6 +51,20 @@ class Checkpoint(BaseModel):
     inside_iteration: int | None = None
 
 
+class Invariant(BaseModel):
+    """The ``[invariant]`` table: an audited, answer-free statement about the program (docs/pilot.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    text: str
+    """The paragraph a guided prompt shows the model."""
+    check: Path
+    """The audit: a Python script run in the sandbox that exits 0 when every statement of the table holds."""
+    inputs: tuple[Path, ...] = ()
+    """Extra (small) inputs the clean program runs on; their outputs go to the audit with the short and long runs."""
+    placebo: str | None = None
+    """An audited but irrelevant true statement about the program (the placebo condition)."""
+
+
 class CaseSpec(BaseModel):
     """One validated case spec; paths are absolute."""
 
@@ -65,6 +81,8 @@ class CaseSpec(BaseModel):
     spec_path: Path
     provenance: dict[str, Any] = {}
     """The ``[provenance]`` table: what ``execstate construct`` chose and measured (copied into the tasks' meta)."""
+    invariant: Invariant | None = None
+    """The optional ``[invariant]`` table; the builder audits it (check ``invariant``)."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -115,6 +133,35 @@ def load_spec(path: Path) -> CaseSpec:
         checkpoint=_checkpoint(path, raw["checkpoint"]),
         spec_path=path.resolve(),
         provenance=_provenance(path, raw.get("provenance", {})),
+        invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
+    )
+
+
+def _invariant(path: Path, table: Any) -> Invariant:
+    """The ``[invariant]`` table: ``text`` and ``check`` required, ``inputs`` and ``placebo`` optional."""
+    if not isinstance(table, dict):
+        raise SpecError(path, "invariant", "expected a table", 'write [invariant] with text = "..." and check = "..."')
+    _check_keys(path, table, _INVARIANT_KEYS, "invariant.")
+    for key in ("text", "check"):
+        if key not in table:
+            fix = 'add text = "<the statement shown to the model>"' if key == "text" else 'add check = "audit.py"'
+            raise SpecError(path, f"invariant.{key}", "required key is missing", fix)
+    texts = {key: table.get(key) for key in ("text", "placebo")}
+    for key, value in texts.items():
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise SpecError(
+                path, f"invariant.{key}", f"expected a non-empty string, got {value!r}", f'write {key} = "..."'
+            )
+    inputs = table.get("inputs", [])
+    if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
+        raise SpecError(
+            path, "invariant.inputs", f"expected a list of file names, got {inputs!r}", 'write inputs = ["small1.txt"]'
+        )
+    return Invariant(
+        text=str(table["text"]).strip(),
+        check=_existing(path, "invariant.check", _str(path, table, "check")),
+        inputs=tuple(_existing(path, "invariant.inputs", name) for name in inputs),
+        placebo=str(texts["placebo"]).strip() if texts["placebo"] is not None else None,
     )
 
 

@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--setting", default=None, help="run only this setting of the settings file")
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
+    p.add_argument("--no-pilot", action="store_true", help="skip the offline invariant-pilot check (docs/pilot.md)")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
@@ -57,6 +58,7 @@ def main(args: argparse.Namespace) -> int:
         samples=args.samples,
         jobs=args.jobs,
         options=opts,
+        pilot=not args.no_pilot,
     )
     if result.pipeline_check:
         print(

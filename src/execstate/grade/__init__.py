@@ -1,7 +1,7 @@
 """execstate.grade stage: envelope check, answer extraction, oracle-equivalence rules, accuracy tables."""
 
 from execstate.grade._cruxeval import CruxevalScore, pass_at_k, score_file, score_generations
-from execstate.grade._envelope import Extraction, extract
+from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
 from execstate.grade._rules import RULES, answer_matches
@@ -20,6 +20,7 @@ __all__ = [
     "accuracy_tables",
     "answer_matches",
     "extract",
+    "extract_rationale",
     "format_markdown",
     "grade_all",
     "grade_response",

@@ -64,6 +64,8 @@ class Extraction:
     """The extracted answer text; None when the response has no answer."""
     method: Method | None
     """How the answer was found; None when there is none."""
+    rationale: str | None = None
+    """The ``rationale`` string of a ``rationale-then-output`` response (kept, never graded); None otherwise."""
 
 
 class _Pairs(list[tuple[str, Any]]):
@@ -141,6 +143,12 @@ def _decode_at(text: str, start: int) -> tuple[Any, int, int]:
 
 def _last_object_answer(text: str) -> str | None:
     """The ``output`` string of the qualifying JSON object that ends last in ``text``."""
+    found = _last_object(text)
+    return None if found is None else _output_of(found, only_key=False)
+
+
+def _last_object(text: str) -> _Pairs | None:
+    """The qualifying JSON object (a string ``output`` key) that ends last in ``text``."""
     budget = EXTRACTION_WORK_FACTOR * len(text) + EXTRACTION_WORK_MIN
     last_key = max((m.start() for m in _OUTPUT_KEY.finditer(text)), default=-1)
     # A qualifying object contains an ``output`` key, so it starts before the last one.
@@ -151,9 +159,8 @@ def _last_object_answer(text: str) -> str | None:
             break
         value, end, work = _decode_at(text, start)
         budget -= work + _ATTEMPT_COST
-        answer = _output_of(value, only_key=False)
-        if answer is not None and end > best_end:
-            best_end, best = end, answer
+        if _output_of(value, only_key=False) is not None and end > best_end:
+            best_end, best = end, value
     return best
 
 
@@ -173,3 +180,43 @@ def extract(text: str | None) -> Extraction:
     if answer is not None:
         return Extraction(False, answer, "last-object")
     return Extraction(False, None, None)
+
+
+def _rationale_pair(value: Any) -> tuple[str, str] | None:
+    """(rationale, output) when ``value`` is exactly ``{"rationale": <string>, "output": <string>}`` in that order."""
+    if not isinstance(value, _Pairs) or [k for k, _ in value] != ["rationale", "output"]:
+        return None
+    (_, rationale), (_, output) = value
+    return (rationale, output) if isinstance(rationale, str) and isinstance(output, str) else None
+
+
+def _decoded(text: str) -> Any:
+    if not text.startswith("{"):
+        return None
+    try:
+        return _DECODER.decode(text)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+
+
+def extract_rationale(text: str | None) -> Extraction:
+    """Check a ``rationale-then-output`` response and extract its ``output`` (graded) and ``rationale`` (kept).
+
+    Valid envelope: the stripped text is exactly ``{"rationale": <string>, "output": <string>}``, keys in
+    that order. Otherwise the same conservative extraction as ``extract``: one code fence around such an
+    object, else the last JSON object with a string ``output`` key (its ``rationale`` kept when it is a
+    string). Never raises.
+    """
+    stripped = (text or "").strip()
+    pair = _rationale_pair(_decoded(stripped))
+    if pair is not None:
+        return Extraction(True, pair[1], "envelope", pair[0])
+    fence = _FENCE.match(stripped)
+    pair = _rationale_pair(_decoded(fence.group("body").strip())) if fence else None
+    if pair is not None:
+        return Extraction(False, pair[1], "fence", pair[0])
+    last = _last_object(stripped)
+    if last is None:
+        return Extraction(False, None, None)
+    rationales = [v for k, v in last if k == "rationale" and isinstance(v, str)]
+    return Extraction(False, _output_of(last, only_key=False), "last-object", rationales[0] if rationales else None)

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from execstate.errors import PlanError, RecordError, UsageError
-from execstate.grade._envelope import extract
+from execstate.grade._envelope import extract, extract_rationale
 from execstate.grade._rules import answer_matches
-from execstate.records import Grade, GradeStatus, Response, Task
+from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -62,7 +62,10 @@ def _status(correct: bool, valid: bool) -> GradeStatus:
 
 
 def grade_response(task: Task, response: Response) -> Grade:
-    """Grade one response to ``task`` under the task's grading rule (SPEC 9).
+    """Grade one response to ``task`` under the task's grading rule (SPEC 9) and response contract.
+
+    A ``rationale-then-output`` task (the invariant pilot) grades only the ``output`` string of its
+    ``{"rationale": ..., "output": ...}`` object (``extract_rationale``); every other task, the SPEC 9 envelope.
 
     A ``no-response`` response grades ``no-response``. A completed response with
     no extractable answer is ``wrong-invalid`` with ``answer=None``. ``answer``
@@ -81,7 +84,8 @@ def grade_response(task: Task, response: Response) -> Grade:
     )
     if response.status == "no-response":
         return Grade(status="no-response", envelope_valid=None, answer=None, **common)
-    found = extract(response.text)
+    rationale = prompt_variant(task).contract == "rationale-then-output"
+    found = extract_rationale(response.text) if rationale else extract(response.text)
     if found.answer is None:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
     correct = answer_matches(task.grading_rule, found.answer, task.oracle)

@@ -16,14 +16,15 @@ from pathlib import Path
 from execstate.build import PARTIAL_DIR, BuildOptions, build, corpus, write_build
 from execstate.errors import SettingsError, output_dir, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
+from execstate.pilot import pilot_section_html, run_pilot
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
-from execstate.studies import builtin_studies
+from execstate.studies import main_grid_studies
 from execstate.tables import to_markdown
 
-DEFAULT_STUDIES: tuple[str, ...] = tuple(builtin_studies())
-"""Every built-in study of the registry: ``classic`` and ``cruxeval``."""
+DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
+"""Every built-in study of the main grid in the registry (the pilot's study runs apart: ``execstate pilot``)."""
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(name="synthetic-pipeline-check", provider="synthetic", concurrency=64)
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
@@ -39,6 +40,8 @@ class PipelineResult:
     tables: Path
     report: Path
     pipeline_check: bool
+    pilot: Path | None = None
+    """The invariant pilot's output directory (offline pipeline check only), None when it did not run."""
 
 
 def run_pipeline(
@@ -51,12 +54,15 @@ def run_pipeline(
     samples: int = 1,
     jobs: int = 2,
     options: BuildOptions | None = None,
+    pilot: bool = True,
     log=print,
 ) -> PipelineResult:
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
     check), grade every planned cell, and write tables, analysis and ``report.html`` under ``out``.
 
     Re-running resumes the run stage (recorded responses are kept) and rewrites the later stages.
+    Offline (no settings file) and with ``pilot``, the built-in invariant pilot runs too, as a pipeline
+    check on the synthetic provider, into ``out/pilot``, and the report gets its section.
     ``Interrupted`` after writing the finished cases when SIGINT or SIGTERM stops the build.
     """
     out = Path(out)
@@ -94,8 +100,13 @@ def run_pipeline(
     write_jsonl(out / "grades.jsonl", grades)
     log(f"[4/5] accuracy tables -> {out / 'tables'}")
     write_tables(accuracy_tables(built.tasks, grades), out / "tables")
+    sections = []
+    if pilot and settings_file is None:
+        log(f"      invariant pilot (pipeline check) -> {out / 'pilot'}")
+        result = run_pilot(out / "pilot", jobs=jobs, options=options, progress=False, log=lambda *_: None)
+        sections.append(("pilot", "Invariant pilot", pilot_section_html(result)))
     log(f"[5/5] analysis and report -> {out / 'report'}")
-    analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report")
+    analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report", sections=sections)
     check = all(g.pipeline_check for g in grades)
     return PipelineResult(
         out / "build" / "tasks.jsonl",
@@ -104,4 +115,5 @@ def run_pipeline(
         out / "tables",
         out / "report" / "report.html",
         check,
+        out / "pilot" if sections else None,
     )

@@ -14,7 +14,7 @@ order of evaluation, so a re-run writes identical bytes.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,15 +209,22 @@ def _sections(
     ]
 
 
+def _with_extra(base: list[tuple[str, str, str]], extra: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    return base[:-1] + list(extra) + base[-1:]  # the task browser stays last
+
+
 def write_report(
     tasks: list[Task],
     grades: list[Grade],
     out_dir: Path,
     config: AnalysisConfig | None = None,
     files: dict[str, str] | None = None,
+    sections: Sequence[tuple[str, str, str]] = (),
 ) -> ReportFiles:
     """Analyse (``execstate.analyze.analyze``), then write analysis.json and render its tables, figures and
-    report.html under ``out_dir``; nothing here computes a number the report shows."""
+    report.html under ``out_dir``; nothing here computes a number the report shows.
+
+    ``sections``: extra (anchor, heading, inner HTML) sections placed before the task browser (the pilot's)."""
     config = config or AnalysisConfig()
     if not grades:
         raise InputFileError(
@@ -234,7 +241,7 @@ def write_report(
     html_text = page(
         "execstate analysis report",
         _banner(grades),
-        _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}),
+        _with_extra(_sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}), sections),
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
@@ -253,6 +260,7 @@ def analyze_files(
     config: AnalysisConfig | None = None,
     *,
     task_ids: Collection[str] | None = None,
+    sections: Sequence[tuple[str, str, str]] = (),
 ) -> ReportFiles:
     """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
 
@@ -269,4 +277,4 @@ def analyze_files(
             "`execstate grade` wrote for a run with responses"
         )
     files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
-    return write_report(tasks, grades, Path(out_dir), config, files)
+    return write_report(tasks, grades, Path(out_dir), config, files, sections)

@@ -1,8 +1,15 @@
-"""The fixed prompt of SPEC section 7: one fresh two-message conversation per task."""
+"""The fixed prompt of SPEC section 7: one fresh two-message conversation per task.
+
+The invariant pilot (SPEC 10.7, docs/pilot.md) varies it in exactly two
+places, named by the task's ``PromptVariant``: a guided or placebo prompt adds
+one paragraph (``GUIDANCE_TEMPLATE``) before the format line, and the
+``rationale-then-output`` contract replaces the format line
+(``RATIONALE_FORMAT``). A task without a variant gets the fixed prompt.
+"""
 
 from __future__ import annotations
 
-from execstate.records import Task
+from execstate.records import Task, prompt_variant
 
 SYSTEM_TEMPLATE = (
     "Given the program and input below, determine the exact output.\n"
@@ -18,6 +25,13 @@ SYSTEM_TEMPLATE = (
 
 USER_MESSAGE = "Return the requested prediction."
 
+OUTPUT_FORMAT = 'Respond in this format: {"output":"<exact text>"}'
+"""The format line of the fixed prompt (the ``output-only`` contract)."""
+RATIONALE_FORMAT = 'Respond in this format: {"rationale":"<your reasoning>","output":"<exact text>"}'
+"""The format line of the ``rationale-then-output`` contract: only ``output`` is graded."""
+GUIDANCE_TEMPLATE = "Invariant (checked against this program): {guidance}\n"
+"""The one paragraph a guided (or placebo) prompt adds, right before the format line."""
+
 
 def render_system(source: str, input_text: str) -> str:
     """The system message with the literal source and input substituted, bytes untouched.
@@ -30,9 +44,17 @@ def render_system(source: str, input_text: str) -> str:
     return head + source + middle + input_text + tail
 
 
+def render_variant(system: str, guidance: str | None, rationale: bool) -> str:
+    """The fixed system message with the pilot's guidance paragraph and/or rationale format line."""
+    head = system.removesuffix(OUTPUT_FORMAT)
+    paragraph = GUIDANCE_TEMPLATE.replace("{guidance}", guidance) if guidance is not None else ""
+    return head + paragraph + (RATIONALE_FORMAT if rationale else OUTPUT_FORMAT)
+
+
 def render_messages(task: Task) -> list[dict[str, str]]:
     """The chat messages for one task: the system message, then the fixed user message."""
-    return [
-        {"role": "system", "content": render_system(task.source, task.input)},
-        {"role": "user", "content": USER_MESSAGE},
-    ]
+    system = render_system(task.source, task.input)
+    if "prompt" in task.meta:
+        variant = prompt_variant(task)
+        system = render_variant(system, variant.guidance, variant.contract == "rationale-then-output")
+    return [{"role": "system", "content": system}, {"role": "user", "content": USER_MESSAGE}]

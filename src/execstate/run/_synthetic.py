@@ -10,6 +10,12 @@ known ground truth. Every record it writes is flagged ``pipeline_check``.
 A wrong answer is the oracle with one number changed by one (or, without a
 number, one character changed); one answer in ten drops the envelope and puts
 prose before the JSON object, to exercise conservative extraction.
+
+Invariant-pilot tasks (a ``PromptVariant`` in their meta) are answered under
+their contract (a ``{"rationale", "output"}`` object for
+``rationale-then-output``), with a simulated effect of guidance
+(``GUIDED_BONUS`` on the logit, none for placebo) and simulated reasoning-token
+usage (fewer tokens with guidance), so the pilot's tables have known inputs.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import json
 import math
 import re
 
-from execstate.records import Task
+from execstate.records import Task, Usage, prompt_variant
 from execstate.run._providers import Attempt
 
 _ARM_BONUS = {
@@ -30,6 +36,8 @@ _ARM_BONUS = {
     "post-loop-state": -0.2,
 }
 _NUMBER = re.compile(r"-?\d+")
+GUIDED_BONUS = 0.6
+"""Logit added to a guided pilot task's chance of a right answer (simulated; placebo gets none)."""
 
 
 def _unit(*parts: object) -> float:
@@ -62,15 +70,33 @@ class SyntheticProvider:
     def p_correct(self, task: Task) -> float:
         trace = task.metrics.trace_length or 0
         logit = self.skill - self.slope * math.log2(1 + trace) + _ARM_BONUS.get(task.arm, 0.0)
+        if "prompt" in task.meta and prompt_variant(task).condition == "guided":
+            logit += GUIDED_BONUS
         return 1 / (1 + math.exp(-logit))
 
     async def attempt(self, task: Task, sample: int) -> Attempt:
         correct = _unit(self.seed, task.task_id, sample, "correct") < self.p_correct(task)
         answer = task.oracle if correct else wrong_answer(task.oracle, _unit(self.seed, task.task_id, sample, "edit"))
         envelope = json.dumps({"output": answer}, ensure_ascii=False)
+        if "prompt" in task.meta:
+            return self._pilot_attempt(task, sample, answer)
         if _unit(self.seed, task.task_id, sample, "envelope") < 0.1:
             envelope = "Tracing the program step by step, the answer is:\n" + envelope
         return Attempt("completed", text=envelope, finish_reason="stop")
+
+    def _pilot_attempt(self, task: Task, sample: int, answer: str) -> Attempt:
+        """A pilot task's answer under its contract, with simulated reasoning tokens."""
+        variant = prompt_variant(task)
+        if variant.contract == "rationale-then-output":
+            rationale = f"Simulated rationale ({variant.condition}): follow the loop to its end."
+            text = json.dumps({"rationale": rationale, "output": answer}, ensure_ascii=False)
+        else:
+            text = json.dumps({"output": answer}, ensure_ascii=False)
+        scale = 0.85 if variant.condition == "guided" else 1.0
+        jitter = 0.75 + 0.5 * _unit(self.seed, task.task_id, sample, "tokens")
+        reasoning = round(120 * math.log2(2 + (task.metrics.trace_length or 0)) * scale * jitter)
+        usage = Usage(reasoning_tokens=reasoning, completion_tokens=reasoning + len(text) // 4)
+        return Attempt("completed", text=text, finish_reason="stop", usage=usage)
 
     async def aclose(self) -> None:
         return None

@@ -50,6 +50,9 @@ class Study:
     shared_source: bool = False
     """Every case runs one shared source (only the input varies); the analysis's sensitivity
     cohorts and regression leave such a study out, since its cases are one source cluster."""
+    main_grid: bool = True
+    """False for a study run outside the main grid (the invariant pilot): ``--study NAME`` still builds it,
+    but the main job's default studies leave it out."""
 
     @property
     def builtin(self) -> bool:
@@ -105,6 +108,14 @@ STUDIES: dict[str, Study] = {
             screened=HERE / "networkx",
             shared_source=True,
         ),
+        Study(
+            "pilot",
+            ("python", "cpp"),
+            "json-or-tokens",
+            "12 long-trace programs with audited invariants for the invariant-guidance pilot (execstate pilot)",
+            cases_dir=HERE / "pilot",
+            main_grid=False,
+        ),
     )
 }
 """Every registered study by name."""
@@ -145,6 +156,15 @@ def study_dir(name: str) -> Path:
     return study.cases_dir
 
 
+def main_grid_studies() -> list[str]:
+    """The built-in studies of the main grid (the main job's default): every built-in one but the pilot's."""
+    return [name for name in builtin_studies() if STUDIES[name].main_grid]
+
+
+PILOT_STUDY = "pilot"
+"""The built-in study ``execstate pilot`` runs by default (docs/pilot.md)."""
+
+
 def default_grading_rule(study: str) -> str:
     """The grading rule of a case in ``study`` whose spec names none."""
     known = STUDIES.get(study)
@@ -158,12 +178,14 @@ def shared_source_studies() -> tuple[str, ...]:
 
 __all__ = [
     "DEFAULT_GRADING_RULE",
+    "PILOT_STUDY",
     "STUDIES",
     "Study",
     "builtin_studies",
     "builtin_study",
     "default_grading_rule",
     "get_study",
+    "main_grid_studies",
     "shared_source_studies",
     "study_dir",
 ]
