@@ -23,7 +23,11 @@ def test_analyze_defaults_equal_the_analysis_config():
 
 
 def test_the_main_job_builds_every_builtin_study():
-    assert DEFAULT_STUDIES == tuple(builtin_studies()) == ("classic", "codecontests_py", "cruxeval", "library_cpp", "networkx")
+    assert (
+        DEFAULT_STUDIES
+        == tuple(builtin_studies())
+        == ("classic", "codecontests_py", "cruxeval", "library_cpp", "networkx")
+    )
 
 
 def test_debug_flag_is_accepted_before_and_after_the_command():

@@ -86,6 +86,7 @@ PUBLIC = {
         "grade_all",
         "grade_response",
         "grade_run",
+        "json_equal",
         "load_run_plan",
         "pass_at_k",
         "plan_cells",

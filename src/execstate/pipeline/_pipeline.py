@@ -95,7 +95,9 @@ def run_pipeline(
     log(f"[4/5] accuracy tables -> {out / 'tables'}")
     write_tables(accuracy_tables(built.tasks, grades), out / "tables")
     log(f"[5/5] analysis and report -> {out / 'report'}")
-    analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report")
+    analyze_files(
+        out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report", responses_path=out / "run" / RESPONSES_NAME
+    )
     check = all(g.pipeline_check for g in grades)
     return PipelineResult(
         out / "build" / "tasks.jsonl",
