@@ -25,11 +25,11 @@ Probe = Callable[[str, int], "str | None"]
 
 def sweep_iterations(cp: Checkpoint, K: int) -> list[int]:
     """The extra inside checkpoints a spec asks for, ascending: ``inside_iterations`` plus ``sweep`` evenly
-    spaced iterations ``round(1 + i (K-1)/(n-1))`` for i = 0..n-1 (repeats dropped). May exceed K: the
-    caller excludes such a case."""
+    spaced iterations ``floor(1 + i (K-1)/(n-1) + 1/2)`` for i = 0..n-1 (halves round up; repeats dropped).
+    May exceed K: the caller excludes such a case."""
     ks = set(cp.inside_iterations)
     if cp.sweep:
-        ks |= {round(1 + i * (K - 1) / (cp.sweep - 1)) for i in range(cp.sweep)}
+        ks |= {(2 * (cp.sweep - 1) + 2 * i * (K - 1) + (cp.sweep - 1)) // (2 * (cp.sweep - 1)) for i in range(cp.sweep)}
     return sorted(ks)
 
 

@@ -95,8 +95,8 @@ class SyntheticProvider:
         return 1 / (1 + math.exp(-logit))
 
     def p_truncated(self, task: Task) -> float:
-        """Chance that a response is cut by the output budget: 2% to 8%, rising with log trace length."""
-        return 0.02 + 0.06 * min(1.0, math.log2(1 + (task.metrics.trace_length or 0)) / 24)
+        """Chance that a response is cut by the output budget: 4% to 12%, rising with log trace length."""
+        return 0.04 + 0.08 * min(1.0, math.log2(1 + (task.metrics.trace_length or 0)) / 24)
 
     async def attempt(self, task: Task, sample: int) -> Attempt:
         draw = lambda what: _unit(self.seed, task.task_id, sample, what)
