@@ -87,6 +87,7 @@ PUBLIC = {
         "grade_all",
         "grade_response",
         "grade_run",
+        "json_equal",
         "load_run_plan",
         "pass_at_k",
         "plan_cells",

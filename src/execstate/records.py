@@ -146,6 +146,20 @@ def prompt_variant(task: Task) -> PromptVariant:
     return PromptVariant() if raw is None else PromptVariant.model_validate(raw)
 
 
+SWEEP_SEPARATOR = "@k"
+"""A checkpoint-sweep task's id is ``<case_id>/inside-loop-state@k<k>`` (SPEC 11; ``meta["sweep"]`` is true)."""
+
+
+def is_sweep(task: Task) -> bool:
+    """True for an extra inside task of a checkpoint sweep: analysed apart, never in the four-arm tables."""
+    return bool(task.meta.get("sweep"))
+
+
+def paper_tasks(tasks: Iterable[Task]) -> list[Task]:
+    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras."""
+    return [t for t in tasks if not is_sweep(t)]
+
+
 class Exclusion(Record):
     """A case that did not become tasks, with the admission check it failed and the evidence."""
 

@@ -224,10 +224,10 @@ def test_report_is_one_self_contained_page(runs):
     text = (out / "report.html").read_text(encoding="utf-8")
     page = _Collector()
     page.feed(text)
-    assert {"inputs", "corpus", "accuracy", "paired", "regression", "series", "figures", "tasks"} <= page.ids
+    assert {"inputs", "corpus", "accuracy", "paired", "regression", "series", "figures", "beyond", "tasks"} <= page.ids
     assert page.scripts == 0
     assert all(r.startswith(("data:image/svg+xml;base64,", "#")) for r in page.refs)
-    assert sum(r.startswith("data:") for r in page.refs) == 1 + 2 * 3  # by-arm + 2 per study
+    assert sum(r.startswith("data:") for r in page.refs) == 1 + 2 * 3 + 1  # by-arm + 2 per study + taxonomy
     assert page.details >= len(tasks)
     assert all(t.task_id in text for t in tasks)
     assert "<script>alert" not in text and "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; co" in text

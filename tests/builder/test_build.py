@@ -43,6 +43,16 @@ def ref_module_for(text: str, k: int):
     return f"{best}\n", states[k - 1], {"best": best, "cur": cur}
 
 
+def ref_sweep_hash(text: str, k: int):
+    n = int(text)
+    total, best, states = 0, 0, []
+    for step in range(1, n + 1):
+        states.append({"step": step, "total": total, "best": best})
+        total = (total * 31 + step) % 1009
+        best = max(best, total)
+    return f"{total} {best}\n", states[k - 1], {"step": n, "total": total, "best": best}
+
+
 def ref_while_loop(text: str, k: int):
     n = int(text)
     steps, peak, states = 0, n, []
@@ -226,6 +236,7 @@ REFS = {
     "tests/prints_in_loop": ref_prints_in_loop,
     "tests/list_state": ref_list_state,
     "tests/method_loop": ref_method_loop,
+    "tests/sweep_hash": ref_sweep_hash,
     "examples/cpp_range_for": ref_cpp_range_for,
     "examples/cpp_while_break": ref_cpp_while_break,
     "examples/cpp_do_while": ref_cpp_do_while,
@@ -267,7 +278,8 @@ def test_explicit_inside_iteration_is_used(by_task):
 
 def test_task_records_follow_the_protocol(batch):
     for t in batch.tasks:
-        assert t.task_id == f"{t.case_id}/{t.arm}"
+        sweep = f"@k{t.meta['k']}" if t.meta.get("sweep") else ""  # checkpoint-sweep extras (SPEC 11)
+        assert t.task_id == f"{t.case_id}/{t.arm}{sweep}" and (not sweep or t.arm == "inside-loop-state")
         if t.language == "python":
             assert t.meta["python"].count(".") == 2
         else:
@@ -286,6 +298,15 @@ def test_task_records_follow_the_protocol(batch):
         # the short trace strictly shorter; the checkpoints stop the long run, the inside one first
         assert short.metrics.trace_length < long.metrics.trace_length
         assert inside.metrics.trace_length < post.metrics.trace_length <= long.metrics.trace_length
+
+
+def test_sweep_tasks_hold_the_state_at_their_iteration(batch):
+    """SPEC 11 sweeps: sweep = 5 over K = 400 plus inside_iterations [2, 300], each an independent oracle."""
+    sweep = [t for t in batch.tasks if t.meta.get("sweep")]
+    assert sorted(t.meta["k"] for t in sweep) == [1, 2, 101, 201, 300, 400]
+    for t in sweep:
+        assert t.case_id == "tests/sweep_hash" and t.meta["K"] == 400
+        assert json.loads(t.oracle) == ref_sweep_hash(t.input, t.meta["k"])[1]
 
 
 @pytest.mark.parametrize("case_id", sorted(REFS))

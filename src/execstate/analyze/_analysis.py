@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from execstate.analyze._beyond import beyond_paper
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
@@ -17,7 +18,7 @@ from execstate.analyze._paired import paired_comparison
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, series_tests
 from execstate.grade import accuracy_tables
-from execstate.records import Grade, Task
+from execstate.records import Grade, Response, Task, paper_tasks
 
 ANALYSIS_SCHEMA_VERSION = 1
 _SIGNIFICANT = 12  # digits kept in JSON floats: re-runs compare equal as text
@@ -40,6 +41,8 @@ class Analysis:
     accuracy: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """The corpus and accuracy tables (``corpus``, ``accuracy_by_arm``, ``_by_setting``, ``_by_study``) of
     the joinable grades; filled by ``analyze`` (which has the records), empty from ``analyze_cells``."""
+    beyond: dict[str, Any] = field(default_factory=dict)
+    """Analyses beyond the paper (SPEC 11; ``execstate.analyze._beyond``); filled by ``analyze``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +57,7 @@ class Analysis:
             "series_summary": self.series_summary,
             "figures": self.figures,
             "accuracy": self.accuracy,
+            "beyond": self.beyond,
         }
 
 
@@ -93,22 +97,37 @@ def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysi
     )
 
 
-def analyze(tasks: Iterable[Task], grades: Iterable[Grade], config: AnalysisConfig | None = None) -> Analysis:
-    """The full analysis of ``grades`` against ``tasks``, accuracy tables included; deterministic for a config.
+def analyze(
+    tasks: Iterable[Task],
+    grades: Iterable[Grade],
+    config: AnalysisConfig | None = None,
+    responses: Iterable[Response] | None = None,
+) -> Analysis:
+    """The full analysis of ``grades`` against ``tasks``, accuracy tables and the analyses beyond the paper
+    included; deterministic for a config.
 
-    The accuracy tables count the joinable grades (``joinable_grades``); the
-    others are listed in ``inputs`` (unknown task ids, duplicate cells).
+    The paper's analyses and tables use the four-arm tasks only: checkpoint-sweep tasks and their grades
+    go to the sweep rows of ``beyond`` alone. The accuracy tables count the joinable grades
+    (``joinable_grades``); the others are listed in ``inputs`` (unknown task ids, duplicate cells).
+    ``responses`` (the run's records) add the truncation and token tables; without them those are None.
     """
     tasks, grades = list(tasks), list(grades)
-    analysis = analyze_cells(load_cells(tasks, grades), config)
-    acc = accuracy_tables(tasks, joinable_grades(tasks, grades))
+    config = config or AnalysisConfig()
+    paper = paper_tasks(tasks)
+    sweep_ids = {t.task_id for t in tasks} - {t.task_id for t in paper}
+    own = [g for g in grades if g.task_id not in sweep_ids]
+    cells = load_cells(paper, own)
+    analysis = analyze_cells(cells, config)
+    acc = accuracy_tables(paper, joinable_grades(paper, own))
     accuracy = {
         "corpus": acc.corpus,
         "accuracy_by_arm": acc.by_arm,
         "accuracy_by_setting": acc.by_setting,
         "accuracy_by_study": acc.by_study,
     }
-    return dataclasses.replace(analysis, accuracy=accuracy)
+    joined = joinable_grades(tasks, grades)
+    beyond = beyond_paper(tasks, joined, cells.frame, config, None if responses is None else list(responses))
+    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond)
 
 
 def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:

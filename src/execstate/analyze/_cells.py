@@ -1,7 +1,8 @@
 """Join tasks and grades into one table of graded cells (one row per grade).
 
 Columns: task_id, case_id, study, language, arm, setting, sample, status,
-source_sha256, the four metrics as floats (NaN = not measured), and the
+source_sha256, the four metrics as floats (NaN = not measured), ``branch_preserving`` (the
+constructor's flag from ``meta["provenance"]``: True, False, or None when not recorded), and the
 derived booleans ``completed`` (status is not ``no-response``), ``correct``
 (a correct status) and ``error`` (completed and not correct).
 """
@@ -20,7 +21,7 @@ METRICS: tuple[str, ...] = ("trace_length", "peak_state", "state_load", "cycloma
 DYNAMIC_METRICS: tuple[str, ...] = ("trace_length", "peak_state", "state_load")
 
 _TASK_COLUMNS = ("task_id", "case_id", "study", "language", "arm", "source_sha256")
-_COLUMNS = (*_TASK_COLUMNS, "setting", "sample", "status", "pipeline_check", *METRICS)
+_COLUMNS = (*_TASK_COLUMNS, "setting", "sample", "status", "pipeline_check", *METRICS, "branch_preserving")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ def _task_row(task: Task) -> dict:
     for metric in METRICS:
         value = getattr(task.metrics, metric)
         row[metric] = np.nan if value is None else float(value)
+    flag = task.meta.get("provenance", {}).get("branch_preserving")
+    row["branch_preserving"] = flag if isinstance(flag, bool) else None
     return row
 
 

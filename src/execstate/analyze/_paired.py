@@ -94,3 +94,23 @@ def paired_comparison(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[
         for setting in sorted(subset["setting"].unique()):
             rows.append(_row(cohort.name, setting, subset[subset["setting"] == setting], config))
     return rows
+
+
+BRANCH_COHORTS = (("branch-preserving", True), ("not-branch-preserving", False))
+
+
+def branch_preserving_rows(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, Any]]:
+    """The paired decrement again for pairs whose case is branch-preserving (SPEC 5 and 11), and for
+    those flagged not branch-preserving; cases without the flag are in neither. Empty without flags."""
+    flags = frame.drop_duplicates("case_id").set_index("case_id")["branch_preserving"]
+    pairs = final_pairs(frame)
+    pairs = pairs.assign(branch_preserving=pairs["case_id"].map(flags))
+    rows = []
+    for name, flag in BRANCH_COHORTS:
+        subset = pairs[pairs["branch_preserving"].eq(flag)]
+        if subset.empty:
+            continue
+        rows.append(_row(name, POOLED, subset, config))
+        for setting in sorted(subset["setting"].unique()):
+            rows.append(_row(name, setting, subset[subset["setting"] == setting], config))
+    return rows

@@ -18,12 +18,13 @@ from pathlib import Path
 from execstate.build._cpp_language import CppLanguage
 from execstate.build._invariant import InvariantRefused, audit_invariant
 from execstate.build._language import Language, LanguageError, PythonLanguage
+from execstate.build._neighbours import inside_neighbours, post_neighbours, sweep_iterations
 from execstate.build._python import Instrumented, source_lines
 from execstate.build._spec import CaseSpec, InputSource
 from execstate.errors import SpecError, UsageError, remove_tree
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
-from execstate.records import Check, Exclusion, Metrics, Task
+from execstate.records import SWEEP_SEPARATOR, Check, Exclusion, Metrics, Task
 from execstate.sandbox import Limits, SandboxResult
 
 HASH_SEEDS = (0, 1, 2)
@@ -184,7 +185,38 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         meta["provenance"] = dict(spec.provenance)
     if spec.invariant is not None:
         meta["invariant"] = _audit(case, {"short": (short, outs["short"]), "long": (long, outs["long"])}, oracles)
-    return _tasks(case, short, long, outs, oracles, inst, meta)
+    probe = _prober(case, loop_line, long)
+    near = {"inside": inside_neighbours(probe, k, K), "post": post_neighbours(probe, k, K, oracles["post"])}
+    plan = _plan(source, short, long, outs, oracles, inst, near)
+    return _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"]), meta)
+
+
+def _prober(case: _Case, loop_line: int, data: bytes) -> Callable[[str, int], str | None]:
+    """``probe(mode, k)`` for neighbour oracles: one run at another iteration; None if it fails."""
+
+    def probe(mode: str, k: int) -> str | None:
+        inst = case.lang.instrument(case.source, loop_line, case.spec.checkpoint.variables, mode, k)  # type: ignore[arg-type]
+        res = case.run(inst.source, data)
+        text = res.stdout.decode("utf-8", "replace") if res.ok else ""
+        return text[:-1] if text.count("\n") == 1 and text.endswith("\n") else None
+
+    return probe
+
+
+def _sweep_plan(case: _Case, loop_line: int, K: int, long: bytes, inside_oracle: str) -> list[tuple]:
+    """Plan rows of the extra inside tasks of a checkpoint sweep (SPEC 11), checked like the inside arm."""
+    rows = []
+    for kk in sweep_iterations(case.spec.checkpoint, K):
+        if kk > K:
+            raise Excluded("reachability", f"sweep iteration {kk} exceeds the {K} iterations of the loop")
+        ins = case.lang.instrument(case.source, loop_line, case.spec.checkpoint.variables, "inside", kk)
+        oracle = _state_oracle(case, ins, long, f"inside@k{kk}")
+        a, b = json.loads(oracle), json.loads(inside_oracle)
+        if list(a) != list(b):
+            raise Excluded("fields", f"sweep checkpoint k={kk} emits keys {list(a)}, the inside arm {list(b)}")
+        suffix = f"{SWEEP_SEPARATOR}{kk}"
+        rows.append(("inside-loop-state", ins.source, long, oracle, "json", ins, suffix, {"k": kk, "sweep": True}))
+    return rows
 
 
 def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str, str]) -> dict:
@@ -400,27 +432,55 @@ def _clip(data: bytes, n: int = 120) -> str:
     return repr(text if len(text) <= n else text[:n] + f"... ({len(text)} chars)")
 
 
-def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, inst: dict, meta: dict) -> list[Task]:
+def _plan(source: str, short: bytes, long: bytes, outs: dict, oracles: dict, inst: dict, near: dict) -> list[tuple]:
+    """Rows (arm, shown source, input, oracle, answer kind, instrumented copy, id suffix, extra meta).
+
+    Extra meta holds neighbour oracles (``neighbours``), which no prompt shows: a state arm's states at
+    nearby checkpoints, a final arm's output on the other arm's input.
+    """
+    state = {arm: {"neighbours": near[arm]} for arm in ("inside", "post")}
+    final = {name: outs[name].decode("utf-8") for name in ("short", "long")}
+    return [
+        ("short-trace-final", source, short, final["short"], "text", None, "", _other_output("long", final["long"])),
+        ("long-trace-final", source, long, final["long"], "text", None, "", _other_output("short", final["short"])),
+        (
+            "inside-loop-state",
+            inst["inside"].source,
+            long,
+            oracles["inside"],
+            "json",
+            inst["inside"],
+            "",
+            state["inside"],
+        ),
+        ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"], "", state["post"]),
+    ]
+
+
+MAX_NEIGHBOUR_OUTPUT = 10_000
+"""A final arm's meta keeps the other input's output only up to this many characters (the sibling task has it)."""
+
+
+def _other_output(name: str, output: str) -> dict:
+    """A final arm's neighbour oracle: the output on the other arm's input, when it is short enough."""
+    return {"neighbours": [{"input": name, "output": output}]} if len(output) <= MAX_NEIGHBOUR_OUTPUT else {}
+
+
+def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
     spec, source = case.spec, case.source
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     cyc = case.lang.cyclomatic(source)
     toolchain: dict = {}
     tasks = []
-    plan = [
-        ("short-trace-final", source, short, outs["short"].decode("utf-8"), "text", None),
-        ("long-trace-final", source, long, outs["long"].decode("utf-8"), "text", None),
-        ("inside-loop-state", inst["inside"].source, long, oracles["inside"], "json", inst["inside"]),
-        ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"]),
-    ]
-    for arm, text, data, oracle, kind, ins in plan:
+    for arm, text, data, oracle, kind, ins, suffix, extra in plan:
         m = case.lang.measure(text, data, ins, state=True)
         if m.status != "ok":
-            raise Excluded("run", f"measuring metrics of {arm}: {m.status}; {m.detail}")
+            raise Excluded("run", f"measuring metrics of {arm}{suffix}: {m.status}; {m.detail}")
         _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if ins else "clean run")
         toolchain = case.lang.task_meta(m)
         tasks.append(
             Task(
-                task_id=f"{spec.id}/{arm}",
+                task_id=f"{spec.id}/{arm}{suffix}",
                 case_id=spec.id,
                 study=spec.study,
                 language=spec.language,
@@ -434,7 +494,7 @@ def _tasks(case: _Case, short: bytes, long: bytes, outs: dict, oracles: dict, in
                 metrics=Metrics(
                     trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc
                 ),
-                meta={**meta, **toolchain, "spec": spec.spec_path.name},
+                meta={**meta, **toolchain, "spec": spec.spec_path.name, **extra},
             )
         )
     return tasks

@@ -26,7 +26,7 @@ _TOP_KEYS = {
     "invariant",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
-_CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration"}
+_CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep"}
 _INPUT_KEYS = {"generator", "args"}
 _INVARIANT_KEYS = {"text", "check", "inputs", "placebo"}
 
@@ -49,6 +49,10 @@ class Checkpoint(BaseModel):
     loop_text: str | None = None
     variables: tuple[str, ...]
     inside_iteration: int | None = None
+    inside_iterations: tuple[int, ...] = ()
+    """Extra inside checkpoints (SPEC 11 sweeps): one extra task ``<case>/inside-loop-state@k<k>`` each."""
+    sweep: int | None = None
+    """Extra inside checkpoints at ``sweep`` evenly spaced iterations 1..K (rounded; repeats dropped)."""
 
 
 class Invariant(BaseModel):
@@ -277,8 +281,34 @@ def _checkpoint(path: Path, table: object) -> Checkpoint:
             "write inside_iteration = 502 or remove the key",
         )
     return Checkpoint(
-        loop=loop, loop_text=text.strip() if text else None, variables=tuple(variables), inside_iteration=k
+        loop=loop,
+        loop_text=text.strip() if text else None,
+        variables=tuple(variables),
+        inside_iteration=k,
+        **_sweep_keys(path, table),
     )
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _sweep_keys(path: Path, table: dict) -> dict[str, Any]:
+    """``inside_iterations`` (a list of positive iterations) and ``sweep`` (a count of at least 2)."""
+    ks = table.get("inside_iterations", [])
+    if not isinstance(ks, list) or not all(_positive(k) for k in ks) or len(set(ks)) != len(ks):
+        raise SpecError(
+            path,
+            "checkpoint.inside_iterations",
+            f"expected a list of distinct positive iterations, got {ks!r}",
+            "write inside_iterations = [2, 50, 400] or remove the key",
+        )
+    n = table.get("sweep")
+    if n is not None and not (_positive(n) and n >= 2):
+        raise SpecError(
+            path, "checkpoint.sweep", f"expected a whole number of at least 2, got {n!r}", "write sweep = 5"
+        )
+    return {"inside_iterations": tuple(ks), "sweep": n}
 
 
 def find_specs(paths: list[Path]) -> list[Path]:

@@ -43,6 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "study whose cases share one source, networkx; '' for none)",
     )
     p.add_argument("--figure-studies", help="comma-separated studies to draw (default: all)")
+    p.add_argument(
+        "--responses",
+        type=Path,
+        default=None,
+        help="responses.jsonl of the run, for the truncation and token tables (with --run default: RUN's)",
+    )
     p.set_defaults(func=handle)
 
 
@@ -67,6 +73,8 @@ def _inputs(args: argparse.Namespace) -> tuple[Path, Path, set[str] | None]:
 def handle(args: argparse.Namespace) -> int:
     tasks, grades, task_ids = _inputs(args)
     from execstate.analyze import AnalysisConfig
+    from execstate.errors import require_file
+    from execstate.records import RUN_RESPONSES_NAME as RESPONSES_NAME
     from execstate.report import analyze_files
 
     extra: dict[str, Any] = {} if args.exclude_study is None else {"exclude_study": args.exclude_study or None}
@@ -78,6 +86,11 @@ def handle(args: argparse.Namespace) -> int:
         figure_studies=_names(args.figure_studies),
         **extra,
     )
-    files = analyze_files(tasks, grades, args.out, config, task_ids=task_ids)
+    responses = args.responses
+    if responses is None and args.run is not None and (args.run / RESPONSES_NAME).is_file():
+        responses = args.run / RESPONSES_NAME
+    elif responses is not None:
+        require_file(responses, "--responses", "pass the responses.jsonl that `execstate run` wrote")
+    files = analyze_files(tasks, grades, args.out, config, task_ids=task_ids, responses_path=responses)
     print(f"analysis: {files.analysis_json}\nreport:   {files.report_html}")
     return 0

@@ -4,7 +4,7 @@ from execstate.grade._cruxeval import CruxevalScore, pass_at_k, score_file, scor
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
-from execstate.grade._rules import RULES, answer_matches
+from execstate.grade._rules import RULES, answer_matches, json_equal
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "grade_all",
     "grade_response",
     "grade_run",
+    "json_equal",
     "load_run_plan",
     "pass_at_k",
     "plan_cells",

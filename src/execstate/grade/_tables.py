@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate.build import corpus_table
-from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task
+from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task, is_sweep
 from execstate.tables import Table, make_table, to_markdown
 from execstate.tables import write_tables as write_table_files
 
@@ -120,8 +120,14 @@ def by_setting_table(grades: Sequence[Grade]) -> list[Row]:
 
 
 def accuracy_tables(tasks: Iterable[Task], grades: Iterable[Grade]) -> AccuracyTables:
-    """Compute the four accuracy tables; raises ``ValueError`` on grades of unknown tasks or repeated cells."""
+    """Compute the four accuracy tables; raises ``ValueError`` on grades of unknown tasks or repeated cells.
+
+    Checkpoint-sweep tasks (``records.is_sweep``) and their grades are left out: they are no arm of the paper.
+    """
     tasks, grades = list(tasks), list(grades)
+    sweep_ids = {t.task_id for t in tasks if is_sweep(t)}
+    tasks = [t for t in tasks if t.task_id not in sweep_ids]
+    grades = [g for g in grades if g.task_id not in sweep_ids]
     by_id = _check_grades(tasks, grades)
     settings = list(dict.fromkeys(g.setting for g in grades))
     studies = list(dict.fromkeys(t.study for t in tasks))

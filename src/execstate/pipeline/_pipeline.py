@@ -106,7 +106,13 @@ def run_pipeline(
         result = run_pilot(out / "pilot", jobs=jobs, options=options, progress=False, log=lambda *_: None)
         sections.append(("pilot", "Invariant pilot", pilot_section_html(result)))
     log(f"[5/5] analysis and report -> {out / 'report'}")
-    analyze_files(out / "build" / "tasks.jsonl", out / "grades.jsonl", out / "report", sections=sections)
+    analyze_files(
+        out / "build" / "tasks.jsonl",
+        out / "grades.jsonl",
+        out / "report",
+        sections=sections,
+        responses_path=out / "run" / RESPONSES_NAME,
+    )
     check = all(g.pipeline_check for g in grades)
     return PipelineResult(
         out / "build" / "tasks.jsonl",

@@ -22,7 +22,8 @@ from typing import Any
 from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze, joinable_grades, write_analysis_json
 from execstate.errors import InputFileError, output_dir
-from execstate.records import Grade, Task, read_jsonl
+from execstate.records import Grade, Response, Task, read_jsonl
+from execstate.report._beyond import beyond_section
 from execstate.report._figures import FigureOut, render_figures
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.tables import Table, make_table, write_tables
@@ -187,7 +188,13 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
 
 
 def _sections(
-    a: Analysis, acc: list[Table], tabs: list[Table], figs: list[FigureOut], browser: str, files: dict[str, str]
+    a: Analysis,
+    acc: list[Table],
+    tabs: list[Table],
+    figs: list[FigureOut],
+    browser: str,
+    files: dict[str, str],
+    beyond: str = "",
 ) -> list[tuple[str, str, str]]:
     by = {t.name: t for t in acc + tabs}
     s = lambda *names: "".join(table_section(by[n]) for n in names)
@@ -200,6 +207,7 @@ def _sections(
         ("regression", "Regression", s("regression", "regression_fits", "correlations")),
         ("series", "Series tests", s("series_summary", "series_bh_family") + all_series),
         ("figures", "Figures", "".join(figure_html(f) for f in figs)),
+        ("beyond", "Beyond the paper", beyond),
         (
             "tasks",
             "Tasks",
@@ -220,32 +228,36 @@ def write_report(
     config: AnalysisConfig | None = None,
     files: dict[str, str] | None = None,
     sections: Sequence[tuple[str, str, str]] = (),
+    responses: list[Response] | None = None,
 ) -> ReportFiles:
     """Analyse (``execstate.analyze.analyze``), then write analysis.json and render its tables, figures and
     report.html under ``out_dir``; nothing here computes a number the report shows.
 
-    ``sections``: extra (anchor, heading, inner HTML) sections placed before the task browser (the pilot's)."""
+    ``sections``: extra (anchor, heading, inner HTML) sections placed before the task browser (the pilot's).
+    ``responses`` (the run's records) add the truncation and token tables of the beyond-the-paper section."""
     config = config or AnalysisConfig()
     if not grades:
         raise InputFileError(
             "there are no grades to analyse. Fix: grade a run first with `execstate grade` and pass its grades.jsonl"
         )
     out_dir = output_dir(out_dir)
-    analysis = analyze(tasks, grades, config)
+    analysis = analyze(tasks, grades, config, responses)
     joined = joinable_grades(tasks, grades)
     acc, tabs = accuracy_section_tables(analysis), analysis_tables(analysis)
     extra: dict[str, Any] = {"files": files or {}, "execstate_version": __version__}
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
     figs = render_figures(analysis.figures, out_dir / "figures")
+    b_tabs, b_figs, b_html = beyond_section(analysis.beyond, out_dir)
+    table_paths += write_tables(b_tabs, out_dir / "tables" / "beyond")
     html_text = page(
         "execstate analysis report",
         _banner(grades),
-        _with_extra(_sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}), sections),
+        _with_extra(_sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, b_html), sections),
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
-    return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in figs for p in f.paths])
+    return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in figs + b_figs for p in f.paths])
 
 
 def _sha256(path: Path) -> str:
@@ -261,10 +273,12 @@ def analyze_files(
     *,
     task_ids: Collection[str] | None = None,
     sections: Sequence[tuple[str, str, str]] = (),
+    responses_path: Path | None = None,
 ) -> ReportFiles:
     """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
 
     ``task_ids`` keeps only those tasks of the file (a run's planned tasks); default: all of them.
+    ``responses_path``: the run's ``responses.jsonl``, for the truncation and token tables.
     """
     output_dir(out_dir)  # a file in the way fails before the statistics run
     tasks = list(read_jsonl(Path(tasks_path), Task))
@@ -277,4 +291,8 @@ def analyze_files(
             "`execstate grade` wrote for a run with responses"
         )
     files = {Path(tasks_path).name: _sha256(Path(tasks_path)), Path(grades_path).name: _sha256(Path(grades_path))}
-    return write_report(tasks, grades, Path(out_dir), config, files, sections)
+    responses = None
+    if responses_path is not None:
+        responses = list(read_jsonl(Path(responses_path), Response))
+        files[Path(responses_path).name] = _sha256(Path(responses_path))
+    return write_report(tasks, grades, Path(out_dir), config, files, sections, responses)

@@ -7,15 +7,24 @@ known ground truth. Every record it writes is flagged ``pipeline_check``.
 
     P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus)
 
-A wrong answer is the oracle with one number changed by one (or, without a
-number, one character changed); one answer in ten drops the envelope and puts
-prose before the JSON object, to exercise conservative extraction.
+Wrong answers are the kinds the wrong-answer taxonomy tells apart (SPEC 11),
+chosen by a seeded draw: mostly the oracle with one number changed by one
+(or, without a number, one character changed); for a state task sometimes
+the state at a neighbouring checkpoint (``meta["neighbours"]``), the object
+without its braces (not JSON) or without its last field; for a final task
+sometimes the output on the other arm's input or a number far off. One answer
+in ten drops the envelope and puts prose before the JSON object, to exercise
+conservative extraction. A few responses (more on long traces) are cut off:
+``finish_reason = "length"`` and half an envelope, so no answer. Token usage
+is reported: reasoning tokens grow with the trace, completion tokens add the
+answer's length.
 
 Invariant-pilot tasks (a ``PromptVariant`` in their meta) are answered under
 their contract (a ``{"rationale", "output"}`` object for
-``rationale-then-output``), with a simulated effect of guidance
-(``GUIDED_BONUS`` on the logit, none for placebo) and simulated reasoning-token
-usage (fewer tokens with guidance), so the pilot's tables have known inputs.
+``rationale-then-output``), wrong as the oracle with one number changed by
+one, with a simulated effect of guidance (``GUIDED_BONUS`` on the logit, none
+for placebo) and simulated reasoning-token usage (fewer tokens with
+guidance), so the pilot's tables have known inputs.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import json
 import math
 import re
 
-from execstate.records import Task, Usage, prompt_variant
+from execstate.records import STATE_ARMS, Task, Usage, prompt_variant
 from execstate.run._providers import Attempt
 
 _ARM_BONUS = {
@@ -57,6 +66,28 @@ def wrong_answer(oracle: str, u: float) -> str:
     return text[:i] + ("x" if text[i] != "x" else "y") + text[i + 1 :]
 
 
+def realistic_wrong(task: Task, kind: float, u: float) -> str:
+    """A wrong answer of a kind picked by ``kind`` in [0, 1) (see the module docstring); never the oracle."""
+    oracle = task.oracle.rstrip("\n")
+    near = [n for n in task.meta.get("neighbours", []) if n.get("state", n.get("output", "")).rstrip("\n") != oracle]
+    if task.arm in STATE_ARMS:
+        states = [n["state"] for n in sorted(near, key=lambda n: abs(n["d"]))[:2]]
+        if kind < 0.35 and states:
+            return states[int(u * len(states))]
+        if kind < 0.45:
+            return oracle.strip()[1:-1] or "?"
+        if kind < 0.55 and oracle.count(":") > 1:
+            fields = json.loads(oracle)
+            return json.dumps(dict(list(fields.items())[:-1]), separators=(",", ":"))
+    elif kind < 0.25 and near:
+        return near[0]["output"].rstrip("\n")
+    elif kind < 0.4 and _NUMBER.search(oracle):
+        m = _NUMBER.search(oracle)
+        assert m is not None
+        return oracle[: m.start()] + str(int(m.group()) + 17) + oracle[m.end() :]
+    return wrong_answer(task.oracle, u)
+
+
 class SyntheticProvider:
     """Simulated answers for a pipeline check; ``skill`` and ``slope`` set the error curve."""
 
@@ -74,15 +105,31 @@ class SyntheticProvider:
             logit += GUIDED_BONUS
         return 1 / (1 + math.exp(-logit))
 
+    def p_truncated(self, task: Task) -> float:
+        """Chance that a response is cut by the output budget: 4% to 12%, rising with log trace length."""
+        return 0.04 + 0.08 * min(1.0, math.log2(1 + (task.metrics.trace_length or 0)) / 24)
+
     async def attempt(self, task: Task, sample: int) -> Attempt:
-        correct = _unit(self.seed, task.task_id, sample, "correct") < self.p_correct(task)
-        answer = task.oracle if correct else wrong_answer(task.oracle, _unit(self.seed, task.task_id, sample, "edit"))
-        envelope = json.dumps({"output": answer}, ensure_ascii=False)
+        draw = lambda what: _unit(self.seed, task.task_id, sample, what)
+        correct = draw("correct") < self.p_correct(task)
         if "prompt" in task.meta:
-            return self._pilot_attempt(task, sample, answer)
-        if _unit(self.seed, task.task_id, sample, "envelope") < 0.1:
+            return self._pilot_attempt(
+                task, sample, task.oracle if correct else wrong_answer(task.oracle, draw("edit"))
+            )
+        answer = task.oracle if correct else realistic_wrong(task, draw("kind"), draw("edit"))
+        envelope = json.dumps({"output": answer}, ensure_ascii=False)
+        if draw("envelope") < 0.1:
             envelope = "Tracing the program step by step, the answer is:\n" + envelope
-        return Attempt("completed", text=envelope, finish_reason="stop")
+        reasoning = int(64 * math.log2(2 + (task.metrics.trace_length or 0)) * (1 + draw("tokens")))
+        finish = "stop"
+        if draw("length") < self.p_truncated(task):
+            envelope, finish, reasoning = envelope[: len(envelope) // 2], "length", reasoning * 4
+        usage = Usage(
+            prompt_tokens=len(task.source) // 4,
+            completion_tokens=reasoning + len(envelope) // 4,
+            reasoning_tokens=reasoning,
+        )
+        return Attempt("completed", text=envelope, finish_reason=finish, usage=usage)
 
     def _pilot_attempt(self, task: Task, sample: int, answer: str) -> Attempt:
         """A pilot task's answer under its contract, with simulated reasoning tokens."""
