@@ -91,6 +91,7 @@ PUBLIC = {
         "plan_cells",
         "plan_run_cells",
         "print_tables",
+        "read_generations",
         "score_file",
         "score_generations",
         "write_tables",
