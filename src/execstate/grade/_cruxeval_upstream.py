@@ -75,9 +75,11 @@ def _run_batch(batch: list[tuple[int, str]], timeout_s: float) -> dict[int, Verd
     pending = batch
     while pending:
         result = _sandboxed(pending, timeout_s)
+        expected = {i for i, _ in pending}
         for line in result.stdout.decode("utf-8", "replace").splitlines():
             index, _, outcome = line.partition("\t")
-            verdicts[int(index)] = Verdict(outcome == "passed", outcome)
+            if index.isdigit() and int(index) in expected and int(index) not in verdicts:
+                verdicts[int(index)] = Verdict(outcome == "passed", outcome)
         rest = [(i, p) for i, p in pending if i not in verdicts]
         if rest:
             stuck = rest[0][0]  # checks run in order: the first without a verdict is the one that ended the process
