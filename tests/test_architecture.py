@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.build",),
     ("execstate.run",),
     ("execstate.grade",),
+    ("execstate.export",),
     ("execstate.construct",),
     ("execstate.analyze",),
     ("execstate.report",),

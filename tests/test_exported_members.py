@@ -8,6 +8,9 @@ import execstate.cli
 
 PUBLIC = {
     "execstate.build": {
+        "CARD_NAME",
+        "dataset_card",
+        "dataset_features",
         "AnchorError",
         "BuildOptions",
         "EXECUTORS",
@@ -93,6 +96,7 @@ PUBLIC = {
         "plan_cells",
         "plan_run_cells",
         "print_tables",
+        "read_generations",
         "score_file",
         "score_generations",
         "write_tables",
@@ -194,6 +198,14 @@ PUBLIC = {
         "observations",
         "run_binary",
         "state_metrics",
+    },
+    "execstate.export": {
+        "INSPECT_FILE",
+        "execstate_scorer",
+        "export_inspect",
+        "hf_features",
+        "inspect_samples",
+        "inspect_task",
     },
     "execstate.pipeline": {
         "DEFAULT_STUDIES",

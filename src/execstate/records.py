@@ -16,7 +16,15 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from execstate import __version__
 from execstate.errors import InputFileError, RecordError, bounded_reason
@@ -119,7 +127,28 @@ class Task(Record):
     """SHA-256 of the clean source bytes; the source cluster."""
     metrics: Metrics = Field(default_factory=Metrics)
     meta: dict[str, Any] = Field(default_factory=dict)
-    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ..."""
+    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ...
+
+    Its keys and value types differ between studies and cases, so in files (JSON mode) it is written as
+    one compact JSON string: a column reader (Hugging Face ``datasets``, pyarrow, pandas) sees one type.
+    Reading accepts that string or, as files written before this encoding hold, an object."""
+
+    @field_validator("meta", mode="before")
+    @classmethod
+    def _meta_from_json(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            parsed = json.loads(value)
+        except ValueError as exc:
+            raise ValueError(f"meta is a string but not JSON ({exc})") from None
+        if not isinstance(parsed, dict):
+            raise ValueError("meta must encode a JSON object")
+        return parsed
+
+    @field_serializer("meta", when_used="json")
+    def _meta_to_json(self, value: dict[str, Any]) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class PromptVariant(Record):

@@ -2,6 +2,7 @@
 
 from execstate.build._build import PARTIAL_DIR, BuildResult, build, write_build
 from execstate.build._candidates import Candidate
+from execstate.build._card import CARD_NAME, dataset_card, dataset_features
 from execstate.build._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._cpp_language import CppLanguage
@@ -14,6 +15,7 @@ from execstate.records import tasks_bytes
 from execstate.studies import builtin_studies, study_dir
 
 __all__ = [
+    "CARD_NAME",
     "CORPUS_COLUMNS",
     "EXECUTORS",
     "HASH_SEEDS",
@@ -35,6 +37,8 @@ __all__ = [
     "builtin_studies",
     "corpus",
     "corpus_table",
+    "dataset_card",
+    "dataset_features",
     "find_specs",
     "instrument",
     "load_spec",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate import __version__
+from execstate.build._card import CARD_NAME, dataset_card
 from execstate.build._case import BuildOptions, build_case, failed_case
 from execstate.build._executor import open_executor
 from execstate.build._spec import CaseSpec, find_specs, load_spec
@@ -314,7 +315,9 @@ def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[st
 
 
 def write_build(result: BuildResult, out: Path | str) -> None:
-    """Write ``tasks.jsonl``, ``excluded.jsonl`` and ``manifest.json`` into ``out`` (created if missing).
+    """Write ``tasks.jsonl``, ``excluded.jsonl``, ``manifest.json`` and the dataset card ``README.md`` into ``out``.
+
+    ``out`` is created if missing.
 
     Each file is written to a new temporary file in ``out`` and renamed over
     the old one, so a symlink planted at one of the names is replaced, never
@@ -325,6 +328,8 @@ def write_build(result: BuildResult, out: Path | str) -> None:
     _replace(out / "excluded.jsonl", "".join(e.to_json_line() + "\n" for e in result.exclusions).encode("utf-8"))
     manifest = json.dumps(result.manifest.model_dump(mode="json"), indent=2) + "\n"
     _replace(out / "manifest.json", manifest.encode("utf-8"))
+    card = dataset_card(result.tasks, result.exclusions, result.manifest)
+    _replace(out / CARD_NAME, card.encode("utf-8"))
     remove_tree(out / PARTIAL_DIR)
 
 

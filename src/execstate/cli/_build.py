@@ -161,7 +161,7 @@ def _summary(result: Any, out: Path) -> None:
     print(f"admitted {m.cases_admitted} cases ({m.tasks} tasks), excluded {m.cases_excluded}; python {m.python}")
     for e in result.exclusions:
         print(f"  excluded {e.case_id} [{e.check}]: {e.reason}")
-    print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}")
+    print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}, {out / 'README.md'}")
     if m.cases_admitted == 0:
         checks = ", ".join(
             f"{n} at check {c!r}" for c, n in sorted(Counter(e.check for e in result.exclusions).items())

@@ -46,7 +46,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_tables)
 
     p = subparsers.add_parser("cruxeval-score", help="re-score a CRUXEval generations file: pass@1 and pass@5")
-    p.add_argument("generations", type=Path, help="JSON object {sample_id: [generation, ...]}")
+    p.add_argument(
+        "generations",
+        type=Path,
+        help='JSON object {sample_id: [generation, ...]}, or the leaderboard\'s {"raw_generations": {...}, ...}',
+    )
+    p.add_argument(
+        "--mode",
+        choices=("literal", "upstream"),
+        default="literal",
+        help="literal (default): compare literals, execute nothing; upstream: CRUXEval's own check, "
+        "`assert <output> == <generation>` run in the sandbox, with its f(<input>) rule",
+    )
     p.add_argument("--data", type=Path, help="cruxeval.jsonl (default: the copy bundled with execstate)")
     p.add_argument("--out", type=Path, help="also write a scored file in CRUXEval's format")
     p.set_defaults(func=_cruxeval_score)
@@ -142,11 +153,11 @@ def _cruxeval_score(args: argparse.Namespace) -> int:
     import json
 
     from execstate.errors import output_file
-    from execstate.grade import score_file
+    from execstate.grade import read_generations, score_file
 
-    score, provenance = score_file(args.generations, args.data)
+    score, provenance = score_file(args.generations, args.data, mode=args.mode)
     if args.out is not None:
-        generations = json.loads(args.generations.read_text(encoding="utf-8"))
+        generations, _ = read_generations(args.generations)
         scored = {
             "raw_generations": generations,
             "raw_scored_generations": score.scored,

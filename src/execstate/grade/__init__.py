@@ -1,6 +1,6 @@
 """execstate.grade stage: envelope check, answer extraction, oracle-equivalence rules, accuracy tables."""
 
-from execstate.grade._cruxeval import CruxevalScore, pass_at_k, score_file, score_generations
+from execstate.grade._cruxeval import CruxevalScore, pass_at_k, read_generations, score_file, score_generations
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
@@ -31,6 +31,7 @@ __all__ = [
     "plan_cells",
     "plan_run_cells",
     "print_tables",
+    "read_generations",
     "score_file",
     "score_generations",
     "write_tables",

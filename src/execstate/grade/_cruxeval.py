@@ -1,13 +1,13 @@
-"""Re-score CRUXEval generation files (``{id: [generation, ...]}``) with pass@k.
+"""Re-score CRUXEval generation files (``{id: [generation, ...]}``, or the leaderboard's wrapped form) with pass@k.
 
-A generation is correct when it equals the item's output under the
-``python-literal`` rule: both read with ``ast.literal_eval`` and compared with
-``==``. CRUXEval's own scorer instead executes ``assert f(input) == generation``
-in a subprocess; on the released Code Llama 7B file the two agree on all 8,000
-generations (a test checks it). They can differ only on a generation that is
-a Python *expression* rather than a literal (e.g. ``'ab' + 'c'``): CRUXEval
-would evaluate it, execstate never evaluates model output and counts it wrong.
-``non_literal_generations`` in the report counts such generations.
+Two modes. ``literal`` (the default) never executes model text: a generation
+is correct when it equals the item's output under the ``python-literal`` rule
+(both read with ``ast.literal_eval``, compared with ``==``). ``upstream``
+reproduces CRUXEval's own verdicts: it executes ``{code}\nassert {output} ==
+{generation}`` in the sandbox and fails any generation containing
+``f(<input>)`` (``_cruxeval_upstream``). The two differ only on generations
+that are not literals (``10 + 10 + 4``, ``'x', 'message'``, ``1, 2``) or that
+contain the call; ``non_literal_generations`` counts the first kind.
 """
 
 from __future__ import annotations
@@ -17,13 +17,17 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from execstate.errors import RecordError, require_file
+from execstate.errors import RecordError, UsageError, require_file
+from execstate.grade._cruxeval_upstream import check_program, run_checks
 from execstate.grade._rules import is_python_literal, python_literal
 from execstate.studies.cruxeval import DATA_PATH, load_items
+
+Mode = Literal["literal", "upstream"]
+MODES: tuple[Mode, ...] = ("literal", "upstream")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -47,13 +51,20 @@ class CruxevalScore:
     scored: dict[str, list[bool]]
     """Per item, per generation: correct or not (CRUXEval's ``raw_scored_generations``)."""
     non_literal_generations: int
+    mode: Mode = "literal"
+    outcomes: dict[str, int] | None = None
+    """``upstream`` mode: how many generations ended how (``passed``, ``calls f(<input>)``, ``timed out``,
+    ``failed``, ``crashed``); None in ``literal`` mode, which executes nothing."""
 
     def report(self) -> dict[str, Any]:
         """The JSON object ``execstate cruxeval-score`` prints."""
         out: dict[str, Any] = {f"pass_at_{k}": v for k, v in self.pass_at.items()}
+        out["mode"] = self.mode
         out["items"] = len(self.scored)
         out["generations"] = sum(len(v) for v in self.scored.values())
         out["non_literal_generations"] = self.non_literal_generations
+        if self.outcomes is not None:
+            out["outcomes"] = self.outcomes
         return out
 
 
@@ -80,15 +91,24 @@ def score_generations(
     generations: Mapping[str, Sequence[str]],
     items: Mapping[str, Mapping[str, Any]],
     ks: Sequence[int] = (1, 5),
+    mode: Mode = "literal",
 ) -> CruxevalScore:
     """Score every generation of every item and average pass@k over all items.
 
     Every item needs generations and every generation id must be an item
     (``ValueError`` naming them otherwise): items are never dropped from the
-    denominator.
+    denominator. pass@k is None when some item has fewer than k generations
+    (CRUXEval's estimator returns 1.0 for such an item, so it reports 100.0).
+    ``mode="upstream"`` executes CRUXEval's check in the sandbox (module docstring).
     """
     _check_ids(generations, items)
-    scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
+    outcomes: dict[str, int] | None = None
+    if mode == "literal":
+        scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
+    elif mode == "upstream":
+        scored, outcomes = _score_upstream(generations, items)
+    else:
+        raise UsageError(f"unknown CRUXEval scoring mode {mode!r}. Fix: use one of {', '.join(MODES)}")
     non_literal = sum(not is_python_literal(g) for gens in generations.values() for g in gens)
     pass_at: dict[int, float | None] = {}
     for k in ks:
@@ -96,25 +116,57 @@ def score_generations(
             pass_at[k] = None
         else:
             pass_at[k] = 100.0 * float(np.mean([pass_at_k(len(v), sum(v), k) for v in scored.values()]))
-    return CruxevalScore(pass_at=pass_at, scored=scored, non_literal_generations=non_literal)
+    return CruxevalScore(pass_at, scored, non_literal, mode, outcomes)
 
 
-def score_file(
-    generations_path: Path | str, data_path: Path | str | None = None
-) -> tuple[CruxevalScore, dict[str, Any]]:
-    """Score a CRUXEval generations JSON file; returns the score and provenance (paths, SHA-256)."""
-    raw = require_file(generations_path, "generations file", "pass a CRUXEval generations JSON file").read_bytes()
+def _score_upstream(
+    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]]
+) -> tuple[dict[str, list[bool]], dict[str, int]]:
+    """CRUXEval's verdict for every generation: the ``f(<input>)`` rule here, the assertion in the sandbox."""
+    cells = [(key, g) for key, gens in generations.items() for g in gens]
+    programs = [check_program(items[key], g) for key, g in cells]
+    ran = iter(run_checks([p for p in programs if p is not None]))
+    scored: dict[str, list[bool]] = {key: [] for key in generations}
+    outcomes = dict.fromkeys(("passed", "calls f(<input>)", "failed", "timed out", "crashed"), 0)
+    for (key, _), program in zip(cells, programs):
+        outcome = "calls f(<input>)" if program is None else next(ran).outcome
+        scored[key].append(outcome == "passed")
+        kind = outcome.partition(":")[0]
+        outcomes[kind] += 1
+    return scored, outcomes
+
+
+def read_generations(path: Path | str) -> tuple[dict[str, Any], bytes]:
+    """The ``{id: [generation, ...]}`` object of a generations file, and the file's bytes.
+
+    Accepts CRUXEval's generations format and the leaderboard site's (and CRUXEval's
+    scored-file) wrapped form ``{"raw_generations": {...}, ...}``, whose other keys are ignored.
+    """
+    raw = require_file(path, "generations file", "pass a CRUXEval generations JSON file").read_bytes()
     try:
         generations = json.loads(raw)
     except ValueError as exc:
-        raise RecordError(f"{generations_path}: not JSON ({exc}). Fix: pass a JSON generations file") from None
+        raise RecordError(f"{path}: not JSON ({exc}). Fix: pass a JSON generations file") from None
+    if isinstance(generations, dict) and isinstance(generations.get("raw_generations"), dict):
+        generations = generations["raw_generations"]
     if not isinstance(generations, dict):
         raise RecordError(
-            f"{generations_path}: expected an object {{id: [generation, ...]}}. "
+            f'{path}: expected an object {{id: [generation, ...]}} or {{"raw_generations": {{...}}}}. '
             "Fix: pass a generations file in CRUXEval's format"
         )
+    return generations, raw
+
+
+def score_file(
+    generations_path: Path | str, data_path: Path | str | None = None, mode: Mode = "literal"
+) -> tuple[CruxevalScore, dict[str, Any]]:
+    """Score a CRUXEval generations JSON file (either form, see ``read_generations``) in ``mode``.
+
+    Returns the score and provenance (paths, SHA-256).
+    """
+    generations, raw = read_generations(generations_path)
     data = require_file(data_path, "--data", "pass CRUXEval's cruxeval.jsonl") if data_path is not None else DATA_PATH
-    score = score_generations(generations, load_items(data))
+    score = score_generations(generations, load_items(data), mode=mode)
     provenance = {
         "generations_file": str(generations_path),
         "generations_sha256": hashlib.sha256(raw).hexdigest(),

@@ -24,7 +24,7 @@ Rules (decisions where SPEC 9 is silent are marked *decided*):
 ``python-literal``
     Both sides (outer whitespace stripped) are read with ``ast.literal_eval``
     and compared with Python ``==`` -- the comparison CRUXEval's own
-    ``assert f(input) == answer`` makes (so ``True == 1`` and ``1 == 1.0``).
+    ``assert <output> == <generation>`` makes (so ``True == 1`` and ``1 == 1.0``).
     An answer that is not a literal is wrong.
 """
 

@@ -1,0 +1,167 @@
+"""The dataset card (``README.md`` beside ``tasks.jsonl``): fields, studies, sources, licences, counts, schema.
+
+The card follows the Hugging Face dataset-card layout: a YAML header (here
+written in YAML's JSON-compatible flow style) naming the data file and its
+fixed column types, then Markdown. ``datasets.load_dataset(BUILD_DIR)`` reads
+the header, so the columns get these types whatever the rows hold;
+``load_dataset("json", data_files=".../tasks.jsonl")`` infers the same types
+from the rows (``Task.meta`` is written as a JSON string for that reason).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from execstate.records import BuildManifest, Exclusion, Task
+from execstate.studies import STUDIES
+
+CARD_NAME = "README.md"
+
+TASK_FIELDS: dict[str, str] = {
+    "schema_version": "version of the record layout",
+    "task_id": "`<case_id>/<arm>`, unique",
+    "case_id": "`<study>/<name>`: the case the task belongs to",
+    "study": "the study (table below)",
+    "language": "`python` or `cpp`",
+    "arm": "the question asked: `short-trace-final`, `long-trace-final`, `inside-loop-state`, "
+    "`post-loop-state` (or `function-output` for CRUXEval)",
+    "source": "the exact program text shown to the model",
+    "input": "the exact standard-input text shown to the model",
+    "oracle": "the expected answer, produced by execution (exact stdout); never shown to a model",
+    "answer_kind": "`text` or `json`",
+    "grading_rule": "how an answer is compared with the oracle (`json-or-tokens`, `int-alpha-tokens`, `bytes`, "
+    "`python-literal`)",
+    "source_sha256": "SHA-256 of the clean source: the source cluster",
+    "metrics": "`trace_length`, `peak_state`, `state_load`, `cyclomatic` (null: not measured)",
+    "meta": "a JSON object encoded as a string: selection choices, checkpoint k and K, interpreter or "
+    "compiler versions, provenance (its keys differ between studies)",
+}
+"""One line per ``Task`` field; a test keeps it complete."""
+
+_SCALARS = {str: "string", int: "int64", float: "float64", bool: "bool"}
+
+
+def dataset_features(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """The column types of a record's JSON lines, in the dataset-card YAML form (``dataset_info.features``).
+
+    str/Literal -> string, int -> int64, float -> float64, bool -> bool, a nested record -> struct,
+    list[X] -> list, and a dict (written as a JSON string, like ``Task.meta``) -> string. Optional
+    fields keep their type (null is a missing value).
+    """
+    return [_feature(name, field.annotation) for name, field in model.model_fields.items()]
+
+
+def _feature(name: str, annotation: Any) -> dict[str, Any]:
+    annotation = _strip_optional(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {"name": name, "struct": dataset_features(annotation)}
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return {"name": name, "list": _SCALARS[_strip_optional(item)]}
+    if typing.get_origin(annotation) is typing.Literal or annotation is dict or typing.get_origin(annotation) is dict:
+        return {"name": name, "dtype": "string"}
+    return {"name": name, "dtype": _SCALARS[annotation]}
+
+
+def _strip_optional(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def dataset_card(tasks: Sequence[Task], exclusions: Sequence[Exclusion], manifest: BuildManifest) -> str:
+    """The Markdown dataset card of one build (deterministic: the same build gives the same bytes)."""
+    studies = sorted({t.study for t in tasks} | {_study_of(e) for e in exclusions} - {""})
+    licences = {STUDIES[s].licence if s in STUDIES else None for s in studies}
+    header = {
+        "license": _hf_licence(licences),
+        "pretty_name": "execstate tasks",
+        "tags": ["code", "program-execution", "execstate"],
+        "configs": [{"config_name": "default", "data_files": [{"split": "train", "path": "tasks.jsonl"}]}],
+        "dataset_info": {"features": dataset_features(Task)},
+    }
+    lines = ["---", *(f"{key}: {json.dumps(value)}" for key, value in header.items()), "---", ""]
+    lines += [
+        "# execstate tasks",
+        "",
+        f"{len(tasks)} tasks from {manifest.cases_admitted} admitted cases ({manifest.cases_excluded} excluded), "
+        f"built by execstate {manifest.execstate_version} with Python {manifest.python}"
+        + (f" and {manifest.compiler}" if manifest.compiler else "")
+        + f". `tasks.jsonl` SHA-256: `{manifest.tasks_sha256}`.",
+        "",
+        "Each task asks for the exact output (or the state at a loop checkpoint) of a program on an input; the "
+        'oracle comes from running it. Load with `datasets.load_dataset("json", data_files="tasks.jsonl")` '
+        '(or `load_dataset("<this folder>")`, which uses the schema above); '
+        '`json.loads(row["meta"])` gives a task\'s meta object.',
+        "",
+        *_fields_table(),
+        "",
+        *_studies_table(tasks, exclusions, studies),
+        "",
+        *_counts_table(tasks),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _study_of(exclusion: Exclusion) -> str:
+    """The study of an excluded case: its id's prefix when that names a registered study, else ``""``."""
+    prefix = exclusion.case_id.split("/")[0]
+    return prefix if prefix in STUDIES else ""
+
+
+def _hf_licence(licences: set[str | None]) -> str:
+    known = {"MIT": "mit", "Apache-2.0": "apache-2.0", "CC-BY-4.0": "cc-by-4.0", "BSD-3-Clause": "bsd-3-clause"}
+    if len(licences) == 1 and (only := next(iter(licences))) in known:
+        return known[str(only)]
+    return "other"
+
+
+def _fields_table() -> list[str]:
+    rows = []
+    for feature in dataset_features(Task):
+        kind = feature.get("dtype") or ("struct" if "struct" in feature else f"list of {feature.get('list')}")
+        rows.append(f"| `{feature['name']}` | {kind} | {TASK_FIELDS[feature['name']]} |")
+    return ["## Fields", "", "| field | type | meaning |", "| --- | --- | --- |", *rows]
+
+
+def _studies_table(tasks: Sequence[Task], exclusions: Sequence[Exclusion], studies: list[str]) -> list[str]:
+    cases = Counter(study for study, _ in {(t.study, t.case_id) for t in tasks})
+    n_tasks = Counter(t.study for t in tasks)
+    excluded = Counter(_study_of(e) for e in exclusions)
+    rows = []
+    for name in studies:
+        study = STUDIES.get(name)
+        description = study.description if study else "a user's own study (not registered)"
+        origin = (study.origin if study else None) or "not recorded"
+        licence = (study.licence if study else None) or "not recorded: check the programs' own terms"
+        rows.append(
+            f"| {name} | {description} | {origin} | {licence} | {cases[name]} | {excluded[name]} | {n_tasks[name]} |"
+        )
+    return [
+        "## Studies, sources and licences",
+        "",
+        "| study | description | source | licence | cases | excluded | tasks |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: |",
+        *rows,
+    ]
+
+
+def _counts_table(tasks: Sequence[Task]) -> list[str]:
+    counts = Counter((t.study, t.language, t.arm) for t in tasks)
+    rows = [f"| {s} | {lang} | {arm} | {n} |" for (s, lang, arm), n in sorted(counts.items())]
+    return [
+        "## Tasks by study, language and arm",
+        "",
+        "| study | language | arm | tasks |",
+        "| --- | --- | --- | ---: |",
+        *rows,
+    ]

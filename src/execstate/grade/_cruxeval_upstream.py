@@ -1,0 +1,98 @@
+"""CRUXEval's own output-prediction check, reproduced: ``assert <oracle> == <generation>`` run in the sandbox.
+
+CRUXEval (``evaluation/utils_general.py``) scores an output prediction ``g``
+of item ``(code, input, output)`` as follows: if the text ``f(<input>)``
+occurs in ``g`` it is wrong; otherwise the program ``{code}\\nassert
+{output} == {g}`` is executed with a 3-second limit, and the generation is
+right when it runs without raising. Because ``g`` is pasted into Python
+source, an expression counts (``10 + 10 + 4``), a trailing ``, 'message'``
+becomes the assert's message, and a bare tuple ``1, 2`` compares only its
+first element (the rest is the message).
+
+Here those programs never run in execstate's process: they are sent in
+batches to ``_cruxeval_check.py`` inside ``execstate.sandbox`` (one process per
+batch, one timer per check, the batch's wall limit as a last resort). A check
+that crashes or hangs its process is failed, as CRUXEval fails it, and the
+rest of its batch runs again in a fresh process, so one check never decides
+another's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from execstate import sandbox
+
+_WORKER = Path(__file__).with_name("_cruxeval_check.py")
+TIMEOUT_S = 3.0
+"""CRUXEval's per-check time limit (``check_correctness(program, 3)``)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """CRUXEval's outcome of one generation: ``passed`` (correct), or why not."""
+
+    passed: bool
+    outcome: str
+    """``passed``, ``calls f(<input>)``, ``timed out``, ``failed: <exception>`` or ``crashed: <sandbox status>``."""
+
+
+def check_program(item: Mapping[str, Any], generation: str) -> str | None:
+    """The program CRUXEval executes for ``generation``, or None when its ``f(<input>)`` rule fails it unexecuted."""
+    if f"f({item['input']})" in generation:
+        return None
+    return f"{item['code']}\nassert {item['output']} == {generation}"
+
+
+def run_checks(
+    programs: Sequence[str], timeout_s: float = TIMEOUT_S, batch_size: int = 400, workers: int = 2
+) -> list[Verdict]:
+    """Run each program in the sandbox as CRUXEval's ``check_correctness`` would; one verdict per program, in order.
+
+    ``batch_size`` programs share one sandboxed process (each under its own
+    ``timeout_s`` timer); ``workers`` batches run at once. Raises
+    ``SandboxUnavailable`` on a machine without the sandbox: model text is
+    never executed anywhere else.
+    """
+    indexed = list(enumerate(programs))
+    batches = [indexed[i : i + batch_size] for i in range(0, len(indexed), batch_size)]
+    verdicts: dict[int, Verdict] = {}
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for found in pool.map(lambda b: _run_batch(b, timeout_s), batches):
+            verdicts.update(found)
+    return [verdicts[i] for i in range(len(programs))]
+
+
+def _run_batch(batch: list[tuple[int, str]], timeout_s: float) -> dict[int, Verdict]:
+    """Verdicts of one batch; after a process dies mid-batch, its current check fails and the rest run anew."""
+    verdicts: dict[int, Verdict] = {}
+    pending = batch
+    while pending:
+        result = _sandboxed(pending, timeout_s)
+        expected = {i for i, _ in pending}
+        for line in result.stdout.decode("utf-8", "replace").splitlines():
+            index, _, outcome = line.partition("\t")
+            if index.isdigit() and int(index) in expected and int(index) not in verdicts:
+                verdicts[int(index)] = Verdict(outcome == "passed", outcome)
+        rest = [(i, p) for i, p in pending if i not in verdicts]
+        if rest:
+            stuck = rest[0][0]  # checks run in order: the first without a verdict is the one that ended the process
+            verdicts[stuck] = Verdict(False, f"crashed: {result.describe()}")
+            rest = rest[1:]
+        pending = rest
+    return verdicts
+
+
+def _sandboxed(batch: list[tuple[int, str]], timeout_s: float) -> sandbox.SandboxResult:
+    payload = json.dumps({"timeout_s": timeout_s, "checks": batch}, ensure_ascii=False).encode("utf-8")
+    budget = 10.0 + len(batch) * (timeout_s + 1.0)  # never reached unless the per-check limits fail
+    limits = sandbox.Limits(wall_s=budget, cpu_s=budget, memory_mb=2048)
+    return sandbox.run_script(
+        sys.executable, _WORKER, ["{cwd}/batch.json"], limits=limits, files={"batch.json": payload}
+    )
