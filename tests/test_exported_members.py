@@ -43,6 +43,13 @@ PUBLIC = {
     },
     "execstate.run": {
         "Attempt",
+        "LlamaServer",
+        "LocalModelError",
+        "SMOLLM2_ALIAS",
+        "free_port",
+        "local_extra_installed",
+        "local_setting",
+        "smollm2_gguf",
         "OpenAIProvider",
         "OracleProvider",
         "Provider",
@@ -209,6 +216,8 @@ PUBLIC = {
     },
     "execstate.pipeline": {
         "DEFAULT_STUDIES",
+        "LOCAL_PORT",
+        "run_local_model",
         "ORACLE_SETTING",
         "PIPELINE_CHECK_SETTINGS",
         "PipelineResult",
@@ -322,4 +331,4 @@ def test_exported_members(module):
 
 def test_every_stage_registers_its_commands():
     commands = set(execstate.cli.make_parser()._subparsers._group_actions[0].choices)
-    assert {"build", "import", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline"} <= commands
+    assert {"build", "import", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline", "local-model"} <= commands

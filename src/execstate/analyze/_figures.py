@@ -145,12 +145,30 @@ def accuracy_vs_peak_data(
     return {"figure": "accuracy_vs_peak", "study": study, "level": level, "panels": panels}
 
 
+def _unmeasured(frame: pd.DataFrame, study: str) -> bool:
+    """Whether ``study`` has tasks in the frame and none of them has a state load or peak state."""
+    rows = frame[frame["study"] == study]
+    return not rows.empty and not rows[["state_load", "peak_state"]].notna().to_numpy().any()
+
+
 def figure_data(
     frame: pd.DataFrame, series: list[dict[str, Any]], studies: list[str], level: float = 0.95
 ) -> dict[str, dict[str, Any]]:
-    """Every report figure's data keyed by figure name, in report order."""
+    """Every report figure's data keyed by figure name, in report order.
+
+    A study whose tasks carry no state measurement at all (CRUXEval: its tasks are loaded as data, not
+    measured by the builder) gets no figures but one ``omitted_<study>`` record saying why.
+    """
     out = {"accuracy_by_arm": accuracy_by_arm_data(frame, level)}
     for study in studies:
+        if _unmeasured(frame, study):
+            out[f"omitted_{study}"] = {
+                "figure": "omitted",
+                "study": study,
+                "reason": f"No state figures for {study}: its tasks carry no state-load or peak-state "
+                "measurement (they are loaded as data, not measured by the builder), so every panel would be empty.",
+            }
+            continue
         out[f"error_vs_load_{study}"] = error_vs_load_data(frame, study, level)
         out[f"accuracy_vs_peak_{study}"] = accuracy_vs_peak_data(frame, study, series, level)
     return out

@@ -16,9 +16,21 @@ import argparse
 import os
 import sys
 
-from execstate.cli import _analyze, _build, _construct, _export, _grade, _import, _metrics, _pilot, _pipeline, _run
+from execstate.cli import (
+    _analyze,
+    _build,
+    _construct,
+    _export,
+    _grade,
+    _import,
+    _local,
+    _metrics,
+    _pilot,
+    _pipeline,
+    _run,
+)
 
-_STAGES = (_import, _construct, _build, _metrics, _run, _grade, _export, _analyze, _pipeline, _pilot)
+_STAGES = (_import, _construct, _build, _metrics, _run, _grade, _export, _analyze, _pipeline, _pilot, _local)
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "
     "Stages: (import -> construct ->) build -> run -> grade -> analyze (report); pipeline runs them all; "

@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--setting", default=None, help="run only this setting of the settings file")
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting")
+    p.add_argument("--limit", type=int, default=None, help="run, grade and report only the first N tasks of the build")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
     p.add_argument("--no-pilot", action="store_true", help="skip the offline invariant-pilot check (docs/pilot.md)")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
@@ -35,17 +36,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=main)
 
 
-def main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions
+def checked_studies(args: argparse.Namespace, default: tuple[str, ...]) -> tuple[str, ...]:
+    """``--study`` values (``default`` when none; ``none`` dropped), each a known built-in study, and the
+    extra paths checked: an unknown name or a missing path fails before anything runs."""
     from execstate.cli._build import check_spec_paths
-    from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
-    from execstate.sandbox import Limits
     from execstate.studies import builtin_study
 
-    studies = tuple(s for s in (args.study or DEFAULT_STUDIES) if s != "none")
+    studies = tuple(s for s in (args.study or default) if s != "none")
     for name in studies:
-        builtin_study(name)  # an unknown name fails before anything runs
+        builtin_study(name)
     check_spec_paths(args.paths)
+    return studies
+
+
+def main(args: argparse.Namespace) -> int:
+    from execstate.build import BuildOptions
+    from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
+    from execstate.sandbox import Limits
+
+    studies = checked_studies(args, DEFAULT_STUDIES)
     opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb), **bounds(args)
     )
@@ -56,6 +65,7 @@ def main(args: argparse.Namespace) -> int:
         settings_file=args.settings,
         setting=args.setting,
         samples=args.samples,
+        limit=args.limit,
         jobs=args.jobs,
         options=opts,
         pilot=not args.no_pilot,

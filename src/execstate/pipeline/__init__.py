@@ -1,5 +1,6 @@
 """The whole pipeline as one call: build, run, grade, tables, analysis, report."""
 
+from execstate.pipeline._local import LOCAL_PORT, run_local_model
 from execstate.pipeline._pipeline import (
     DEFAULT_STUDIES,
     ORACLE_SETTING,
@@ -11,9 +12,11 @@ from execstate.pipeline._pipeline import (
 
 __all__ = [
     "DEFAULT_STUDIES",
+    "LOCAL_PORT",
     "ORACLE_SETTING",
     "PIPELINE_CHECK_SETTINGS",
     "SYNTHETIC_SETTING",
     "PipelineResult",
+    "run_local_model",
     "run_pipeline",
 ]

@@ -10,6 +10,7 @@ model's result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,8 @@ def run_pipeline(
     settings_file: Path | None = None,
     setting: str | None = None,
     samples: int = 1,
+    limit: int | None = None,
+    settings: Sequence[Setting] | None = None,
     jobs: int = 2,
     options: BuildOptions | None = None,
     pilot: bool = True,
@@ -60,6 +63,8 @@ def run_pipeline(
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
     check), grade every planned cell, and write tables, analysis and ``report.html`` under ``out``.
 
+    ``limit`` runs, grades and analyses only the first N tasks of the build (in ``tasks.jsonl`` order:
+    case by case, four arms each); ``settings`` passes settings as records instead of ``settings_file``.
     Re-running resumes the run stage (recorded responses are kept) and rewrites the later stages.
     Offline (no settings file) and with ``pilot``, the built-in invariant pilot runs too, as a pipeline
     check on the synthetic provider, into ``out/pilot``, and the report gets its section.
@@ -80,28 +85,23 @@ def run_pipeline(
         f"excluded {built.manifest.cases_excluded}"
     )
     log(to_markdown(corpus(built.tasks)))
-    if settings_file is not None:
-        require_file(settings_file, "--settings", "pass a settings TOML with [[setting]] tables")
-    settings = load_settings(settings_file) if settings_file else list(PIPELINE_CHECK_SETTINGS)
-    if setting:
-        settings = [s for s in settings if s.name == setting]
-        if not settings:
-            names = ", ".join(
-                s.name for s in (load_settings(settings_file) if settings_file else PIPELINE_CHECK_SETTINGS)
-            )
-            raise SettingsError(
-                f"no setting named {setting!r} in {settings_file or 'the pipeline checks'}. Fix: pass one of {names}"
-            )
-    log(f"[2/5] running {len(built.tasks)} tasks on {', '.join(s.name for s in settings)} -> {out / 'run'}")
-    run_tasks(built.tasks, settings, out / "run", samples=samples)
-    responses = list(read_jsonl(out / "run" / RESPONSES_NAME, Response))
+    chosen = _settings(settings_file, settings, setting)
+    selected = built.tasks if limit is None else built.tasks[:limit]
+    log(f"[2/5] running {len(selected)} tasks on {', '.join(s.name for s in chosen)} -> {out / 'run'}")
+    run_tasks(built.tasks, chosen, out / "run", samples=samples, limit=limit)
+    wanted = ({t.task_id for t in selected}, {s.name for s in chosen})
+    responses = [  # an earlier run into the directory may have asked for more tasks or settings
+        r
+        for r in read_jsonl(out / "run" / RESPONSES_NAME, Response)
+        if r.task_id in wanted[0] and r.setting in wanted[1]
+    ]
     log(f"[3/5] grading {len(responses)} responses -> {out / 'grades.jsonl'}")
-    grades = grade_all(built.tasks, responses, settings=[s.name for s in settings], samples=samples)
+    grades = grade_all(selected, responses, settings=[s.name for s in chosen], samples=samples)
     write_jsonl(out / "grades.jsonl", grades)
     log(f"[4/5] accuracy tables -> {out / 'tables'}")
-    write_tables(accuracy_tables(built.tasks, grades), out / "tables")
+    write_tables(accuracy_tables(selected, grades), out / "tables")
     sections = []
-    if pilot and settings_file is None:
+    if pilot and settings_file is None and settings is None:
         log(f"      invariant pilot (pipeline check) -> {out / 'pilot'}")
         result = run_pilot(out / "pilot", jobs=jobs, options=options, progress=False, log=lambda *_: None)
         sections.append(("pilot", "Invariant pilot", pilot_section_html(result)))
@@ -110,6 +110,7 @@ def run_pipeline(
         out / "build" / "tasks.jsonl",
         out / "grades.jsonl",
         out / "report",
+        task_ids=None if limit is None else wanted[0],
         sections=sections,
         responses_path=out / "run" / RESPONSES_NAME,
     )
@@ -123,3 +124,20 @@ def run_pipeline(
         check,
         out / "pilot" if sections else None,
     )
+
+
+def _settings(settings_file: Path | None, settings: Sequence[Setting] | None, name: str | None) -> list[Setting]:
+    """The settings to run: records, else the file's, else the pipeline checks; ``name`` keeps one of them."""
+    if settings_file is not None:
+        require_file(settings_file, "--settings", "pass a settings TOML with [[setting]] tables")
+    if settings is not None:
+        every = list(settings)
+    else:
+        every = load_settings(settings_file) if settings_file else list(PIPELINE_CHECK_SETTINGS)
+    chosen = [s for s in every if s.name == name] if name else every
+    if not chosen:
+        names = ", ".join(s.name for s in every)
+        raise SettingsError(
+            f"no setting named {name!r} in {settings_file or 'the pipeline checks'}. Fix: pass one of {names}"
+        )
+    return chosen

@@ -172,6 +172,47 @@ def analysis_tables(a: Analysis) -> list[Table]:
     ]
 
 
+def _pct(k: Any, n: Any) -> str:
+    return f"{100 * k / n:.1f}% ({k}/{n})" if n else "-"
+
+
+def headline_tables(a: Analysis) -> list[Table]:
+    """The numbers the report opens with: C/R by setting x arm, and the first cohort's paired decrement."""
+    rows = a.accuracy["accuracy_by_arm"]
+    arms = list(dict.fromkeys(r["arm"] for r in rows))
+    by_setting: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        by_setting.setdefault(r["setting"], {"setting": r["setting"]})[r["arm"]] = _pct(r["correct"], r["completed"])
+    accuracy = make_table(
+        "headline_accuracy",
+        "Accuracy by setting and arm",
+        list(by_setting.values()),
+        ["setting", *arms],
+        note="C/R: correct of completed responses (correct/completed). C/N and counts: the Accuracy section.",
+    )
+    cohort = a.paired[0]["cohort"] if a.paired else None
+    paired = [
+        {
+            "setting": r["setting"],
+            "pairs": r["pairs"],
+            "short correct": r["short_correct"],
+            "long correct": r["long_correct"],
+            "decrement (pp)": r["decrement_pp"],
+            "interval": "-" if r["ci_low"] is None else f"[{r['ci_low']:.1f}, {r['ci_high']:.1f}]",
+        }
+        for r in a.paired
+        if r["cohort"] == cohort
+    ]
+    decrement = make_table(
+        "headline_paired",
+        f"Paired short-minus-long decrement ({cohort or 'no Python pairs'})",
+        paired,
+        note=f"Final-output accuracy on the short input minus the long input, same cases, percentage points; "
+        f"{a.config.level:.0%} source-cluster bootstrap interval. All cohorts: the Paired comparison section.",
+    )
+    return [accuracy, decrement]
+
+
 def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
     i = a.inputs
     items = [f"{name}: sha256 {sha}" for name, sha in files.items()] + [
@@ -199,14 +240,16 @@ def _sections(
     by = {t.name: t for t in acc + tabs}
     s = lambda *names: "".join(table_section(by[n]) for n in names)
     all_series = f"<details><summary>All {len(a.series)} series tests</summary>{s('series')}</details>"
+    omitted = "".join(f'<p class="note">{esc(d["reason"])}</p>' for d in a.figures.values() if d["figure"] == "omitted")
     return [
+        ("headline", "Headline", "".join(table_section(t) for t in headline_tables(a))),
         ("inputs", "Inputs", _inputs_html(a, files)),
         ("corpus", "Corpus", s("corpus")),
         ("accuracy", "Accuracy", s("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
         ("paired", "Paired comparison", s("paired")),
         ("regression", "Regression", s("regression", "regression_fits", "correlations")),
         ("series", "Series tests", s("series_summary", "series_bh_family") + all_series),
-        ("figures", "Figures", "".join(figure_html(f) for f in figs)),
+        ("figures", "Figures", omitted + "".join(figure_html(f) for f in figs)),
         ("beyond", "Beyond the paper", beyond),
         (
             "tasks",

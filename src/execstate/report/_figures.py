@@ -228,5 +228,5 @@ _DRAW = {"accuracy_by_arm": accuracy_by_arm, "error_vs_load": error_vs_load, "ac
 
 
 def render_figures(figures: dict[str, dict[str, Any]], out_dir: Path) -> list[FigureOut]:
-    """Draw every figure of ``Analysis.figures``, in its (report) order."""
-    return [_DRAW[data["figure"]](data, out_dir) for data in figures.values()]
+    """Draw every figure of ``Analysis.figures``, in its (report) order; ``omitted`` records draw nothing."""
+    return [_DRAW[data["figure"]](data, out_dir) for data in figures.values() if data["figure"] != "omitted"]

@@ -3,13 +3,17 @@
 The page has no external assets (no scripts, fonts, stylesheets or images
 fetched), no timestamps, and a stable order, so re-running the analysis
 yields the same bytes. The per-task browser uses ``<details>`` elements so
-the page stays usable with thousands of tasks.
+the page stays usable with thousands of tasks; one small inline script adds
+its filters (study, arm, setting, status) and its sort. Cases are listed in
+natural id order (``sample_2`` before ``sample_10``) with or without it.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,7 +34,36 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 figcaption{font-size:.85rem;color:#444}pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.78rem;
 max-height:30rem}details{margin:.2rem 0}summary{cursor:pointer}.correct-valid,.correct-invalid{color:#1a7f37}
 .wrong-valid,.wrong-invalid{color:#b42318}.no-response{color:#777}nav a{margin-right:.8rem}
+.filters{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;font-size:.85rem;margin:.5rem 0}
+[hidden]{display:none!important}.headline td.num{font-size:.9rem}
 """
+_STATUSES = ("correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response")
+# Filters and sort of the task browser (the sort is natural_key's order). A task is shown when its study
+# and arm match and one of its grades matches the setting and status filters together; a case is shown
+# when one of its tasks is.
+_BROWSER_JS = """(function(){
+var root=document.getElementById('task-browser');if(!root)return;
+var list=root.querySelector('.cases'),count=root.querySelector('.shown');
+var f={};root.querySelectorAll('select[data-filter]').forEach(function(s){f[s.dataset.filter]=s;});
+var sort=root.querySelector('select[data-sort]');
+function parts(s){return s.toLowerCase().match(/\\d+|\\D+/g)||[];}
+function natural(a,b){var x=parts(a),y=parts(b);for(var i=0;i<Math.min(x.length,y.length);i++){
+var p=x[i],q=y[i],dp=/^\\d/.test(p),dq=/^\\d/.test(q);
+if(dp&&dq){var d=parseInt(p,10)-parseInt(q,10);if(d)return d;}else if(dp!==dq){return dp?-1:1;}
+else if(p!==q){return p<q?-1:1;}}return x.length-y.length;}
+function cellOk(t){var s=f.setting.value,st=f.status.value;if(!s&&!st)return true;
+return JSON.parse(t.dataset.cells||'[]').some(function(p){return (!s||p[0]===s)&&(!st||p[1]===st);});}
+function apply(){var shown=0,total=0;
+list.querySelectorAll(':scope>details.case').forEach(function(c){var any=false;
+c.querySelectorAll('details.task').forEach(function(t){total++;
+var ok=(!f.study.value||t.dataset.study===f.study.value)&&(!f.arm.value||t.dataset.arm===f.arm.value)&&cellOk(t);
+t.hidden=!ok;if(ok){any=true;shown++;}});c.hidden=!any;});
+count.textContent=shown+' of '+total+' tasks shown';}
+function order(){var cs=Array.prototype.slice.call(list.querySelectorAll(':scope>details.case'));
+var dir=sort.value==='id-desc'?-1:1;cs.sort(function(a,b){return dir*natural(a.dataset.id,b.dataset.id);});
+cs.forEach(function(c){list.appendChild(c);});}
+Object.keys(f).forEach(function(k){f[k].addEventListener('change',apply);});
+sort.addEventListener('change',order);order();apply();})();"""
 
 
 def to_html(table: Table) -> str:
@@ -96,8 +129,11 @@ def _task_html(task: Task, grades: list[Grade]) -> str:
         f"trace {m.trace_length}, peak {m.peak_state}, load {m.state_load}, cyclomatic {m.cyclomatic}; "
         f"rule {task.grading_rule}; source sha256 {task.source_sha256[:12]}"
     )
+    cells = json.dumps([[g.setting, g.status] for g in grades], ensure_ascii=False)
     return (
-        f'<details id="task-{esc(task.task_id)}"><summary>{esc(task.arm)}: {correct}/{len(grades)} correct '
+        f'<details class="task" id="task-{esc(task.task_id)}" data-study="{esc(task.study)}" '
+        f'data-arm="{esc(task.arm)}" data-cells="{esc(cells)}">'
+        f"<summary>{esc(task.arm)}: {correct}/{len(grades)} correct "
         f'<span class="note">({esc(task.task_id)})</span></summary>'
         f'<p class="note">{esc(meta)}</p>'
         f"<h4>Source</h4><pre>{esc(task.source)}</pre><h4>Input</h4><pre>{esc(_clip(task.input))}</pre>"
@@ -105,9 +141,46 @@ def _task_html(task: Task, grades: list[Grade]) -> str:
     )
 
 
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders digit runs by value: ``sample_2`` before ``sample_10``."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p.lower()) for p in re.split(r"(\d+)", text) if p)
+
+
+def _select(name: str, label: str, values: Iterable[str]) -> str:
+    options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
+    head = f'<label>{esc(label)} <select data-filter="{esc(name)}"><option value="">all</option>'
+    return f"{head}{options}</select></label>"
+
+
+def _controls(tasks: list[Task], grades: list[Grade]) -> str:
+    studies = sorted({t.study for t in tasks})
+    arms = [a for a in (*ARMS, *sorted({t.arm for t in tasks} - set(ARMS))) if a in {t.arm for t in tasks}]
+    sort = (
+        '<label>sort <select data-sort="1"><option value="id">case id</option>'
+        '<option value="id-desc">case id, descending</option></select></label>'
+    )
+    return (
+        '<div class="filters">'
+        + _select("study", "study", studies)
+        + _select("arm", "arm", arms)
+        + _select("setting", "setting", sorted({g.setting for g in grades}))
+        + _select("status", "status", _STATUSES)
+        + sort
+        + '<span class="shown note"></span></div>'
+    )
+
+
 def task_browser(tasks: Iterable[Task], grades: Iterable[Grade]) -> str:
-    """One ``<details>`` per case (tasks-file order), holding one per task with source, input,
-    oracle and every setting's answer and status."""
+    """Filters (study, arm, setting, status) and a sort over one ``<details>`` per case (natural id order),
+    holding one per task with source, input, oracle and every setting's answer and status."""
+    tasks, grades = list(tasks), list(grades)
+    return (
+        f'<div id="task-browser">{_controls(tasks, grades)}<div class="cases">{_cases_html(tasks, grades)}</div>'
+        f"</div><script>{_BROWSER_JS}</script>"
+    )
+
+
+def _cases_html(tasks: list[Task], grades: list[Grade]) -> str:
     by_task: dict[str, list[Grade]] = {}
     for g in grades:
         by_task.setdefault(g.task_id, []).append(g)
@@ -116,14 +189,15 @@ def task_browser(tasks: Iterable[Task], grades: Iterable[Grade]) -> str:
         cases.setdefault(t.case_id, []).append(t)
     rank = {a: i for i, a in enumerate(ARMS)}
     parts = []
-    for case_id, members in cases.items():
+    for case_id, members in sorted(cases.items(), key=lambda kv: natural_key(kv[0])):
         members.sort(key=lambda t: rank.get(t.arm, len(rank)))
         first = members[0]
         inner = "".join(
             _task_html(t, sorted(by_task.get(t.task_id, []), key=lambda g: (g.setting, g.sample))) for t in members
         )
         parts.append(
-            f"<details><summary><strong>{esc(case_id)}</strong> ({esc(first.study)}, "
+            f'<details class="case" data-id="{esc(case_id)}"><summary><strong>{esc(case_id)}</strong> '
+            f"({esc(first.study)}, "
             f"{esc(first.language)}, {len(members)} tasks)</summary>{inner}</details>"
         )
     return "".join(parts)

@@ -2,6 +2,15 @@
 
 from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
+from execstate.run._local import (
+    SMOLLM2_ALIAS,
+    LlamaServer,
+    LocalModelError,
+    free_port,
+    local_extra_installed,
+    local_setting,
+    smollm2_gguf,
+)
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
 from execstate.run._providers import (
@@ -20,9 +29,12 @@ from execstate.run._synthetic import SyntheticProvider
 
 __all__ = [
     "RESPONSES_NAME",
+    "SMOLLM2_ALIAS",
     "SYSTEM_TEMPLATE",
     "USER_MESSAGE",
     "Attempt",
+    "LlamaServer",
+    "LocalModelError",
     "OpenAIProvider",
     "OracleProvider",
     "Provider",
@@ -41,11 +53,15 @@ __all__ = [
     "backoff_s",
     "classify_response",
     "event_loop_run",
+    "free_port",
     "load_settings",
+    "local_extra_installed",
+    "local_setting",
     "open_store",
     "render_messages",
     "render_system",
     "request_body",
     "run_cell",
     "run_tasks",
+    "smollm2_gguf",
 ]
