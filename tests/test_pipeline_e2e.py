@@ -30,7 +30,9 @@ def test_pipeline_on_the_examples(tmp_path):
     # the offline job shows the invariant pilot as a pipeline check (docs/pilot.md)
     assert result.pilot is not None and 'id="pilot"' in html and "Table 9" in html
     table9 = json.loads((result.pilot / "tables" / "pilot_table9.json").read_text())
-    assert all(r[c].endswith(" / 36") for r in table9 for c in ("baseline", "guided")) and len(table9) == 2
+    excluded = (result.pilot / "build" / "excluded.jsonl").read_text()  # the evidence if a pilot case fell out
+    assert len(table9) == 2, (table9, excluded)
+    assert all(r[c].endswith(" / 36") for r in table9 for c in ("baseline", "guided")), (table9, excluded)
 
 
 def test_pipeline_with_replayed_answers_grades_them(tmp_path):

@@ -123,7 +123,8 @@ def test_analyze_a_run(limit_run: tuple[Path, Path]) -> None:
     data = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
     assert (data["inputs"]["cells"], data["inputs"]["correct"]) == (12, 12)
     assert [row["tasks"] for row in data["accuracy"]["corpus"]] == [3]
-    assert set(data["files"]) == {"tasks.jsonl", "grades.jsonl"}
+    # with --run the run's responses are an input too (the truncation and token tables)
+    assert set(data["files"]) == {"tasks.jsonl", "grades.jsonl", "responses.jsonl"}
     assert (out / "report.html").is_file()
 
 
