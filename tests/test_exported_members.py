@@ -19,6 +19,8 @@ PUBLIC = {
         "HASH_SEEDS",
         "CppLanguage",
         "LANGUAGES",
+        "MEASURE_WALL_SLACK",
+        "measurement_limits",
         "PARTIAL_DIR",
         "CORPUS_COLUMNS",
         "CaseSpec",

@@ -95,6 +95,14 @@ def test_paired_counts_decrement_and_cohorts():
     ex = rows[("exclude-nx", "pooled")]
     assert (ex["pairs"], ex["sources"], ex["decrement_pp"]) == (5, 2, pytest.approx(100 * 1 / 5))
     assert rows[("all-python", "y-off")]["pairs"] == 3
+    # one cohort per Python study with pairs, after the declared ones; the C++ study has none
+    cohorts = list(dict.fromkeys(cohort for cohort, _ in rows))
+    assert cohorts == ["all-python", "all-python/high", "exclude-nx", "exclude-nx/high", "study:classic", "study:nx"]
+    classic, nx = rows[("study:classic", "pooled")], rows[("study:nx", "pooled")]
+    assert (classic["pairs"], classic["sources"], classic["correct_to_wrong"]) == (5, 2, 2)
+    assert classic["decrement_pp"] == pytest.approx(100 * 1 / 5)  # the exclude-nx cohort's pairs exactly
+    assert (nx["pairs"], nx["sources"], nx["decrement_pp"]) == (2, 1, pytest.approx(100.0))  # d: c->w twice
+    assert rows[("study:nx", "x-high")]["pairs"] == rows[("study:nx", "y-off")]["pairs"] == 1
 
 
 def test_paired_interval_resamples_source_clusters():

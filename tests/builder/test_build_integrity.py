@@ -166,10 +166,15 @@ def test_the_build_limits_reach_its_measurements():
     limits = Limits(wall_s=4, cpu_s=3, memory_mb=512, output_bytes=1000, file_mb=2)
     lang = BuildOptions(limits=limits, measure_factor=2.5).language("python")
     assert isinstance(lang, PythonLanguage)
-    assert lang.measure_limits() == Limits(wall_s=10, cpu_s=7.5, memory_mb=512, output_bytes=1000, file_mb=2)
+    # CPU time scales by the factor; the wall clock (a hang guard) is 3x that, so load cannot time it out
+    assert lang.measure_limits() == Limits(wall_s=22.5, cpu_s=7.5, memory_mb=512, output_bytes=1000, file_mb=2)
+    roomy = BuildOptions(limits=Limits(wall_s=100, cpu_s=1), measure_factor=2).language("python")
+    assert (roomy.measure_limits().wall_s, roomy.measure_limits().cpu_s) == (200, 2)  # never below factor x wall
     default = BuildOptions().language("python")
     assert isinstance(default, PythonLanguage)
-    assert (default.measure_limits().wall_s, default.measure_limits().cpu_s) == (120, 120)  # the classic study's
+    assert (default.measure_limits().wall_s, default.measure_limits().cpu_s) == (360, 120)  # the classic study's
+    cpp = BuildOptions(limits=limits, measure_factor=2.5).language("cpp")
+    assert cpp is not None and cpp.measure_limits() == lang.measure_limits()
 
 
 @pytest.mark.parametrize("option", ["measure_factor", "max_input_bytes", "max_checkpoint_bytes"])

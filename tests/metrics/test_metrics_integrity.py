@@ -157,12 +157,12 @@ def test_a_measurement_gets_the_output_limit():
 
 def test_the_builders_measurements_scale_its_time_limit():
     lang = PythonLanguage(limits=Limits(wall_s=1, cpu_s=1), measure_factor=3)
-    assert (lang.measure_limits().wall_s, lang.measure_limits().cpu_s) == (3, 3)
+    assert (lang.measure_limits().wall_s, lang.measure_limits().cpu_s) == (9, 3)
     started = time.monotonic()
     m = lang.measure("while True:\n    pass\n", b"", None, state=False)
     elapsed = time.monotonic() - started
     assert m.status == "timeout"
-    assert 2.5 < elapsed < 30, elapsed  # about 3 s: the scaled limit, neither the run's 1 s nor a fixed 120 s
+    assert 2.5 < elapsed < 30, elapsed  # about 3 s: the scaled CPU limit, neither the run's 1 s nor a fixed 120 s
 
 
 def test_the_metrics_command_keeps_its_timeout(tmp_path, capsys):

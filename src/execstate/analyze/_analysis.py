@@ -14,7 +14,7 @@ from execstate.analyze._beyond import beyond_paper
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
-from execstate.analyze._paired import paired_comparison
+from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, series_tests
 from execstate.grade import accuracy_tables
@@ -74,7 +74,7 @@ def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
         "unknown_task_ids": cells.unknown_task_ids,
         "duplicate_cells": cells.duplicate_cells,
         "high_settings": list(config.high(settings)),
-        "cohorts": [asdict(c) for c in config.declared_cohorts(settings)],
+        "cohorts": [asdict(c) for c in config.declared_cohorts(settings, paired_studies(f))],
     }
 
 

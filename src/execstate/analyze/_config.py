@@ -27,6 +27,8 @@ class Cohort:
     settings: tuple[str, ...] | None = None
     """Settings included; ``None`` means every setting in the grades."""
     exclude_studies: tuple[str, ...] = ()
+    studies: tuple[str, ...] | None = None
+    """Studies included; ``None`` means every study (less ``exclude_studies``)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,8 @@ class AnalysisConfig:
     """The study left out by the sensitivity cohorts and by the regression; default: the study the
     registry flags as sharing one source across its cases (``networkx``), ``None`` for none."""
     cohorts: tuple[Cohort, ...] | None = None
-    """Paired cohorts; ``None``: all Python, high settings, and both again without ``exclude_study``."""
+    """Paired cohorts; ``None``: all Python, high settings, both again without ``exclude_study``, and one
+    per Python study with pairs (``study:<name>``)."""
     regression_language: str = "python"
     bh_family: BHFamily = field(default_factory=BHFamily)
     bh_alpha: float = 0.05
@@ -81,8 +84,8 @@ class AnalysisConfig:
             return tuple(self.high_settings)
         return tuple(sorted(s for s in settings if s.endswith("-high")))
 
-    def declared_cohorts(self, settings: Iterable[str]) -> tuple[Cohort, ...]:
-        """The paired cohorts to report, in report order."""
+    def declared_cohorts(self, settings: Iterable[str], studies: Iterable[str] = ()) -> tuple[Cohort, ...]:
+        """The paired cohorts to report, in report order; ``studies``: the Python studies with final pairs."""
         if self.cohorts is not None:
             return self.cohorts
         high = self.high(settings)
@@ -93,6 +96,7 @@ class AnalysisConfig:
                 Cohort(f"exclude-{self.exclude_study}", exclude_studies=ex),
                 Cohort(f"exclude-{self.exclude_study}/high", settings=high, exclude_studies=ex),
             ]
+        cohorts += [Cohort(f"study:{name}", studies=(name,)) for name in sorted(set(studies))]
         return tuple(cohorts)
 
     def to_json(self) -> dict[str, Any]:

@@ -77,8 +77,15 @@ def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig
     return row
 
 
+def paired_studies(frame: pd.DataFrame) -> list[str]:
+    """The studies that have Python final pairs (each gets its own cohort by default), sorted."""
+    return sorted(final_pairs(frame)["study"].unique().tolist())
+
+
 def _cohort_pairs(pairs: pd.DataFrame, cohort: Cohort) -> pd.DataFrame:
     keep = ~pairs["study"].isin(cohort.exclude_studies)
+    if cohort.studies is not None:
+        keep &= pairs["study"].isin(cohort.studies)
     if cohort.settings is not None:
         keep &= pairs["setting"].isin(cohort.settings)
     return pairs[keep]
@@ -88,7 +95,7 @@ def paired_comparison(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[
     """Rows for every declared cohort: the pooled row first, then one per setting (sorted)."""
     pairs = final_pairs(frame)
     rows = []
-    for cohort in config.declared_cohorts(sorted(frame["setting"].unique())):
+    for cohort in config.declared_cohorts(sorted(frame["setting"].unique()), paired_studies(frame)):
         subset = _cohort_pairs(pairs, cohort)
         rows.append(_row(cohort.name, POOLED, subset, config))
         for setting in sorted(subset["setting"].unique()):

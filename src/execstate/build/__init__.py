@@ -7,7 +7,7 @@ from execstate.build._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_cas
 from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.build._cpp_language import CppLanguage
 from execstate.build._executor import EXECUTORS, open_executor
-from execstate.build._language import Language, LanguageError, PythonLanguage
+from execstate.build._language import MEASURE_WALL_SLACK, Language, LanguageError, PythonLanguage, measurement_limits
 from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
 from execstate.build._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import SpecError
@@ -20,6 +20,7 @@ __all__ = [
     "EXECUTORS",
     "HASH_SEEDS",
     "LANGUAGES",
+    "MEASURE_WALL_SLACK",
     "PARTIAL_DIR",
     "AnchorError",
     "BuildOptions",
@@ -42,6 +43,7 @@ __all__ = [
     "find_specs",
     "instrument",
     "load_spec",
+    "measurement_limits",
     "open_executor",
     "resolve_loop",
     "study_dir",

@@ -45,8 +45,9 @@ class BuildOptions:
     """Knobs of a build. ``python`` is the interpreter that runs and measures Python programs.
 
     Every run of a program, measurements included, gets ``limits``; a measurement's
-    wall and CPU time are ``measure_factor`` times theirs (tracing is slower; 6 keeps
-    the 20 s runs / 120 s measurements of the defaults). An input (file or generator
+    CPU time is ``measure_factor`` times theirs (tracing is slower; 6 keeps the 20 s
+    runs / 120 s measurements of the defaults) and its wall clock three times that
+    (``measurement_limits``: load on the machine cannot time it out). An input (file or generator
     output) longer than ``max_input_bytes``, or a state arm's checkpoint line longer
     than ``max_checkpoint_bytes``, excludes the case (checks ``input-size``,
     ``checkpoint-size``).

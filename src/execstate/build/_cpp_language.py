@@ -28,7 +28,7 @@ from execstate.build._cpp import (
     parse_slots,
     resolve_loop_cpp,
 )
-from execstate.build._language import LanguageError
+from execstate.build._language import LanguageError, measurement_limits
 from execstate.build._python import AnchorError, Instrumented, Mode
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import CompileFailure, Compiler, compile_cpp, cyclomatic_cpp, measure_cpp, run_binary
@@ -126,15 +126,7 @@ class CppLanguage:
         return (found, "") if found is not None else (None, f"the {endpoint} endpoint is never reached")
 
     def measure_limits(self) -> Limits:
-        f = self.measure_factor
-        lim = self.limits
-        return Limits(
-            wall_s=lim.wall_s * f,
-            cpu_s=lim.cpu_s * f,
-            memory_mb=lim.memory_mb,
-            output_bytes=lim.output_bytes,
-            file_mb=lim.file_mb,
-        )
+        return measurement_limits(self.limits, self.measure_factor)
 
     def cyclomatic(self, source: str) -> int | None:
         return cyclomatic_cpp(source)

@@ -97,6 +97,23 @@ class Language(Protocol):
         """Variables the loop binds in its header or assigns in its body that a projection may hold."""
 
 
+MEASURE_WALL_SLACK = 3.0
+"""A measurement's wall-clock limit is this many times its CPU limit (``measurement_limits``)."""
+
+
+def measurement_limits(limits: Limits, factor: float) -> Limits:
+    """The limits of a measurement: CPU time ``factor`` times the run's, wall clock ``MEASURE_WALL_SLACK`` times
+    that CPU limit (at least ``factor`` times the run's wall clock); memory, output and file size unchanged.
+
+    CPU time is what bounds a measurement's work: it does not grow when other jobs share the cores, so a case
+    is admitted or excluded alike on an idle and on a loaded machine. The wall clock only guards against a
+    program that sleeps or blocks; were it equal to the CPU limit, a long measurement sharing its core with
+    another job would time out (seen: a 333K-event state measurement during a concurrent test run).
+    """
+    cpu = limits.cpu_s * factor
+    return replace(limits, cpu_s=cpu, wall_s=max(limits.wall_s * factor, cpu * MEASURE_WALL_SLACK))
+
+
 @dataclass(frozen=True)
 class PythonLanguage:
     """CPython programs, run and measured by ``python`` (default: the running interpreter).
@@ -140,9 +157,8 @@ class PythonLanguage:
             return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
 
     def measure_limits(self) -> Limits:
-        """``limits`` with wall and CPU time times ``measure_factor``; memory, output and file size unchanged."""
-        factor = self.measure_factor
-        return replace(self.limits, wall_s=self.limits.wall_s * factor, cpu_s=self.limits.cpu_s * factor)
+        """``limits`` scaled for a measurement (``measurement_limits``)."""
+        return measurement_limits(self.limits, self.measure_factor)
 
     def iterations(self, counted: SandboxResult) -> int | None:
         found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)

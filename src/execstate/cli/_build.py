@@ -48,7 +48,7 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
         "--measure-factor",
         type=float,
         default=6.0,
-        help="a measurement's wall and CPU limit as a multiple of --timeout (default 6)",
+        help="a measurement's CPU limit as a multiple of --timeout (default 6; its wall clock is 3x that)",
     )
     p.add_argument(
         "--max-input-bytes",
