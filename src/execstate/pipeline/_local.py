@@ -44,4 +44,13 @@ def run_local_model(
     log(f"[0/5] starting llama.cpp server with {server.model.name} on {server.base_url}")
     with server.start():
         setting = local_setting(server.base_url, max_tokens=max_tokens)
-        return run_pipeline(out, studies=studies, paths=paths, settings=[setting], limit=limit, jobs=jobs, log=log)
+        result = run_pipeline(out, studies=studies, paths=paths, settings=[setting], limit=limit, jobs=jobs, log=log)
+        died = server.exit_status()
+        if died is not None:
+            log(
+                f"WARNING: the llama.cpp server exited during the run ({died}); the requests it missed are recorded "
+                f"as no-response. Its log: {server.log}. A native build on a CPU whose AMX/AVX-512 the machine "
+                "does not enable dies so: reinstall with CMAKE_ARGS=-DGGML_NATIVE=OFF (docs/run.md), then run "
+                "again with a new --out (a no-response is final in its run directory)"
+            )
+        return result

@@ -25,7 +25,10 @@ from types import TracebackType
 from execstate.errors import SettingsError
 from execstate.run._settings import Setting
 
-LOCAL_EXTRA_FIX = "install the optional extra: pip install -e '.[local]' (builds llama-cpp-python, ~6 min on 2 cores)"
+LOCAL_EXTRA_FIX = (
+    "install the optional extra: CMAKE_ARGS=-DGGML_NATIVE=OFF pip install -e '.[local]' "
+    "(builds llama-cpp-python for generic x86-64, ~6-9 min on 2 cores)"
+)
 SMOLLM2_ALIAS = "smollm2-135m-instruct"
 """The model id the local server answers to (``--model_alias``)."""
 
@@ -147,6 +150,14 @@ class LlamaServer:
         if not self.log or not self.log.exists():
             return "(no server log; pass log=PATH to keep one)"
         return " | ".join(self.log.read_text(errors="replace").strip().splitlines()[-5:])
+
+    def exit_status(self) -> str | None:
+        """How the started server ended (``"signal 11"``, ``"exit code 1"``), or None while it runs or if never
+        started."""
+        code = self.process.poll() if self.process else None
+        if code is None:
+            return None
+        return f"signal {-code}" if code < 0 else f"exit code {code}"
 
     def kill(self) -> None:
         """SIGKILL the server (its whole session), as a crash would, and reap it."""
