@@ -79,7 +79,11 @@ def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig
 
 def paired_studies(frame: pd.DataFrame) -> list[str]:
     """The studies that have Python final pairs (each gets its own cohort by default), sorted."""
-    return sorted(final_pairs(frame)["study"].unique().tolist())
+    return _studies(final_pairs(frame))
+
+
+def _studies(pairs: pd.DataFrame) -> list[str]:
+    return sorted(pairs["study"].unique().tolist())
 
 
 def _cohort_pairs(pairs: pd.DataFrame, cohort: Cohort) -> pd.DataFrame:
@@ -95,7 +99,7 @@ def paired_comparison(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[
     """Rows for every declared cohort: the pooled row first, then one per setting (sorted)."""
     pairs = final_pairs(frame)
     rows = []
-    for cohort in config.declared_cohorts(sorted(frame["setting"].unique()), paired_studies(frame)):
+    for cohort in config.declared_cohorts(sorted(frame["setting"].unique()), _studies(pairs)):
         subset = _cohort_pairs(pairs, cohort)
         rows.append(_row(cohort.name, POOLED, subset, config))
         for setting in sorted(subset["setting"].unique()):

@@ -125,11 +125,11 @@ class LlamaServer:
             if self._answers():
                 return
             try:  # the poll interval doubles as the check that the server is still alive
-                code = self.process.wait(timeout=0.2)
+                self.process.wait(timeout=0.2)
             except subprocess.TimeoutExpired:
                 continue
             raise LocalModelError(
-                f"llama.cpp server exited with status {code} before answering on {self.base_url}: "
+                f"llama.cpp server exited ({self.exit_status()}) before answering on {self.base_url}: "
                 f"{self._log_tail()}. Fix: check that port {self.port} is free "
                 f"and the model file {self.model} is intact"
             )
