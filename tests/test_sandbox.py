@@ -92,3 +92,24 @@ def test_the_python_init_isolates_like_the_compiled_one(tmp_path, monkeypatch):
     finally:
         monkeypatch.delenv("EXECSTATE_SANDBOX_INIT")
         sandbox.native_init.cache_clear()
+
+
+def test_a_python_program_sees_the_standard_library_but_no_installed_package(tmp_path):
+    """The interpreter's site-packages are hidden (empty): imports do not depend on the host, and no host
+    ``.pth`` file runs at start-up; ``site`` itself still runs (``exit`` is defined)."""
+    import os
+    import sys
+
+    from execstate.sandbox import site_directories
+
+    host = site_directories(os.path.realpath(sys.executable))
+    assert host, "the test interpreter has a site-packages directory"
+    installed = sorted(e for d in host for e in os.listdir(d) if e.endswith(".dist-info"))
+    assert any(name.startswith("pip-") for name in installed), installed  # pip is there on the host
+    text = (
+        "import json, os, sys\nfrom importlib.util import find_spec\n"
+        f"print(json.dumps([os.listdir(d) for d in {host!r}]), find_spec('pip') is None, find_spec('json') is None)\n"
+        "exit(4)\n"
+    )
+    res = run_python(_prog(tmp_path, text), b"", FAST)
+    assert res.exit_code == 4 and res.stdout == b"[" + b", ".join(b"[]" for _ in host) + b"] True False\n"

@@ -5,7 +5,8 @@
  *     init STATUS_FD ROOT CWD AS_BYTES CPU_SECONDS FSIZE_BYTES FILTER N READABLE_1 ... READABLE_N -- ARGV...
  *
  * with the program's environment. It mounts a tmpfs at ROOT, bind-mounts the READABLE paths read-only
- * at their own paths (a symlink is recreated as a symlink) and CWD writable, adds a private /proc and
+ * at their own paths (a symlink is recreated as a symlink; a READABLE of the form !PATH instead hides the
+ * directory PATH, visible through an earlier bind, under an empty read-only tmpfs) and CWD writable, adds a private /proc and
  * /dev/{null,zero,random,urandom}, pivots into ROOT and detaches the old root; then forks the program
  * (chdir CWD, resource limits, execv ARGV), reaps every process until the program ends, writes
  * "exit N" or "signal N" to STATUS_FD and exits, which kills whatever is left in the PID namespace.
@@ -99,12 +100,24 @@ static void place(const char *root, const char *path, int writable) {
     bind(path, target, writable, 0);
 }
 
+static void hide(const char *root, const char *path) {
+    char target[PATH_MAX];
+    struct stat st;
+    snprintf(target, sizeof target, "%s%s", root, path);
+    if (stat(target, &st) != 0 || !S_ISDIR(st.st_mode)) return; /* not visible: nothing to hide */
+    if (mount("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0755") != 0)
+        fail("hide", path);
+}
+
 static void build_root(const char *root, const char *cwd, int nread, char **readable) {
     static const char *devices[] = {"null", "zero", "random", "urandom"};
     char path[PATH_MAX], old[PATH_MAX];
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail("private", "/");
     if (mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=4m,mode=0755") != 0) fail("tmpfs", root);
-    for (int i = 0; i < nread; i++) place(root, readable[i], 0);
+    for (int i = 0; i < nread; i++) {
+        if (readable[i][0] == '!') hide(root, readable[i] + 1);
+        else place(root, readable[i], 0);
+    }
     place(root, cwd, 1);
     snprintf(path, sizeof path, "%s/proc", root);
     make_dirs(path);

@@ -9,7 +9,8 @@ that interpreter (no second interpreter start-up); for any other program the
 child executes ``argv``. In the fresh mount namespace it mounts a tmpfs
 at ``root`` and bind-mounts into it, at their own paths, only the read-only
 ``readable`` paths (system libraries, the interpreter, execstate's child-side
-scripts) and the writable working directory; adds a private ``/proc`` and
+scripts; an entry ``!PATH`` instead hides the directory PATH under an empty
+read-only tmpfs) and the writable working directory; adds a private ``/proc`` and
 ``/dev/{null,zero,random,urandom}``; pivots into that root and detaches the
 old one, so the home directory, the builder's tree and the spec tree do not
 exist for the program. It then forks the program with its resource limits,
@@ -23,7 +24,7 @@ import os
 import resource
 import sys
 
-MS_RDONLY, MS_NOSUID, MS_NODEV = 0x1, 0x2, 0x4
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 MNT_DETACH = 0x2
 _PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
@@ -83,7 +84,12 @@ def build_root(cfg):
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=4m,mode=0755")
     for path in cfg["readable"]:
-        _place(root, path)
+        if path.startswith("!"):  # hide a directory visible through an earlier bind
+            if os.path.isdir(root + path[1:]):
+                flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+                _mount("tmpfs", root + path[1:], "tmpfs", flags, "size=4k,mode=0755")
+        else:
+            _place(root, path)
     _place(root, cfg["cwd"], writable=True)
     os.makedirs(root + "/proc", exist_ok=True)
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV)

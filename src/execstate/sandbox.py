@@ -7,7 +7,9 @@ that is PID 1 there and the program's only parent:
 - **filesystem**: a private root holding only read-only system directories,
   the interpreter, the files named in ``readable``, a private ``/proc``, four
   ``/dev`` nodes, and one writable, fresh, empty working directory. The home
-  directory, the caller's tree and the spec tree do not exist there.
+  directory, the caller's tree and the spec tree do not exist there, and a
+  Python interpreter's ``site-packages`` are hidden (``site_directories``):
+  programs see the standard library only.
 - **network**: none; the namespace has only a loopback interface, down.
 - **processes**: every descendant lives in the PID namespace and dies with it,
   at the end of the run, on a limit, or when the caller dies (the ``unshare``
@@ -393,14 +395,49 @@ def _isolated(
 
 
 def _readable(exe: str, extra: Sequence[Path | str]) -> list[str]:
-    """System paths, the prefix of the interpreter ``exe`` (``<prefix>/bin/python``) and ``extra``."""
+    """System paths, the prefix of the interpreter ``exe`` (``<prefix>/bin/python``) and ``extra``;
+    then, as ``!PATH`` entries, the interpreter's site-packages directories, which the init hides."""
     paths = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
-    bindir = os.path.dirname(exe)
-    prefix = os.path.dirname(bindir) if os.path.basename(bindir) == "bin" else bindir
+    prefix = _prefix(exe)
     if not any(prefix == p or prefix.startswith(p + "/") for p in paths):
         paths.append(prefix)
     # Sorted and unique: a directory is bound before anything inside it, which the init then skips.
-    return sorted(set(paths + [os.path.realpath(p) for p in extra]))
+    shown = sorted(set(paths + [os.path.realpath(p) for p in extra]))
+    hidden = [d for d in site_directories(exe) if not any(p == d or p.startswith(d + "/") for p in shown)]
+    return shown + ["!" + d for d in hidden]
+
+
+def _prefix(exe: str) -> str:
+    bindir = os.path.dirname(exe)
+    return os.path.dirname(bindir) if os.path.basename(bindir) == "bin" else bindir
+
+
+def site_directories(exe: str) -> list[str]:
+    """The third-party package directories of the Python interpreter ``exe`` (none if it is not one).
+
+    A sandboxed Python program sees its interpreter's standard library, never the packages installed
+    beside it: what a program imports cannot depend on the host, and the interpreter's start-up runs no
+    ``.pth`` file of the host (on some machines a ``.pth`` imports ``certifi`` at every start, about
+    35 ms of each run).
+    """
+    name = os.path.basename(exe)
+    if not name.startswith("python"):
+        return []
+    prefix = _prefix(exe)
+    found = []
+    for lib in ("lib", "lib64", "local/lib"):
+        base = os.path.join(prefix, lib)
+        try:
+            entries = sorted(os.listdir(base))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry == "python3" or entry.startswith("python3."):
+                for leaf in ("site-packages", "dist-packages"):
+                    path = os.path.join(base, entry, leaf)
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        found.append(os.path.realpath(path))
+    return sorted(set(found))
 
 
 def _init_command(init: list[str], cfg: dict) -> tuple[list[str], dict[str, str]]:
