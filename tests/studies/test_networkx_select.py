@@ -18,13 +18,23 @@ FOLDER, CASES = STUDY.screened, STUDY.cases_dir
 EDGES = tomllib.loads((FOLDER / "study.toml").read_text())["bands"]["edges"]
 
 
-def test_a_small_selection_reproduces_byte_for_byte(tmp_path):
-    one = select_cases(FOLDER, tmp_path / "one", candidates=240, per_band=1)
-    two = select_cases(FOLDER, tmp_path / "two", candidates=240, per_band=1)
-    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
+@pytest.fixture(scope="module")
+def selected(tmp_path_factory):
+    """``execstate select`` on 120 candidates, one pick per band: the directory it wrote."""
+    from execstate.cli import main
+
+    out = tmp_path_factory.mktemp("select") / "s"
+    assert main(["select", "networkx", "--candidates", "120", "--per-band", "1", "--out", str(out)]) == 0
+    return out
+
+
+def test_a_small_selection_reproduces_byte_for_byte(tmp_path, selected):
+    """The library call redoes the command's selection in another directory: the same bytes."""
+    one = select_cases(FOLDER, tmp_path / "one", candidates=120, per_band=1)
+    assert tree_bytes(tmp_path / "one") == tree_bytes(selected)
     record = one.record
-    assert record == two.record and len(one.cases) == 3
-    assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == 240
+    assert len(one.cases) == 3
+    assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == 120
     for band, (low, high) in zip(record["bands"], EDGES):
         (pick,) = band["picks"]
         assert low <= pick["trace"] < high
@@ -59,19 +69,16 @@ def test_one_shipped_case_per_band_builds_with_its_screened_trace():
         assert long.metrics.trace_length == pick["trace"]  # screening counts what the builder measures
 
 
-def test_the_dask_executor_selects_the_same_cases(tmp_path):
+def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
     distributed = pytest.importorskip("distributed")
-    local = select_cases(FOLDER, tmp_path / "local", candidates=120, per_band=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
         there = select_cases(
             FOLDER, tmp_path / "dask", candidates=120, per_band=1, executor="dask", scheduler=cluster.scheduler_address
         )
-    assert there.record == local.record and tree_bytes(tmp_path / "dask") == tree_bytes(tmp_path / "local")
+    assert there.record == json.loads((selected / SELECT_NAME).read_text())
+    assert tree_bytes(tmp_path / "dask") == tree_bytes(selected)
 
 
-def test_the_select_command_redoes_a_small_selection(tmp_path):
-    from execstate.cli import main
-
-    assert main(["select", "networkx", "--candidates", "120", "--per-band", "1", "--out", str(tmp_path / "s")]) == 0
-    record = json.loads((tmp_path / "s" / SELECT_NAME).read_text())
+def test_the_select_command_redoes_a_small_selection(selected):
+    record = json.loads((selected / SELECT_NAME).read_text())
     assert record["candidates"] == 120 and sum(len(b["picks"]) for b in record["bands"]) == 3
