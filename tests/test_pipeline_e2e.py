@@ -46,11 +46,10 @@ def test_pipeline_with_replayed_answers_grades_them(tmp_path):
     )
     settings = tmp_path / "settings.toml"
     settings.write_text('[[setting]]\nname = "replayed"\nprovider = "replay"\nreplay_file = "answers.jsonl"\n')
-    result = run_pipeline(
-        tmp_path / "out", studies=(), paths=(ROOT / "examples",), settings_file=settings, log=lambda *_: None
-    )
+    paths = (ROOT / "examples" / "collatz", ROOT / "examples" / "nested_inner")  # the cases the answers name
+    result = run_pipeline(tmp_path / "out", studies=(), paths=paths, settings_file=settings, log=lambda *_: None)
     grades = {g.task_id: g for g in read_jsonl(result.grades, Grade)}
-    assert len(grades) == 4 * CASES and not result.pipeline_check
+    assert len(grades) == 4 * len(paths) and not result.pipeline_check
     assert result.pilot is None  # with model settings the pilot is its own command, never a side effect
     assert grades["examples/collatz/short-trace-final"].status == "correct-valid"
     assert grades["examples/collatz/long-trace-final"].status == "wrong-invalid"

@@ -3,9 +3,13 @@ a report section, and a resumed run that sends nothing twice."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from execstate.cli import main
 from execstate.pilot import run_pilot
@@ -16,10 +20,17 @@ ROOT = Path(__file__).resolve().parents[2]
 PILOT = study_dir("pilot")
 
 
-def test_the_builtin_pilot_offline_writes_table9_and_resumes(tmp_path, capsys):
-    out = tmp_path / "pilot"
-    assert main(["pilot", "--samples", "3", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
+@pytest.fixture(scope="module")
+def pilot_out(tmp_path_factory):
+    """``execstate pilot --samples 3`` on the built-in set, offline: its output directory and what it printed."""
+    out = tmp_path_factory.mktemp("pilot") / "pilot"
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert main(["pilot", "--samples", "3", "--out", str(out)]) == 0
+    return out, printed.getvalue()
+
+
+def test_the_builtin_pilot_offline_writes_table9_and_resumes(pilot_out):
+    out, printed = pilot_out
     assert "PIPELINE CHECK" in printed and "Table 9" in printed
     table9 = json.loads((out / "tables" / "pilot_table9.json").read_text())
     assert [(r["contract"]) for r in table9] == ["output-only", "rationale-then-output"]
@@ -71,17 +82,20 @@ def test_the_builtin_programs_are_byte_identical_to_their_origins():
         assert (case / program).read_bytes() == (origin / program).read_bytes(), case.name
 
 
-def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path):
-    """The audits can fail: with the first number of the long output moved by one, each exits non-zero (run in the sandbox)."""
-    from execstate.build import PythonLanguage, build
+def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path, pilot_out):
+    """The audits can fail: with the first number of the long output moved by one, each exits non-zero (run in the sandbox).
+
+    The tasks are the pilot's own build of the set (``build/`` of the run above)."""
+    from execstate.build import PythonLanguage
+    from execstate.records import Task
     from execstate.run._synthetic import wrong_answer
 
-    built = build([PILOT], jobs=2)
+    build_dir = pilot_out[0] / "build"
     checker = PythonLanguage(filename="check.py")
     by_case = {}
-    for t in built.tasks:
+    for t in read_jsonl(build_dir / "tasks.jsonl", Task):
         by_case.setdefault(t.case_id, {})[t.arm] = t
-    assert len(by_case) == 12 and not built.exclusions
+    assert len(by_case) == 12 and (build_dir / "excluded.jsonl").read_text() == ""
     for case_id, arms in sorted(by_case.items()):
         short, long = arms["short-trace-final"], arms["long-trace-final"]
         inv = long.meta["invariant"]
