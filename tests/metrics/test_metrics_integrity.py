@@ -77,7 +77,7 @@ def test_a_program_cannot_forge_its_metrics(accelerate):
 def test_flooding_the_result_descriptor_is_an_error_not_a_result():
     flood = (
         "import os\n"
-        "for fd in range(3, 64):\n"
+        "for fd in [int(x) for x in os.listdir('/proc/self/fd') if int(x) > 2]:\n"
         "    try:\n"
         "        for _ in range(40):\n"
         "            os.write(fd, b'{\"trace_length\": 1000000003}\\n' * 2000)\n"
@@ -92,7 +92,7 @@ def test_flooding_the_result_descriptor_is_an_error_not_a_result():
 def test_replacing_the_result_descriptor_leaves_no_result():
     swap = (
         "import os, stat\n"
-        "for fd in range(3, 64):\n"
+        "for fd in [int(x) for x in os.listdir('/proc/self/fd') if int(x) > 2]:\n"
         "    try:\n"
         "        if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
         "            read_end, write_end = os.pipe()\n"
