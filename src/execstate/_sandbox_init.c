@@ -6,8 +6,8 @@
  *
  * with the program's environment. It mounts a tmpfs at ROOT, bind-mounts the READABLE paths read-only
  * at their own paths (a symlink is recreated as a symlink; a READABLE of the form !PATH instead hides the
- * directory PATH, visible through an earlier bind, under an empty read-only tmpfs) and CWD writable, adds a private /proc and
- * /dev/{null,zero,random,urandom}, pivots into ROOT and detaches the old root; then forks the program
+ * directory PATH, visible through an earlier bind, under an empty read-only tmpfs) and CWD writable, adds a
+ * private /proc and /dev/{null,zero,random,urandom}, pivots into ROOT and detaches the old root; then forks the program
  * (chdir CWD, resource limits, execv ARGV), reaps every process until the program ends, writes
  * "exit N" or "signal N" to STATUS_FD and exits, which kills whatever is left in the PID namespace.
  * Setup failures are written as "error MESSAGE".

@@ -412,8 +412,10 @@ def _prefix(exe: str) -> str:
     return os.path.dirname(bindir) if os.path.basename(bindir) == "bin" else bindir
 
 
-def site_directories(exe: str) -> list[str]:
-    """The third-party package directories of the Python interpreter ``exe`` (none if it is not one).
+@functools.cache
+def site_directories(exe: str) -> tuple[str, ...]:
+    """The third-party package directories of the Python interpreter ``exe`` (none if it is not one), found
+    once per interpreter, not at every run.
 
     A sandboxed Python program sees its interpreter's standard library, never the packages installed
     beside it: what a program imports cannot depend on the host, and the interpreter's start-up runs no
@@ -422,7 +424,7 @@ def site_directories(exe: str) -> list[str]:
     """
     name = os.path.basename(exe)
     if not name.startswith("python"):
-        return []
+        return ()
     prefix = _prefix(exe)
     found = []
     for lib in ("lib", "lib64", "local/lib"):
@@ -437,7 +439,7 @@ def site_directories(exe: str) -> list[str]:
                     path = os.path.join(base, entry, leaf)
                     if os.path.isdir(path) and not os.path.islink(path):
                         found.append(os.path.realpath(path))
-    return sorted(set(found))
+    return tuple(sorted(set(found)))
 
 
 def _init_command(init: list[str], cfg: dict) -> tuple[list[str], dict[str, str]]:
