@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import os
+import select
+import subprocess
+import sys
 from pathlib import Path
 
 from execstate.sandbox import Limits, run, run_python
@@ -14,6 +18,11 @@ def _prog(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "main.py"
     path.write_text(text)
     return path
+
+
+def _seconds_token() -> str:
+    """Nine random digits: a ``sleep`` argument (digits only, or sleep exits at once) no other process names."""
+    return str(10**8 + int.from_bytes(os.urandom(4)) % (9 * 10**8))
 
 
 def test_ok_run_reads_stdin_and_has_a_fixed_hash_seed(tmp_path):
@@ -61,11 +70,42 @@ def test_process_creation_is_refused(tmp_path):
 
 def test_every_descendant_dies_with_the_run(tmp_path, running):
     """A shell that leaves a new session of background sleepers behind: none survives the run."""
-    token = f"9{tmp_path.name[-6:].encode().hex()}"[:9].ljust(9, "7")
+    token = _seconds_token()
     script = f"setsid sleep {token} & (sleep {token} &) ; sleep {token} & echo started"
     res = run(["/bin/sh", "-c", script], b"", FAST, confine=False)  # a trusted shell may fork; its children die
     assert res.ok and res.stdout == b"started\n"
-    assert running(f"sleep {token}") == []
+    assert running(token) == []  # a command line's words are NUL-separated: the token alone matches a sleeper
+
+
+def test_killing_the_caller_kills_its_running_programs(tmp_path, running):
+    """The caller dies by SIGKILL mid-run: the parent-death signal takes ``unshare``, its init and the
+    program with it (waited for on pidfds, not by sleeping)."""
+    token = _seconds_token()
+    ready_r, ready_w = os.pipe()
+    caller = (  # the shell names descriptors by one digit: the pipe becomes 3 in the caller
+        f"import os\nos.dup2({ready_w}, 3)\nfrom execstate.sandbox import Limits, run\n"
+        f"run(['/bin/sh', '-c', 'echo up >&3; exec sleep {token}'], b'', Limits(wall_s=600, cpu_s=600),"
+        " pass_fds=(3,), confine=False)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", caller], pass_fds=(ready_w,))
+    os.close(ready_w)
+    try:
+        with os.fdopen(ready_r, "rb") as ready:
+            assert ready.readline() == b"up\n"
+        pids = running(token)  # the caller, setpriv's unshare, the init, the program (one may be mid-exec)
+        watched = [os.pidfd_open(int(pid)) for pid in pids]
+    finally:
+        proc.kill()
+        proc.wait()
+    try:
+        for fd in watched:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            assert poller.poll(30_000), "a sandboxed program outlived its caller"
+    finally:
+        for fd in watched:
+            os.close(fd)
+    assert running(token) == []
 
 
 def test_the_python_init_isolates_like_the_compiled_one(tmp_path, monkeypatch):
