@@ -168,17 +168,21 @@ def _die_with_caller() -> None:
     _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
 
 
+_UTIL_LINUX_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+"""Where ``setpriv`` and ``unshare`` (util-linux) are looked for: system directories, never the caller's PATH."""
+
+
 @functools.cache
 def _death_signal() -> list[str]:
     """``setpriv --pdeathsig KILL``: sets the parent-death signal and execs ``unshare``, which keeps it;
     the caller then starts runs with ``vfork``. Empty when util-linux has no ``setpriv``."""
-    found = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
+    found = shutil.which("setpriv", path=_UTIL_LINUX_PATH)
     return [found, "--pdeathsig", "KILL"] if found else []
 
 
 @functools.cache
 def _unshare() -> str:
-    found = shutil.which("unshare", path="/usr/bin:/bin:/usr/sbin:/sbin")
+    found = shutil.which("unshare", path=_UTIL_LINUX_PATH)
     if found is None:
         raise SandboxUnavailable(
             "util-linux `unshare` was not found. Fix: install util-linux (apt-get install util-linux)"

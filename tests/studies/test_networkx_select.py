@@ -16,26 +16,28 @@ STUDY = STUDIES["networkx"]
 assert STUDY.screened is not None and STUDY.cases_dir is not None
 FOLDER, CASES = STUDY.screened, STUDY.cases_dir
 EDGES = tomllib.loads((FOLDER / "study.toml").read_text())["bands"]["edges"]
+CANDIDATES = 60
+"""Screened by every selection here: enough for one pick in each of the three bands."""
 
 
 @pytest.fixture(scope="module")
 def selected(tmp_path_factory):
-    """``execstate select`` on 60 candidates, one pick per band (a band holds about a fifth of the candidates):
+    """``execstate select`` on ``CANDIDATES`` candidates, one pick per band (a band holds about a fifth of the candidates):
     the directory it wrote."""
     from execstate.cli import main
 
     out = tmp_path_factory.mktemp("select") / "s"
-    assert main(["select", "networkx", "--candidates", "60", "--per-band", "1", "--out", str(out)]) == 0
+    assert main(["select", "networkx", "--candidates", str(CANDIDATES), "--per-band", "1", "--out", str(out)]) == 0
     return out
 
 
 def test_a_small_selection_reproduces_byte_for_byte(tmp_path, selected):
     """The library call redoes the command's selection in another directory: the same bytes."""
-    one = select_cases(FOLDER, tmp_path / "one", candidates=60, per_band=1)
+    one = select_cases(FOLDER, tmp_path / "one", candidates=CANDIDATES, per_band=1)
     assert tree_bytes(tmp_path / "one") == tree_bytes(selected)
     record = one.record
     assert len(one.cases) == 3
-    assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == 60
+    assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == CANDIDATES
     for band, (low, high) in zip(record["bands"], EDGES):
         (pick,) = band["picks"]
         assert low <= pick["trace"] < high
@@ -74,7 +76,12 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
         there = select_cases(
-            FOLDER, tmp_path / "dask", candidates=60, per_band=1, executor="dask", scheduler=cluster.scheduler_address
+            FOLDER,
+            tmp_path / "dask",
+            candidates=CANDIDATES,
+            per_band=1,
+            executor="dask",
+            scheduler=cluster.scheduler_address,
         )
     assert there.record == json.loads((selected / SELECT_NAME).read_text())
     assert tree_bytes(tmp_path / "dask") == tree_bytes(selected)
@@ -82,4 +89,4 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
 
 def test_the_select_command_redoes_a_small_selection(selected):
     record = json.loads((selected / SELECT_NAME).read_text())
-    assert record["candidates"] == 60 and sum(len(b["picks"]) for b in record["bands"]) == 3
+    assert record["candidates"] == CANDIDATES and sum(len(b["picks"]) for b in record["bands"]) == 3
