@@ -28,7 +28,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from execstate.build import BuildOptions, build
+from execstate.builder import BuildOptions, build
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import execstate.sandbox as sandbox
-from execstate.build import BuildOptions, build
+from execstate.builder import BuildOptions, build
 from execstate.records import tasks_bytes
 
 TARGET = 1.5

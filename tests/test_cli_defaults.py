@@ -35,7 +35,7 @@ def test_debug_flag_is_accepted_before_and_after_the_command():
 
 
 def test_build_bounds_defaults_equal_the_build_options():
-    from execstate.build import BuildOptions
+    from execstate.builder import BuildOptions
 
     fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
     for command in (["build", "x", "--out", "o"], ["pipeline", "--out", "o"]):

@@ -9,7 +9,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from execstate.build import dataset_features
+from execstate.builder import dataset_features
 from execstate.cli import main
 from execstate.export import hf_features
 from execstate.grade import grade_all

@@ -7,7 +7,7 @@ import pytest
 import execstate.cli
 
 PUBLIC = {
-    "execstate.build": {
+    "execstate.builder": {
         "CARD_NAME",
         "dataset_card",
         "dataset_features",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from execstate.analyze._taxonomy import CLASSES, taxonomy
-from execstate.build import BuildOptions, build_case, load_spec
+from execstate.builder import BuildOptions, build_case, load_spec
 from execstate.grade import grade_response
 from execstate.records import Response, Task
 

@@ -11,7 +11,7 @@ import pytest
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.build import BuildOptions, CppLanguage, build, instrument, tasks_bytes
+from execstate.builder import BuildOptions, CppLanguage, build, instrument, tasks_bytes
 from execstate.records import ARMS
 from execstate.sandbox import Limits
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import LANGUAGES, BuildOptions, PythonLanguage, build
+from execstate.builder import LANGUAGES, BuildOptions, PythonLanguage, build
 from execstate.errors import UsageError
 from execstate.sandbox import Limits
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import PARTIAL_DIR, BuildOptions, build, load_spec, write_build
+from execstate.builder import PARTIAL_DIR, BuildOptions, build, load_spec, write_build
 from execstate.cli import main
 from execstate.errors import REASON_LIMIT, Interrupted, SpecError, UsageError, bounded_reason, remove_tree
 from execstate.pipeline import run_pipeline
@@ -190,7 +190,7 @@ def test_failures_inside_one_case_become_its_exclusion_and_the_batch_goes_on(tmp
 
 
 def test_an_unexpected_exception_in_a_case_is_an_internal_exclusion(tmp_path, monkeypatch):
-    import execstate.build._case as case_module
+    import execstate.builder._case as case_module
 
     def explode(*args, **kwargs):
         raise RuntimeError("boom \x1b[31m" + "x" * 5000)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import BuildOptions, build
+from execstate.builder import BuildOptions, build
 from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cpp_differential.toolchain import build, compile_cpp, execute, needs_gxx
 
-from execstate.build._cpp import (
+from execstate.builder._cpp import (
     COUNT_MARKER,
     REFUSAL_MARKER,
     AnchorError,

@@ -29,7 +29,7 @@ from differential.programs import Program, programs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from execstate.build._python import COUNT_MARKER, Instrumented, instrument
+from execstate.builder._python import COUNT_MARKER, Instrumented, instrument
 from execstate.sandbox import Limits, SandboxResult, run, run_python
 
 OBSERVER = Path(__file__).with_name("differential") / "observer.py"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import BuildOptions, build_case, load_spec
+from execstate.builder import BuildOptions, build_case, load_spec
 from execstate.errors import SpecError
 
 CASE = Path(__file__).parent / "cases" / "sweep_hash"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import build, load_spec
+from execstate.builder import build, load_spec
 from execstate.construct import ConstructOptions, construct, construct_problem, read_pool
 from execstate.testing import tree_bytes
 

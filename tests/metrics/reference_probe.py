@@ -6,7 +6,7 @@ protocol as ``execstate/metrics/_probe.py`` (the fast probe) so the tests can
 compare the two on identical programs:
 
 - CONFIG.json: ``source_path``, ``filename``, ``exclude_lines``, ``hidden_prefix``, ``runner``,
-  ``state``, ``result_fd``, ``token``, ``launcher`` (path of execstate's ``_launch.py``,
+  ``state``, ``result_fd``, ``token``, ``launcher`` (path of execstate's ``sandbox/_launch.py``,
   whose audit hook forbids creating processes).
 - The program runs as ``__main__`` with the child's stdin/stdout under the fast
   probe's runner (``main`` of ``runner``, which deletes the config, handles exits,

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from execstate.build import PythonLanguage
+from execstate.builder import PythonLanguage
 from execstate.cli import main
 from execstate.metrics import measure
 from execstate.metrics._measure import PROBE, run_probe

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import BuildOptions, build_case, load_spec
-from execstate.build._invariant import leaked_values
+from execstate.builder import BuildOptions, build_case, load_spec
+from execstate.builder._invariant import leaked_values
 from execstate.errors import SpecError
 from execstate.records import Exclusion
 

@@ -45,7 +45,7 @@ CASE_ORDER = """return Array.from(document.querySelectorAll('#task-browser .case
 def report(tmp_path_factory):
     """(report.html, tasks, grades) of a small pipeline run."""
     from execstate.analyze import AnalysisConfig
-    from execstate.build import build
+    from execstate.builder import build
     from execstate.grade import grade_all
     from execstate.pipeline import PIPELINE_CHECK_SETTINGS
     from execstate.records import Response, read_jsonl

@@ -194,7 +194,7 @@ def test_probe_counts_a_known_loop(tmp_path: Path) -> None:
 
 def test_builder_agrees_with_the_probe() -> None:
     """Build two cheap cases with the real builder; its oracles must match the test-side probe."""
-    from execstate.build import build, study_dir
+    from execstate.builder import build, study_dir
 
     names = ["decode_ways", "integer_sqrt"]
     assert study_dir("classic") == CASES_DIR

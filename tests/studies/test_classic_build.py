@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from execstate.build import build, corpus, tasks_bytes
+from execstate.builder import build, corpus, tasks_bytes
 from execstate.studies import STUDIES
 from execstate.tables import to_markdown
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.build import BuildOptions, build, load_spec
+from execstate.builder import BuildOptions, build, load_spec
 from execstate.construct import ConstructOptions, construct_problem, read_pool
 from execstate.grade import answer_matches
 from execstate.studies import STUDIES

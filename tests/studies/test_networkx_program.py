@@ -20,7 +20,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from execstate.build import BuildOptions
+from execstate.builder import BuildOptions
 from execstate.studies.networkx import STUDY_DIR
 from execstate.studies.networkx import generator as gen
 

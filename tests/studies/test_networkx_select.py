@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from execstate.build import build, load_spec
+from execstate.builder import build, load_spec
 from execstate.construct import SELECT_NAME, select_cases
 from execstate.studies import STUDIES
 from execstate.testing import tree_bytes

@@ -83,7 +83,7 @@ def bounds(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.build import PARTIAL_DIR, BuildOptions, build, write_build
+    from execstate.builder import PARTIAL_DIR, BuildOptions, build, write_build
     from execstate.errors import UsageError, output_dir
     from execstate.sandbox import Limits
     from execstate.studies import builtin_study
@@ -118,7 +118,7 @@ def main(args: argparse.Namespace) -> int:
 
 def check_spec_paths(paths: list[Path]) -> None:
     """``InputFileError`` for a path that is neither a case spec file nor a directory holding one."""
-    from execstate.build import find_specs
+    from execstate.builder import find_specs
     from execstate.errors import InputFileError, require_file
 
     for path in paths:
@@ -153,7 +153,7 @@ def _with_progress(build: Any, paths: list[Path], kwargs: dict[str, Any]) -> Any
 
 
 def _summary(result: Any, out: Path) -> None:
-    from execstate.build import corpus
+    from execstate.builder import corpus
     from execstate.errors import NothingAdmitted, one_line
     from execstate.tables import to_markdown
 

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions
+    from execstate.builder import BuildOptions
     from execstate.construct import ConstructOptions, construct, read_pool
     from execstate.errors import NothingAdmitted, UsageError, output_dir
     from execstate.sandbox import Limits
@@ -133,7 +133,7 @@ def register_select(sub: argparse._SubParsersAction) -> None:
 
 
 def select_main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions
+    from execstate.builder import BuildOptions
     from execstate.construct import select_cases
     from execstate.errors import UsageError, output_dir
     from execstate.sandbox import Limits

@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions
+    from execstate.builder import BuildOptions
     from execstate.cli._build import check_spec_paths
     from execstate.pilot import DEFAULT_CONDITIONS, run_pilot
     from execstate.records import CONTRACTS

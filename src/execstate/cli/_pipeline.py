@@ -50,7 +50,7 @@ def checked_studies(args: argparse.Namespace, default: tuple[str, ...]) -> tuple
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.build import BuildOptions
+    from execstate.builder import BuildOptions
     from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
     from execstate.sandbox import Limits
 

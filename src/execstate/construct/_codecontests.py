@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from execstate.build import BuildOptions, Language
+from execstate.builder import BuildOptions, Language
 from execstate.construct._pool import NewTest, ProblemLimits, ProvenanceValue, slug
 from execstate.construct._report import (
     Claims,

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from execstate.build import (
+from execstate.builder import (
     BuildOptions,
     Candidate,
     Language,

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from execstate.build import BuildOptions, build_case, load_spec, open_executor
+from execstate.builder import BuildOptions, build_case, load_spec, open_executor
 from execstate.construct._construct import _scrub
 from execstate.construct._pool import _toml_value
 from execstate.errors import SpecError, remove_tree

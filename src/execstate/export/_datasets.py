@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from execstate.build import dataset_features
+from execstate.builder import dataset_features
 from execstate.errors import UsageError
 
 

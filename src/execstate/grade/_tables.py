@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execstate.build import corpus_table
+from execstate.builder import corpus_table
 from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task, is_sweep
 from execstate.tables import Table, make_table, to_markdown
 from execstate.tables import write_tables as write_table_files

@@ -13,11 +13,11 @@ from typing import Any
 
 from execstate.metrics._accel import accelerator_dir
 from execstate.metrics._channel import ResultPipe
-from execstate.sandbox import Limits, SandboxResult, run_script, scrubbed_env
+from execstate.sandbox import LAUNCHER, Limits, SandboxResult, run_script, scrubbed_env
 
 PROBE = Path(__file__).with_name("_probe.py")
 """The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
-_LAUNCHER = Path(__file__).resolve().parent.parent / "_launch.py"
+_LAUNCHER = LAUNCHER
 _TAIL_LINES = 6
 
 

@@ -4,7 +4,7 @@ Run as ``python -s -B _probe.py CONFIG.json``. It must stay stdlib-only (the
 measuring interpreter, any CPython 3.11+, does not have execstate installed).
 CONFIG.json holds ``source_path``, ``filename``, ``exclude_lines``,
 ``hidden_prefix``, ``state``, ``result_fd``, ``token``, ``launcher``
-(execstate's ``_launch.py``, whose audit hook forbids creating processes) and
+(execstate's ``sandbox/_launch.py``, whose audit hook forbids creating processes) and
 optionally ``accelerate`` (default true: use the ``_ccount`` C extension when it
 was built for this interpreter). The probe reads CONFIG.json and deletes it
 before the program runs. The program keeps the child's stdin/stdout; the result

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from execstate.build import PARTIAL_DIR, BuildOptions, build, write_build
+from execstate.builder import PARTIAL_DIR, BuildOptions, build, write_build
 from execstate.errors import InputFileError, Interrupted, SettingsError, output_dir, require_file
 from execstate.grade import grade_all
 from execstate.pilot._tables import PilotPrediction, pilot_predictions, pilot_tables

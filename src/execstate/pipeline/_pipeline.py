@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.build import PARTIAL_DIR, BuildOptions, build, corpus, write_build
+from execstate.builder import PARTIAL_DIR, BuildOptions, build, corpus, write_build
 from execstate.errors import SettingsError, output_dir, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.pilot import pilot_section_html, run_pilot

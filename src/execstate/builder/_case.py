@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execstate.build._cpp_language import CppLanguage
-from execstate.build._invariant import InvariantRefused, audit_invariant
-from execstate.build._language import Language, LanguageError, PythonLanguage
-from execstate.build._neighbours import inside_neighbours, post_neighbours, sweep_iterations
-from execstate.build._python import Instrumented, source_lines
-from execstate.build._spec import CaseSpec, InputSource
+from execstate.builder._cpp_language import CppLanguage
+from execstate.builder._invariant import InvariantRefused, audit_invariant
+from execstate.builder._language import Language, LanguageError, PythonLanguage
+from execstate.builder._neighbours import inside_neighbours, post_neighbours, sweep_iterations
+from execstate.builder._python import Instrumented, source_lines
+from execstate.builder._spec import CaseSpec, InputSource
 from execstate.errors import SpecError, UsageError, remove_tree
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
@@ -128,7 +128,7 @@ def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) 
     """The exclusion for an unexpected exception while building a case, naming the exception and where."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_relative_to(_PACKAGE)]
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
-    in_run = any(Path(f.filename) == _PACKAGE / "sandbox.py" for f in frames)
+    in_run = any(Path(f.filename).is_relative_to(_PACKAGE / "sandbox") for f in frames)
     check: Check = "run" if in_run else "internal"
     what = "running the program" if in_run else "the builder failed on this case"
     return Exclusion(

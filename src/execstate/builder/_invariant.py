@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from execstate.build._spec import CaseSpec, Invariant
+from execstate.builder._spec import CaseSpec, Invariant
 from execstate.sandbox import SandboxResult
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

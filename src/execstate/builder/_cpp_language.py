@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from execstate.build._candidates import Candidate, cpp_candidates, cpp_loops
-from execstate.build._cpp import (
+from execstate.builder._candidates import Candidate, cpp_candidates, cpp_loops
+from execstate.builder._cpp import (
     HEADER_PATH,
     REFUSAL_MARKER,
     check_variables_cpp,
@@ -28,8 +28,8 @@ from execstate.build._cpp import (
     parse_slots,
     resolve_loop_cpp,
 )
-from execstate.build._language import LanguageError, measurement_limits
-from execstate.build._python import AnchorError, Instrumented, Mode
+from execstate.builder._language import LanguageError, measurement_limits
+from execstate.builder._python import AnchorError, Instrumented, Mode
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import CompileFailure, Compiler, compile_cpp, cyclomatic_cpp, measure_cpp, run_binary
 from execstate.sandbox import Limits, SandboxResult

@@ -1,7 +1,7 @@
 """Run one untrusted program isolated by the kernel, with hard limits; nothing it does reaches the caller.
 
 Each run happens in fresh user, PID, network, mount, IPC and UTS namespaces
-(util-linux ``unshare``), under a small trusted init (``_sandbox_init.py``)
+(util-linux ``unshare``), under a small trusted init (``sandbox/_init.py``)
 that is PID 1 there and the program's only parent:
 
 - **filesystem**: a private root holding only read-only system directories,
@@ -63,8 +63,10 @@ from execstate.errors import ExecstateError, remove_tree
 
 Status = Literal["ok", "timeout", "memory", "crash", "output-limit"]
 
-_LAUNCHER = Path(__file__).with_name("_launch.py")
-_INIT = Path(__file__).with_name("_sandbox_init.py")
+LAUNCHER = Path(__file__).with_name("_launch.py")
+"""The trusted launcher that starts a Python program inside the sandbox (``python -s -B _launch.py PROGRAM``)."""
+_LAUNCHER = LAUNCHER
+_INIT = Path(__file__).with_name("_init.py")
 SYSTEM_PATHS: tuple[str, ...] = (
     "/usr",
     "/bin",
@@ -147,7 +149,7 @@ def scrubbed_env(hash_seed: int = 0, extra: dict[str, str] | None = None) -> dic
 
 
 def _rlimits(limits: Limits) -> dict[str, list[int]]:
-    """The program's resource limits, as ``_sandbox_init.py`` applies them before exec."""
+    """The program's resource limits, as ``sandbox/_init.py`` applies them before exec."""
     mem = limits.memory_mb * 1024 * 1024
     cpu = max(1, int(limits.cpu_s + 0.999))
     size = limits.file_mb * 1024 * 1024
@@ -463,7 +465,7 @@ def site_directories(exe: str) -> tuple[str, ...]:
 def _init_command(init: list[str], cfg: dict) -> tuple[list[str], dict[str, str]]:
     """The PID 1 command for ``cfg`` and the environment to start it with.
 
-    The compiled init (``_sandbox_init.c``) when a C compiler could build it:
+    The compiled init (``sandbox/_init.c``) when a C compiler could build it:
     it sets up the root and execs the program, already under the seccomp
     filter, with the program's environment. Otherwise the Python init: for a
     script run it is the program's own interpreter (started with the

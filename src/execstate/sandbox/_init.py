@@ -1,7 +1,7 @@
 """PID 1 of one sandboxed run: build a private filesystem, start the program as its only child, report its status.
 
 Run by ``execstate.sandbox`` under ``unshare --user --pid --net --mount --ipc
---uts --fork`` as ``python FLAGS _sandbox_init.py CONFIG_JSON``; it is
+--uts --fork`` as ``python FLAGS _init.py CONFIG_JSON``; it is
 trusted code and stdlib-only. For a Python entry script (the launcher, the
 measuring probe) it is started by the program's own interpreter with the
 program's flags and environment, and the forked child runs the script in

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from execstate.build._cpp import (
+from execstate.builder._cpp import (
     _KEYWORDS,
     _header_names,
     _init_names,

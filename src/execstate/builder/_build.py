@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from execstate import __version__
-from execstate.build._card import CARD_NAME, dataset_card
-from execstate.build._case import BuildOptions, build_case, failed_case
-from execstate.build._executor import open_executor
-from execstate.build._spec import CaseSpec, find_specs, load_spec
+from execstate.builder._card import CARD_NAME, dataset_card
+from execstate.builder._case import BuildOptions, build_case, failed_case
+from execstate.builder._executor import open_executor
+from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.metrics.cpp import CompilerMissing
 from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes

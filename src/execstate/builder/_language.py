@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from execstate.build._candidates import Candidate, python_candidates, python_loops
-from execstate.build._python import (
+from execstate.builder._candidates import Candidate, python_candidates, python_loops
+from execstate.builder._python import (
     COUNT_MARKER,
     AnchorError,
     Instrumented,

@@ -1,15 +1,15 @@
 """Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
-from execstate.build._build import PARTIAL_DIR, BuildResult, build, write_build
-from execstate.build._candidates import Candidate
-from execstate.build._card import CARD_NAME, dataset_card, dataset_features
-from execstate.build._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
-from execstate.build._corpus import CORPUS_COLUMNS, corpus, corpus_table
-from execstate.build._cpp_language import CppLanguage
-from execstate.build._executor import EXECUTORS, open_executor
-from execstate.build._language import MEASURE_WALL_SLACK, Language, LanguageError, PythonLanguage, measurement_limits
-from execstate.build._python import AnchorError, Instrumented, instrument, resolve_loop
-from execstate.build._spec import CaseSpec, find_specs, load_spec
+from execstate.builder._build import PARTIAL_DIR, BuildResult, build, write_build
+from execstate.builder._candidates import Candidate
+from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
+from execstate.builder._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
+from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
+from execstate.builder._cpp_language import CppLanguage
+from execstate.builder._executor import EXECUTORS, open_executor
+from execstate.builder._language import MEASURE_WALL_SLACK, Language, LanguageError, PythonLanguage, measurement_limits
+from execstate.builder._python import AnchorError, Instrumented, instrument, resolve_loop
+from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import SpecError
 from execstate.records import tasks_bytes
 from execstate.studies import builtin_studies, study_dir

@@ -45,7 +45,7 @@ from typing import Literal
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.build._python import COUNT_MARKER, AnchorError, Instrumented, line_of_text
+from execstate.builder._python import COUNT_MARKER, AnchorError, Instrumented, line_of_text
 
 CppMode = Literal["inside", "post", "count", "observe"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from execstate.build._spec import Checkpoint
+from execstate.builder._spec import Checkpoint
 
 NEIGHBOUR_REACH = 3
 """Iterations probed on each side of k."""

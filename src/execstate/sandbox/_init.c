@@ -1,4 +1,4 @@
-/* PID 1 of one sandboxed run, in C: the same job as _sandbox_init.py without an interpreter's start-up.
+/* PID 1 of one sandboxed run, in C: the same job as _init.py without an interpreter's start-up.
  *
  * Run by execstate.sandbox under `unshare --user --pid --net --mount --ipc --uts --fork` as
  *
