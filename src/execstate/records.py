@@ -51,6 +51,21 @@ STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
 GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal"]
 GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal")
 
+LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
+"""The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,
+which asserts they agree). ``Task.language`` is one of these, or a language a program registered at run time
+(``execstate.builder.register_language``): records naming it are then read and written by that process only."""
+_RUNTIME_LANGUAGES: set[str] = set()
+
+
+def accept_language(name: str, accept: bool = True) -> None:
+    """Let this process's records name ``name`` as their language (``False``: no longer); the registry calls it."""
+    if accept:
+        _RUNTIME_LANGUAGES.add(name)
+    else:
+        _RUNTIME_LANGUAGES.discard(name)
+
+
 Check = Literal[
     "spec",
     "determinism",
@@ -112,7 +127,8 @@ class Task(Record):
     """``<case_id>/<arm>``."""
     case_id: str
     study: str
-    language: Literal["python", "cpp"]
+    language: str
+    """One of ``LANGUAGE_NAMES`` (or a language registered at run time in the process)."""
     arm: Arm
     source: str
     """Exact program text shown to the model (clean for final arms, instrumented for state arms)."""
@@ -132,6 +148,14 @@ class Task(Record):
     Its keys and value types differ between studies and cases, so in files (JSON mode) it is written as
     one compact JSON string: a column reader (Hugging Face ``datasets``, pyarrow, pandas) sees one type.
     Reading accepts that string or, as files written before this encoding hold, an object."""
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGE_NAMES and value not in _RUNTIME_LANGUAGES:
+            known = ", ".join([*LANGUAGE_NAMES, *sorted(_RUNTIME_LANGUAGES)])
+            raise ValueError(f"unknown language {value!r} (known: {known})")
+        return value
 
     @field_validator("meta", mode="before")
     @classmethod

@@ -5,11 +5,12 @@ from __future__ import annotations
 import keyword
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from execstate.errors import SpecError
+from execstate.builder._languages import language_entry
+from execstate.errors import SpecError, SpecProblem
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
@@ -76,7 +77,8 @@ class CaseSpec(BaseModel):
     schema_version: int = 1
     id: str
     study: str
-    language: Literal["python", "cpp"]
+    language: str
+    """A language of the builder's registry (``execstate.builder.LANGUAGES``)."""
     program: Path
     short_input: InputSource
     long_input: InputSource
@@ -113,8 +115,10 @@ def load_spec(path: Path) -> CaseSpec:
     if not case_id.startswith(study + "/") or len(case_id) == len(study) + 1:
         raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'", f'use id = "{study}/<name>"')
     language = _str(path, raw, "language")
-    if language not in ("python", "cpp"):
-        raise SpecError(path, "language", f"unknown language {language!r}", 'use "python" or "cpp"')
+    try:
+        language_entry(language)
+    except SpecProblem as exc:
+        raise exc.at(path) from None
     rule = raw.get("grading_rule", default_grading_rule(study))
     if rule not in GRADING_RULES:
         raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("pools", nargs="+", type=Path, help="problem pools (a directory of problems) or problem directories")
     p.add_argument("--out", type=Path, required=True, help="directory of the specs: one folder per problem")
-    p.add_argument("--language", choices=("python", "cpp"), default=None, help="only problems in this language")
+    p.add_argument("--language", default=None, metavar="NAME", help="only problems in this language (of the builder's)")
     p.add_argument("--study", default=None, help="study of the specs (default: problem.toml's, else 'constructed')")
     p.add_argument("--jobs", type=int, default=2, help="problems constructed in parallel (default 2)")
     p.add_argument("--max-trace", type=int, default=2_000_000, help="cap on the long input's trace (default 2000000)")
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.builder import BuildOptions
+    from execstate.builder import BuildOptions, language_entry
     from execstate.construct import ConstructOptions, construct, read_pool
     from execstate.errors import NothingAdmitted, UsageError, output_dir
     from execstate.sandbox import Limits
@@ -49,9 +49,8 @@ def main(args: argparse.Namespace) -> int:
             "--jobs, --timeout, --memory-mb and --max-trace must be positive and --min-ratio above 1. "
             "Fix: e.g. --jobs 2 --timeout 20 --min-ratio 4"
         )
-    problems = [p for pool in args.pools for p in read_pool(pool)]
-    if args.language:
-        problems = [p for p in problems if p.language == args.language]
+    language = language_entry(args.language, option="--language").name if args.language else None
+    problems = [p for pool in args.pools for p in read_pool(pool) if language in (None, p.language)]
     if not problems:
         raise UsageError(f"no {args.language or ''} problem in {', '.join(map(str, args.pools))}. Fix: check the pools")
     out = output_dir(args.out)

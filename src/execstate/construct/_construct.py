@@ -16,7 +16,7 @@ For each problem the constructor
 4. counts every loop's iterations on the long input and tries the loops that
    run at least twice, most iterations first (ties: first line), at most
    ``max_loops`` of them;
-5. for a loop, probes the candidate variables (``Language.candidates``) at
+5. for a loop, probes the candidate variables (``ConstructLanguage.candidates``) at
    both checkpoints and keeps those that are JSON-representable with at most
    ``max_value_chars`` characters each and of one JSON type at both; prefers
    scalars, then variables the loop both reads and writes, then first
@@ -48,21 +48,22 @@ from typing import Any
 from execstate.builder import (
     BuildOptions,
     Candidate,
+    ConstructLanguage,
     Language,
-    LanguageError,
     build_case,
+    construct_language,
+    language_entry,
     load_spec,
     open_executor,
 )
 from execstate.construct._pool import Problem, _toml_value
-from execstate.errors import remove_tree
+from execstate.errors import SpecProblem, remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
 
 GENERATOR_SEED = 1
 SPEC_NAME = "case.toml"
 RECORD_NAME = "construct.json"
-PROGRAM_NAMES = {"python": "main.py", "cpp": "main.cpp"}
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,11 @@ class _Work:
         if problem.limits.memory_mb is not None:
             limits = replace(limits, memory_mb=max(limits.memory_mb, problem.limits.memory_mb))
         self.build_opts = replace(opts.build, limits=limits)
-        lang = self.build_opts.language(problem.language)
+        lang = construct_language(problem.language, self.build_opts)
         if lang is None:
-            raise _Reject("spec", f"language {problem.language!r} has no builder")
-        self.lang: Language = lang
-        self.source, inlined = _inline_local_headers(problem)
+            raise _Reject("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
+        self.lang: ConstructLanguage = lang
+        self.source, inlined = lang.program_text(problem.program)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
             problem = replace(problem, rule=default_grading_rule(opts.study))
             self.problem = problem
@@ -151,33 +152,6 @@ class _Work:
     def trace(self, data: bytes) -> int | None:
         m = self.lang.measure(self.source, data, None, state=False)
         return m.trace_length if m.status == "ok" else None
-
-
-_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/\\]+)"[ \t]*(//.*)?$', re.MULTILINE)
-
-
-def _inline_local_headers(problem: Problem) -> tuple[str, list[str]]:
-    """The program's text with each ``#include "NAME"`` of a file beside it replaced by that file.
-
-    A case's program is one file (the builder compiles it alone); a C++ solution that keeps
-    its fast I/O in ``fastio.h`` next to ``main.cpp`` becomes one translation unit, each
-    header once, marked by comments. Python programs are returned as they are.
-    """
-    source = problem.program.read_text(encoding="utf-8")
-    if problem.language != "cpp":
-        return source, []
-    inlined: list[str] = []
-
-    def expand(m: re.Match[str]) -> str:
-        name = m.group(1)
-        path = problem.dir / name
-        if not path.is_file() or name in inlined:
-            return m.group(0) if not path.is_file() else f"// execstate construct: {name} is inlined above"
-        inlined.append(name)
-        body = _LOCAL_INCLUDE.sub(expand, path.read_text(encoding="utf-8"))
-        return f"// ---- {name} (inlined by execstate construct) ----\n{body.rstrip()}\n// ---- end of {name} ----"
-
-    return _LOCAL_INCLUDE.sub(expand, source), inlined
 
 
 # ---------------------------------------------------------------- inputs
@@ -303,7 +277,7 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
 
 
 def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
-    """Whether the two inputs take the same set of branch outcomes (``Language.branch_outcomes``)."""
+    """Whether the two inputs take the same set of branch outcomes (``ConstructLanguage.branch_outcomes``)."""
     for r in (short, long):
         if "branches" not in r:
             r["branches"] = w.lang.branch_outcomes(w.source, r["data"], w.tmp)
@@ -322,7 +296,7 @@ def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
         try:
             w.lang.locate_loop(w.source, line, None, ())
             counted = w.lang.instrument(w.source, line, (), "count")
-        except LanguageError as exc:
+        except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
         K = w.lang.iterations(w.run(counted.source, long))
@@ -367,7 +341,7 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
         rows.append(row)
         try:
             w.lang.locate_loop(w.source, line, None, (cand.name,))
-        except LanguageError as exc:
+        except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
         ok.append(cand)
@@ -418,7 +392,7 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
         f"id = {_toml_value(case_id)}",
         f"study = {_toml_value(study)}",
         f"language = {_toml_value(w.problem.language)}",
-        f"program = {_toml_value(PROGRAM_NAMES[w.problem.language])}",
+        f"program = {_toml_value(language_entry(w.problem.language).program)}",
         'short_input = "short.txt"',
         'long_input = "long.txt"',
         f"grading_rule = {_toml_value(w.problem.rule)}",
@@ -435,7 +409,7 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
 
 def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) -> None:
     spec_dir.mkdir(parents=True, exist_ok=True)
-    (spec_dir / PROGRAM_NAMES[w.problem.language]).write_text(w.source, encoding="utf-8")
+    (spec_dir / language_entry(w.problem.language).program).write_text(w.source, encoding="utf-8")
     (spec_dir / "short.txt").write_bytes(short)
     (spec_dir / "long.txt").write_bytes(long)
     (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")

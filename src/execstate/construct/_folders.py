@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Literal
 
-from execstate.construct._pool import PROGRAMS, NewTest, is_problem_dir, natural_key, slug
+from execstate.builder import program_languages
+from execstate.construct._pool import NewTest, is_problem_dir, natural_key, program_files_problem, slug
 from execstate.construct._report import (
     Claims,
     Imported,
@@ -65,16 +65,18 @@ class _Copier:
     target: Target
 
     def __call__(self, folder: Path, problem_id: str) -> Outcome:
-        name = next(n for n in PROGRAMS if (folder / n).is_file())
-        if all((folder / n).is_file() for n in PROGRAMS):
-            raise BadRecord("invalid", "holds both main.py and main.cpp; keep one")
+        programs = program_languages()
+        found = [n for n in programs if (folder / n).is_file()]
+        if len(found) > 1:
+            raise BadRecord("invalid", f"{program_files_problem(found)}; keep one")
+        name = found[0]
         try:
             program = (folder / name).read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise BadRecord("invalid", f"{folder / name} is not UTF-8 text") from None
         tests = folder_samples(folder)
-        language: Literal["python", "cpp"] = PROGRAMS[name]
-        path = self.target.write(problem_id, program, language, tests, {"dataset": "folder", "folder": str(folder)})
+        source = {"dataset": "folder", "folder": str(folder)}
+        path = self.target.write(problem_id, program, programs[name], tests, source)
         expected = sum(t.output is not None for t in tests)
         detail = f"{name} with {len(tests)} samples ({expected} with expected output)"
         return Imported(id=problem_id, record=str(folder), path=str(path), detail=detail)
@@ -97,7 +99,8 @@ def import_folders(
     check_counts(jobs=jobs)
     for d in dirs:
         if not Path(d).is_dir():
-            raise InputFileError(f"{d} is not a directory. Fix: pass folders holding main.py or main.cpp and samples")
+            programs = " or ".join(program_languages())
+            raise InputFileError(f"{d} is not a directory. Fix: pass folders holding {programs} and samples")
     pool = output_dir(pool)
     target = Target(pool, study, overwrite)
     options = {"study": study, "grading_rule": target.rule}
@@ -123,10 +126,11 @@ def _solution_folders(dirs: list[Path]) -> Iterator[Path | Skipped]:
             continue
         subs = sorted((s for s in d.iterdir() if s.is_dir() and not s.name.startswith(".")), key=lambda s: s.name)
         if not subs:
-            yield Skipped(record=str(d), kind="invalid", reason="holds no main.py or main.cpp and no folders")
+            reason = f"holds no {' or '.join(program_languages())} and no folders"
+            yield Skipped(record=str(d), kind="invalid", reason=reason)
         for sub in subs:
             yield (
                 sub
                 if is_problem_dir(sub)
-                else Skipped(record=str(sub), kind="invalid", reason="holds neither main.py nor main.cpp")
+                else Skipped(record=str(sub), kind="invalid", reason=program_files_problem([]))
             )

@@ -22,8 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
+from execstate.builder import DEFAULT_LANGUAGE, language_entry
 from execstate.construct._pool import NewTest, ProvenanceValue, slug
 from execstate.construct._report import (
     Claims,
@@ -174,7 +175,7 @@ def _solution(entry: object, where: str) -> tuple[str, Solution | str]:
 @dataclass(frozen=True)
 class _Writer:
     target: Target
-    language: Literal["python", "cpp"]
+    language: str
 
     def __call__(self, where: str, problem_id: str, record: dict[str, Any], solution: Solution) -> Outcome:
         public = decode_test_cases(record.get("public_test_cases", "[]"), "public_test_cases")
@@ -204,7 +205,7 @@ def import_livecodebench(
     solutions: Path | str,
     pool: Path | str,
     *,
-    language: Literal["python", "cpp"] = "python",
+    language: str = DEFAULT_LANGUAGE,
     study: str | None = None,
     difficulty: str | None = None,
     limit: int | None = None,
@@ -220,8 +221,7 @@ def import_livecodebench(
     run here: a solutions file's grade is LiveCodeBench's own verdict, and the
     constructor checks every program against its tests again.
     """
-    if language not in ("python", "cpp"):
-        raise UsageError(f"language {language!r} is not supported. Fix: use --language python or cpp")
+    language_entry(language, option="language")
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise UsageError(f"difficulty {difficulty!r} is unknown. Fix: use one of {', '.join(DIFFICULTIES)}")
     check_counts(jobs=jobs, limit=limit)

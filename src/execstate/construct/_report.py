@@ -214,7 +214,7 @@ class Target:
         self,
         problem_id: str,
         program: str,
-        language: Literal["python", "cpp"],
+        language: str,
         tests: Sequence[NewTest],
         source: Mapping[str, ProvenanceValue],
         limits: ProblemLimits | None = None,

@@ -35,8 +35,9 @@ class Measurement:
     """max_t |S_t| over observations; ``None`` when measured with ``state=False``."""
     state_load: int | None
     """sum_t |S_t| over observations; ``None`` when measured with ``state=False``."""
-    python: str
-    """x.y.z of the measuring interpreter."""
+    toolchain: str
+    """The version of what ran and measured the program: x.y.z of the interpreter (Python), the compiler's
+    version string (C++). The builder's adapter writes it into each task's meta under its own key."""
     stdout: bytes
     """The program's own standard output."""
     accelerated: bool = False
@@ -69,7 +70,7 @@ def measure(
     call of ``os._exit`` (the state arms' checkpoint). ``state=False`` measures
     only ``trace_length`` (faster). ``python`` is the interpreter that runs the
     program (default: the one running execstate); counts differ across CPython
-    versions, so ``Measurement.python`` records it. ``limits`` are the sandbox
+    versions, so ``Measurement.toolchain`` records it. ``limits`` are the sandbox
     limits of the run (wall, CPU, memory, output, file size); without them the
     run gets ``Limits(wall_s=timeout_s, cpu_s=timeout_s)`` (``timeout_s`` is
     ignored when ``limits`` is given). Each call runs a fresh copy of ``source``
