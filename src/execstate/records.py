@@ -5,7 +5,8 @@ run   -> responses.jsonl (Response), run_manifest.json (RunManifest, RunInvocati
 grade -> grades.jsonl (Grade)
 
 Every record is a frozen pydantic model with a ``schema_version``; a stage reads
-only these records, so any later stage can be re-run from files alone.
+only these records, so any later stage can be re-run from files alone. The
+layouts, and what changed between versions, are in ``docs/records.md``.
 """
 
 from __future__ import annotations
@@ -25,11 +26,18 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from execstate import __version__
 from execstate.errors import InputFileError, RecordError, bounded_reason
 
 SCHEMA_VERSION = 1
+"""The layout version of every versioned record whose layout has not changed since the first (all but ``Task``)."""
+TASK_SCHEMA_VERSION = 2
+"""The layout version of ``Task``. 2: ``meta`` is written as a JSON string; 1: as an object (files written
+between the two encodings hold a string under version 1). Both read; docs/records.md has the change log."""
+_NEWER_VERSION = "schema_version_newer"
+"""The validation error type of a record written by a newer execstate (``read_jsonl`` gives it its own fix)."""
 
 RUN_RESPONSES_NAME = "responses.jsonl"
 """A run directory's responses, one ``Response`` per line."""
@@ -90,6 +98,22 @@ class Record(BaseModel):
         """One canonical JSON line (sorted keys off: declared field order is kept)."""
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
+    @field_validator("schema_version", check_fields=False)
+    @classmethod
+    def _known_version(cls, version: int) -> int:
+        """A record of an older layout reads as the current one (the class's validators accept the old
+        form); a newer one is refused, since its fields may mean what this code cannot know."""
+        current = cls.model_fields["schema_version"].default
+        if version > current:
+            raise PydanticCustomError(
+                _NEWER_VERSION,
+                "schema_version {version} is newer than this execstate reads ({name} up to {current})",
+                {"version": version, "name": cls.__name__, "current": current},
+            )
+        if version < 1:
+            raise ValueError("must be 1 or more")
+        return current
+
 
 class Metrics(Record):
     """Execution metrics of one task (SPEC section 6). ``None`` means not measured."""
@@ -107,7 +131,8 @@ class Metrics(Record):
 class Task(Record):
     """One case x one arm: the exact bytes a model sees plus the oracle (SPEC section 7)."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = TASK_SCHEMA_VERSION
+    """The layout version (``TASK_SCHEMA_VERSION``); a version-1 line reads as version 2."""
     task_id: str
     """``<case_id>/<arm>``."""
     case_id: str
@@ -130,8 +155,8 @@ class Task(Record):
     """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ...
 
     Its keys and value types differ between studies and cases, so in files (JSON mode) it is written as
-    one compact JSON string: a column reader (Hugging Face ``datasets``, pyarrow, pandas) sees one type.
-    Reading accepts that string or, as files written before this encoding hold, an object."""
+    one compact JSON string (schema version 2): a column reader (Hugging Face ``datasets``, pyarrow,
+    pandas) sees one type. Reading accepts that string or, as version-1 files hold, an object."""
 
     @field_validator("meta", mode="before")
     @classmethod
@@ -336,7 +361,9 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
     """Read records of one type; a missing file or a bad line raises ``RecordError`` in one line.
 
     The message names ``file:line``, the first field at fault and the problem,
-    e.g. ``tasks.jsonl:3: field 'arm': Input should be ... (1 more problem)``.
+    e.g. ``tasks.jsonl:3: field 'arm': Input should be ... (1 more problem)``; a line whose
+    ``schema_version`` is newer than this code's says so and that a newer execstate reads it.
+    Older versions read as the current one (``Record._known_version``).
     """
     path = Path(path)
     if not path.is_file():
@@ -349,11 +376,21 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
             try:
                 yield model.model_validate_json(line)
             except ValidationError as exc:
-                raise RecordError(
-                    f"{path}:{lineno}: {_first_problem(exc, model)}. "
-                    f"Fix: correct or remove that line, or re-create {path.name} with the stage "
-                    "that writes it"
-                ) from None
+                raise RecordError(f"{path}:{lineno}: {_line_problem(exc, model, path)}") from None
+
+
+def _line_problem(exc: ValidationError, model: type[Record], path: Path) -> str:
+    """What is wrong with a line and its fix: a newer layout needs a newer execstate, anything else a new file."""
+    newer = next((e for e in exc.errors(include_url=False) if e["type"] == _NEWER_VERSION), None)
+    if newer is not None:
+        return (
+            f"{newer['msg']}: a newer execstate wrote it. Fix: read {path.name} with an execstate at least as "
+            "new as the one that wrote it, or re-create it with this version's stage that writes it"
+        )
+    return (
+        f"{_first_problem(exc, model)}. Fix: correct or remove that line, or re-create {path.name} with the stage "
+        "that writes it"
+    )
 
 
 def _first_problem(exc: ValidationError, model: type[Record]) -> str:
