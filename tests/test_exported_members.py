@@ -18,6 +18,7 @@ PUBLIC = {
         "Candidate",
         "HASH_SEEDS",
         "CppLanguage",
+        "Excluded",
         "LANGUAGES",
         "MEASURE_WALL_SLACK",
         "measurement_limits",

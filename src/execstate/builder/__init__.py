@@ -3,7 +3,7 @@
 from execstate.builder._build import PARTIAL_DIR, BuildResult, build, write_build
 from execstate.builder._candidates import Candidate
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
-from execstate.builder._case import HASH_SEEDS, LANGUAGES, BuildOptions, build_case
+from execstate.builder._case import HASH_SEEDS, LANGUAGES, BuildOptions, Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.builder._cpp_language import CppLanguage
 from execstate.builder._executor import EXECUTORS, open_executor
@@ -28,6 +28,7 @@ __all__ = [
     "Candidate",
     "CaseSpec",
     "CppLanguage",
+    "Excluded",
     "Instrumented",
     "Language",
     "LanguageError",

@@ -33,7 +33,13 @@ _PACKAGE = Path(__file__).parent.parent
 
 
 class Excluded(Exception):
-    """Raised inside a case build; becomes an ``Exclusion`` record."""
+    """A case that cannot become tasks: the check it failed (``check``) and the evidence (``reason``).
+
+    The one exception for an exclusion. Raised inside a case build, it becomes the case's
+    ``Exclusion`` record (``check`` one of ``records.Check``); raised while construct makes a
+    problem's spec, it becomes the problem's ``Outcome``, whose ``check`` may also name the
+    construction step that failed (``tests``, ``inputs``, ``loops``, ``projection``).
+    """
 
     def __init__(self, check: str, reason: str) -> None:
         super().__init__(reason)

@@ -48,6 +48,7 @@ from typing import Any
 from execstate.builder import (
     BuildOptions,
     Candidate,
+    Excluded,
     Language,
     LanguageError,
     build_case,
@@ -100,12 +101,6 @@ class Outcome:
     """Wall time by phase (``tests``, ``measure``, ``loops``, ``check``); kept out of ``construct.json``."""
 
 
-class _Reject(Exception):
-    def __init__(self, check: str, reason: str) -> None:
-        super().__init__(reason)
-        self.check, self.reason = check, reason
-
-
 def _trim(data: bytes, n: int = 160) -> str:
     text = data.decode("utf-8", "replace")
     return text if len(text) <= n else text[:n] + f"... ({len(text)} chars)"
@@ -126,7 +121,7 @@ class _Work:
         self.build_opts = replace(opts.build, limits=limits)
         lang = self.build_opts.language(problem.language)
         if lang is None:
-            raise _Reject("spec", f"language {problem.language!r} has no builder")
+            raise Excluded("spec", f"language {problem.language!r} has no builder")
         self.lang: Language = lang
         self.source, inlined = _inline_local_headers(problem)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
@@ -202,11 +197,11 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise _Reject("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise Excluded("tests", f"the program fails its test {test.name}: {res.describe()}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
-                raise _Reject(
+                raise Excluded(
                     "tests",
                     f"the program fails its test {test.name} under rule {w.problem.rule}: printed "
                     f"{_trim(res.stdout)!r}, expected {_trim(expected.encode())!r}",
@@ -482,7 +477,7 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         w = _Work(problem, opts, tmp)
         record = w.record
         outcome = _construct(w, spec_dir, case_id, study)
-    except _Reject as exc:
+    except Excluded as exc:
         outcome = Outcome(problem.id, None, None, exc.check, exc.reason)
     except Exception as exc:  # one bad problem never stops the batch
         outcome = Outcome(problem.id, None, None, "internal", f"{type(exc).__name__}: {exc}")
@@ -512,7 +507,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         chosen = _choose_inputs(w, rows)
     w.record["inputs"] = _record_rows(rows)
     if chosen is None:
-        raise _Reject(
+        raise Excluded(
             "inputs",
             f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
             f"{w.opts.min_ratio}x the short one's",
@@ -559,7 +554,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             return Outcome(w.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"
         last = (built.check, f"loop on line {loop['line']}: excluded by {built.check}: {built.reason}")
-    raise _Reject(*last)
+    raise Excluded(*last)
 
 
 # ---------------------------------------------------------------- a pool
