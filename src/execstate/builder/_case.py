@@ -24,8 +24,8 @@ from execstate.builder._spec import CaseSpec, InputSource
 from execstate.errors import SpecError, UsageError, remove_tree
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
-from execstate.records import SWEEP_SEPARATOR, Check, Exclusion, Metrics, Task
-from execstate.sandbox import Limits, SandboxResult
+from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task
+from execstate.sandbox import Limits, SandboxFault, SandboxResult
 
 HASH_SEEDS = (0, 1, 2)
 _PACKAGE = Path(__file__).parent.parent
@@ -115,7 +115,7 @@ def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
     """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
 
     Never raises for one case's trouble: any exception becomes an exclusion
-    (``run`` when it came out of running the program, else ``internal``).
+    (``run`` for a ``SandboxFault``, the program's doing; else ``internal``: ``failed_case``).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     try:
@@ -131,17 +131,20 @@ def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
 
 
 def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) -> Exclusion:
-    """The exclusion for an unexpected exception while building a case, naming the exception and where."""
+    """The exclusion for an exception out of building a case, decided by its type.
+
+    A ``SandboxFault`` is the program's doing (e.g. a working directory it left unremovable): a ``run``
+    exclusion with the fault's own message and fix. Anything else is the builder's: ``internal``,
+    naming the exception and the last frame in execstate it came through.
+    """
+    if isinstance(exc, SandboxFault):
+        return Exclusion(case_id=case_id, check="run", reason=f"running the program: {exc}", spec_path=spec_path)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_relative_to(_PACKAGE)]
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
-    in_run = any(Path(f.filename).is_relative_to(_PACKAGE / "sandbox") for f in frames)
-    check: Check = "run" if in_run else "internal"
-    what = "running the program" if in_run else "the builder failed on this case"
     return Exclusion(
         case_id=case_id,
-        check=check,
-        reason=f"{what}: {type(exc).__name__}: {exc}{where}. Fix: "
-        + ("keep the program's files and directories small and shallow" if in_run else "report it with the case"),
+        check="internal",
+        reason=f"the builder failed on this case: {type(exc).__name__}: {exc}{where}. Fix: report it with the case",
         spec_path=spec_path,
     )
 
