@@ -1,9 +1,11 @@
 """Records as a public format: ``schema_version`` moves with a layout change, old layouts still read,
-newer ones are refused with the fix."""
+newer ones are refused with the fix, and docs/records.md names every field of every record."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from execstate.records import (
     Exclusion,
     Grade,
     Metrics,
+    Record,
     Response,
     RunManifest,
     Task,
@@ -123,3 +126,66 @@ def test_a_version_below_1_is_not_a_record(tmp_path: Path) -> None:
     (tmp_path / "tasks.jsonl").write_text(json.dumps({**line, "schema_version": 0}) + "\n", encoding="utf-8")
     with pytest.raises(RecordError, match=r"tasks.jsonl:1: Task field 'schema_version': .*must be 1 or more"):
         list(read_jsonl(tmp_path / "tasks.jsonl", Task))
+
+
+DOC = Path(__file__).parents[1] / "docs" / "records.md"
+SRC = Path(__file__).parents[1] / "src" / "execstate"
+
+
+def _record_classes() -> dict[str, type[Record]]:
+    """Every subclass of ``Record``, at any depth, once the packages that declare records are imported."""
+    import execstate.construct
+    import execstate.pilot  # noqa: F401
+
+    found: dict[str, type[Record]] = {}
+    stack: list[type[Record]] = [Record]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            found[sub.__name__] = sub
+            stack.append(sub)
+    return found
+
+
+def _declared_record_names() -> set[str]:
+    """Names of the classes in the source that derive from ``Record``, read from the code, not from imports."""
+    bases: dict[str, set[str]] = {}
+    for path in SRC.rglob("*.py"):
+        if "studies" in path.relative_to(SRC).parts:
+            continue  # the studies' programs, not execstate's code
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = {b.id for b in node.bases if isinstance(b, ast.Name)}
+    names, grown = {"Record"}, True
+    while grown:
+        more = {name for name, of in bases.items() if of & names} - names
+        names, grown = names | more, bool(more)
+    return names - {"Record"}
+
+
+def _doc_fields() -> dict[str, set[str]]:
+    """The field names each ``### `Record` ...`` section of docs/records.md tabulates."""
+    sections = re.split(r"^### ", DOC.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]
+    fields: dict[str, set[str]] = {}
+    for section in sections:
+        heading = re.match(r"`(\w+)`", section)
+        if heading is not None:
+            body = section.split("\n## ")[0]
+            fields[heading.group(1)] = set(re.findall(r"^\| `(\w+)` \|", body, flags=re.MULTILINE))
+    return fields
+
+
+def test_records_md_names_every_field_of_every_record_and_no_other() -> None:
+    classes = _record_classes()
+    assert set(classes) == _declared_record_names()
+    assert {"Task", "Exclusion", "BuildManifest", "Response", "RunManifest", "Grade", "ImportReport"} <= set(classes)
+    documented = _doc_fields()
+    assert set(documented) == set(classes), "a record without its section in docs/records.md, or a stale one"
+    for name, model in classes.items():
+        assert documented[name] == set(model.model_fields), f"docs/records.md, section {name}"
+
+
+def test_records_md_names_the_current_versions() -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())  # line breaks as spaces
+    assert f"`Task` {TASK_SCHEMA_VERSION} (`TASK_SCHEMA_VERSION`)" in text
+    assert f"every other record {SCHEMA_VERSION} (`SCHEMA_VERSION`)" in text
+    assert f"| `Task` | {TASK_SCHEMA_VERSION} | `meta` is written as a string" in text
