@@ -159,7 +159,8 @@ class Task(Record):
     metrics: Metrics = Field(default_factory=Metrics)
     """The execution metrics of the shown program on the shown input, up to the arm's endpoint."""
     meta: dict[str, Any] = Field(default_factory=dict)
-    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ...
+    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ... (docs/records.md lists
+    the keys by study and arm).
 
     Its keys and value types differ between studies and cases, so in files (JSON mode) it is written as
     one compact JSON string (schema version 2): a column reader (Hugging Face ``datasets``, pyarrow,
