@@ -17,6 +17,7 @@ PUBLIC = {
         "Candidate",
         "HASH_SEEDS",
         "DEFAULT_LANGUAGE",
+        "Excluded",
         "LANGUAGES",
         "LanguageEntry",
         "language_entry",

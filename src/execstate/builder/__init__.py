@@ -3,7 +3,7 @@
 from execstate.builder._build import PARTIAL_DIR, BuildResult, build, write_build
 from execstate.builder._candidates import Candidate
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
-from execstate.builder._case import build_case
+from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._language import (
@@ -51,6 +51,7 @@ __all__ = [
     "CaseSpec",
     "ConstructLanguage",
     "Endpoint",
+    "Excluded",
     "Instrumented",
     "Language",
     "LanguageEntry",

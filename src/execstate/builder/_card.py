@@ -25,7 +25,7 @@ from execstate.studies import STUDIES
 CARD_NAME = "README.md"
 
 TASK_FIELDS: dict[str, str] = {
-    "schema_version": "version of the record layout",
+    "schema_version": "version of the record layout (execstate's `docs/records.md` has the change log)",
     "task_id": "`<case_id>/<arm>`, unique",
     "case_id": "`<study>/<name>`: the case the task belongs to",
     "study": "the study (table below)",

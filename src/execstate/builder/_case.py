@@ -23,15 +23,21 @@ from execstate.builder._python import source_lines
 from execstate.builder._spec import CaseSpec, InputSource
 from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.metrics import Measurement
-from execstate.records import SWEEP_SEPARATOR, Check, Exclusion, Metrics, Task
-from execstate.sandbox import SandboxResult
+from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task
+from execstate.sandbox import SandboxFault, SandboxResult
 
 _PACKAGE = Path(__file__).parent.parent
 """The ``execstate`` package folder: frames in it locate an unexpected exception."""
 
 
 class Excluded(Exception):
-    """Raised inside a case build; becomes an ``Exclusion`` record."""
+    """A case that cannot become tasks: the check it failed (``check``) and the evidence (``reason``).
+
+    The one exception for an exclusion. Raised inside a case build, it becomes the case's
+    ``Exclusion`` record (``check`` one of ``records.Check``); raised while construct makes a
+    problem's spec, it becomes the problem's ``Outcome``, whose ``check`` may also name the
+    construction step that failed (``tests``, ``inputs``, ``loops``, ``projection``).
+    """
 
     def __init__(self, check: str, reason: str) -> None:
         super().__init__(reason)
@@ -56,7 +62,7 @@ def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
     """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
 
     Never raises for one case's trouble: any exception becomes an exclusion
-    (``run`` when it came out of running the program, else ``internal``).
+    (``run`` for a ``SandboxFault``, the program's doing; else ``internal``: ``failed_case``).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     try:
@@ -73,17 +79,20 @@ def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
 
 
 def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) -> Exclusion:
-    """The exclusion for an unexpected exception while building a case, naming the exception and where."""
+    """The exclusion for an exception out of building a case, decided by its type.
+
+    A ``SandboxFault`` is the program's doing (e.g. a working directory it left unremovable): a ``run``
+    exclusion with the fault's own message and fix. Anything else is the builder's: ``internal``,
+    naming the exception and the last frame in execstate it came through.
+    """
+    if isinstance(exc, SandboxFault):
+        return Exclusion(case_id=case_id, check="run", reason=f"running the program: {exc}", spec_path=spec_path)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_relative_to(_PACKAGE)]
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
-    in_run = any(Path(f.filename).is_relative_to(_PACKAGE / "sandbox") for f in frames)
-    check: Check = "run" if in_run else "internal"
-    what = "running the program" if in_run else "the builder failed on this case"
     return Exclusion(
         case_id=case_id,
-        check=check,
-        reason=f"{what}: {type(exc).__name__}: {exc}{where}. Fix: "
-        + ("keep the program's files and directories small and shallow" if in_run else "report it with the case"),
+        check="internal",
+        reason=f"the builder failed on this case: {type(exc).__name__}: {exc}{where}. Fix: report it with the case",
         spec_path=spec_path,
     )
 

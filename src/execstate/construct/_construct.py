@@ -49,6 +49,7 @@ from execstate.builder import (
     BuildOptions,
     Candidate,
     ConstructLanguage,
+    Excluded,
     Language,
     build_case,
     construct_language,
@@ -101,12 +102,6 @@ class Outcome:
     """Wall time by phase (``tests``, ``measure``, ``loops``, ``check``); kept out of ``construct.json``."""
 
 
-class _Reject(Exception):
-    def __init__(self, check: str, reason: str) -> None:
-        super().__init__(reason)
-        self.check, self.reason = check, reason
-
-
 def _trim(data: bytes, n: int = 160) -> str:
     text = data.decode("utf-8", "replace")
     return text if len(text) <= n else text[:n] + f"... ({len(text)} chars)"
@@ -127,7 +122,7 @@ class _Work:
         self.build_opts = replace(opts.build, limits=limits)
         lang = construct_language(problem.language, self.build_opts)
         if lang is None:
-            raise _Reject("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
+            raise Excluded("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
         self.lang: ConstructLanguage = lang
         self.source, inlined = lang.program_text(problem.program)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
@@ -176,11 +171,11 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise _Reject("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise Excluded("tests", f"the program fails its test {test.name}: {res.describe()}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
-                raise _Reject(
+                raise Excluded(
                     "tests",
                     f"the program fails its test {test.name} under rule {w.problem.rule}: printed "
                     f"{_trim(res.stdout)!r}, expected {_trim(expected.encode())!r}",
@@ -456,7 +451,7 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         w = _Work(problem, opts, tmp)
         record = w.record
         outcome = _construct(w, spec_dir, case_id, study)
-    except _Reject as exc:
+    except Excluded as exc:
         outcome = Outcome(problem.id, None, None, exc.check, exc.reason)
     except Exception as exc:  # one bad problem never stops the batch
         outcome = Outcome(problem.id, None, None, "internal", f"{type(exc).__name__}: {exc}")
@@ -486,7 +481,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         chosen = _choose_inputs(w, rows)
     w.record["inputs"] = _record_rows(rows)
     if chosen is None:
-        raise _Reject(
+        raise Excluded(
             "inputs",
             f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
             f"{w.opts.min_ratio}x the short one's",
@@ -533,7 +528,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             return Outcome(w.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"
         last = (built.check, f"loop on line {loop['line']}: excluded by {built.check}: {built.reason}")
-    raise _Reject(*last)
+    raise Excluded(*last)
 
 
 # ---------------------------------------------------------------- a pool

@@ -6,14 +6,13 @@ import functools
 import json
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from execstate.metrics._accel import accelerator_dir
 from execstate.metrics._channel import ResultPipe
-from execstate.sandbox import LAUNCHER, Limits, SandboxResult, run_script, scrubbed_env
+from execstate.sandbox import LAUNCHER, Limits, SandboxResult, program_directory, run_script, scrubbed_env
 
 PROBE = Path(__file__).with_name("_probe.py")
 """The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
@@ -114,7 +113,8 @@ def run_probe(
     options: dict[str, Any] = {"filename": filename, "exclude_lines": sorted(exclude_lines), "state": state}
     options |= {"hidden_prefix": hidden_prefix, "accelerate": accelerate}
     options["accelerator_dir"] = accelerator_dir(interpreter) if accelerate else None
-    with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp, ResultPipe() as pipe:
+    # not TemporaryDirectory: its recursive clean-up fails on a program's 1,500-deep tree (RecursionError)
+    with program_directory("execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
         limits = limits or Limits(wall_s=timeout_s, cpu_s=timeout_s)
         env = scrubbed_env()

@@ -35,11 +35,15 @@ Every run ends in one named status:
 - ``output-limit``  stdout or stderr exceeded ``Limits.output_bytes``
 
 A machine that cannot create the namespaces gets ``SandboxUnavailable`` with
-the reason, never an unisolated run.
+the reason, never an unisolated run. A run that cannot be finished cleanly
+because of what the program did (it left its working directory in a state that
+cannot be removed) raises ``SandboxFault``: the program's fault, which a build
+records as a ``run`` exclusion.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -54,7 +58,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -88,6 +92,36 @@ SECCOMP_ENV = "EXECSTATE_SECCOMP_BPF"
 
 class SandboxUnavailable(ExecstateError):
     """This machine cannot create the sandbox's namespaces; no program is run unisolated."""
+
+
+class SandboxFault(ExecstateError):
+    """A run could not be finished cleanly because of what the program did, not because of a bug of its caller.
+
+    Raised by ``program_directory`` (and so by every run) when the program left its working directory in a
+    state that cannot be removed. A build records it as the case's ``run`` exclusion, never ``internal``.
+    """
+
+
+@contextlib.contextmanager
+def program_directory(prefix: str = "execstate-run-") -> Iterator[Path]:
+    """A fresh, empty temporary directory for a program to work in, removed on exit however the program
+    left it: any depth, without permissions, with symlinks (never followed); see ``remove_tree``.
+
+    ``SandboxFault`` if it cannot be removed. An exception from the body passes through unchanged (the
+    removal is then best effort). The fault's message names no path: exclusion reasons stay the same
+    from one build to the next.
+    """
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    except BaseException:
+        remove_tree(path)
+        raise
+    if not remove_tree(path):
+        raise SandboxFault(
+            "the program left its working directory in a state that cannot be removed. "
+            "Fix: keep the program's files and directories few, shallow and writable"
+        )
 
 
 @dataclass(frozen=True)
@@ -394,8 +428,7 @@ def _isolated(
     readable: Sequence[Path | str],
     files: Mapping[str, bytes] | None = None,
 ) -> SandboxResult:
-    tmp = Path(tempfile.mkdtemp(prefix="execstate-run-"))
-    try:
+    with program_directory() as tmp:  # whatever the program leaves there is removed, however deep
         work = Path(cwd) if cwd is not None else tmp / "work"
         work.mkdir(exist_ok=True)
         for name, data in (files or {}).items():
@@ -410,8 +443,6 @@ def _isolated(
             "readable": _readable(exe, readable),
         }
         return _run_in(init, cfg, stdin, limits, pass_fds)
-    finally:
-        remove_tree(tmp)  # whatever the program left there, however deep
 
 
 def _readable(exe: str, extra: Sequence[Path | str]) -> list[str]:
