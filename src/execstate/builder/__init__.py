@@ -10,6 +10,8 @@ from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._language import MEASURE_WALL_SLACK, Language, LanguageError, PythonLanguage, measurement_limits
 from execstate.builder._python import AnchorError, Instrumented, instrument, resolve_loop
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
+from execstate.builder._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
+from execstate.builder._study import STUDY_FILE, StudyRoot, find_study
 from execstate.errors import SpecError
 from execstate.records import tasks_bytes
 from execstate.studies import builtin_studies, study_dir
@@ -22,6 +24,7 @@ __all__ = [
     "LANGUAGES",
     "MEASURE_WALL_SLACK",
     "PARTIAL_DIR",
+    "STUDY_FILE",
     "AnchorError",
     "BuildOptions",
     "BuildResult",
@@ -32,7 +35,9 @@ __all__ = [
     "Language",
     "LanguageError",
     "PythonLanguage",
+    "SpecDraft",
     "SpecError",
+    "StudyRoot",
     "build",
     "build_case",
     "builtin_studies",
@@ -41,12 +46,18 @@ __all__ = [
     "dataset_card",
     "dataset_features",
     "find_specs",
+    "find_study",
     "instrument",
     "load_spec",
     "measurement_limits",
     "open_executor",
+    "relative_name",
     "resolve_loop",
+    "spec_toml",
     "study_dir",
     "tasks_bytes",
+    "toml_key",
+    "toml_value",
     "write_build",
+    "write_spec",
 ]
