@@ -37,6 +37,7 @@ def test_a_small_selection_reproduces_byte_for_byte(tmp_path, selected):
     assert tree_bytes(tmp_path / "one") == tree_bytes(selected)
     record = one.record
     assert len(one.cases) == 3
+    assert [load_spec(case / "case.toml").provenance["band"] for case in one.cases] == [0, 1, 2]
     assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == CANDIDATES
     for band, (low, high) in zip(record["bands"], EDGES):
         (pick,) = band["picks"]
@@ -49,10 +50,12 @@ def test_the_shipped_cases_are_ten_per_band_of_one_source():
     assert record["candidates"] == 90_000 and record["per_band"] == 10
     specs = sorted(CASES.glob("*/case.toml"))
     assert len(specs) == 30
+    band_of = {}
     for band, (low, high) in zip(record["bands"], EDGES):
         assert len(band["picks"]) == 10
         for pick in band["picks"]:
             assert low <= pick["trace"] < high
+            band_of[pick["case"]] = band["band"]
     for path in specs:
         # a case holds its inputs and provenance; study.toml gives the rest, the one program included
         assert sorted(p.name for p in path.parent.iterdir()) == ["case.toml", "long.txt", "short.txt"]
@@ -61,6 +64,7 @@ def test_the_shipped_cases_are_ten_per_band_of_one_source():
         assert spec.id == f"networkx/{path.parent.name}" and spec.program == (FOLDER / "main.py").resolve()
         assert spec.study == "networkx" and spec.grading_rule == "bytes"
         assert spec.checkpoint.loop_text == "for i, p, q in DEAF.find_entering_edges():"
+        assert spec.provenance["band"] == band_of[path.parent.name]
 
 
 def test_one_shipped_case_per_band_builds_with_its_screened_trace():
@@ -69,9 +73,10 @@ def test_one_shipped_case_per_band_builds_with_its_screened_trace():
     result = build([CASES / p["case"] for p in picks], jobs=2)
     assert [e.reason for e in result.exclusions] == [] and len(result.tasks) == 12
     assert len({t.source_sha256 for t in result.tasks if t.arm.endswith("final")}) == 1
-    for pick in picks:
+    for band, pick in enumerate(picks):
         long = next(t for t in result.tasks if t.case_id == f"networkx/{pick['case']}" and t.arm == "long-trace-final")
         assert long.metrics.trace_length == pick["trace"]  # screening counts what the builder measures
+        assert long.meta["provenance"]["band"] == band  # the band reaches the tasks, not only the id
 
 
 def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):

@@ -177,7 +177,7 @@ def select_cases(
             batch, order = order[: per_band - len(band["picks"])], order[per_band - len(band["picks"]) :]
             dirs = [out / f"band{b}_seed{m[rank][1]}" for rank in batch]
             for rank, case_dir in zip(batch, dirs):
-                _write_case(case_dir, stated, gen, source, m[rank][1], study, int(params["short_nodes"]))
+                _write_case(case_dir, stated, gen, source, (b, m[rank][1]), study, int(params["short_nodes"]))
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 outcomes = list(pool.map(lambda d: build_case(load_spec(d / "case.toml"), opts), dirs))
             for rank, case_dir, built in zip(batch, dirs, outcomes):
@@ -247,8 +247,16 @@ def _case_keys(folder: Path, out: Path, config: dict[str, Any], study: str, vend
 
 
 def _write_case(
-    case_dir: Path, stated: dict[str, Any], gen: ModuleType, source: str, seed: int, study: str, short_nodes: int
+    case_dir: Path,
+    stated: dict[str, Any],
+    gen: ModuleType,
+    source: str,
+    band_seed: tuple[int, int],
+    study: str,
+    short_nodes: int,
 ) -> None:
+    """One case folder: its spec and inputs; ``[provenance]`` holds its band (0-based), seed and node counts."""
+    band, seed = band_seed
     case_dir.mkdir(parents=True)
     program = stated.get("program")
     if program == "main.py":
@@ -266,7 +274,7 @@ def _write_case(
         short_input="short.txt",
         long_input="long.txt",
         checkpoint=stated.get("checkpoint"),
-        provenance={"seed": seed, "nodes": gen.candidate_nodes(seed), "short_nodes": short_nodes},
+        provenance={"band": band, "seed": seed, "nodes": gen.candidate_nodes(seed), "short_nodes": short_nodes},
     )
     write_spec(case_dir / "case.toml", draft)
 
