@@ -32,6 +32,8 @@ from execstate.builder._options import BuildOptions
 from execstate.builder._python import instrument, resolve_loop
 from execstate.builder._python_language import HASH_SEEDS, PythonLanguage
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
+from execstate.builder._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
+from execstate.builder._study import STUDY_FILE, StudyRoot, find_study
 from execstate.errors import SpecError, SpecProblem
 from execstate.records import tasks_bytes
 from execstate.studies import builtin_studies, study_dir
@@ -45,6 +47,7 @@ __all__ = [
     "LANGUAGES",
     "MEASURE_WALL_SLACK",
     "PARTIAL_DIR",
+    "STUDY_FILE",
     "BuildOptions",
     "BuildResult",
     "Candidate",
@@ -56,8 +59,10 @@ __all__ = [
     "Language",
     "LanguageEntry",
     "PythonLanguage",
+    "SpecDraft",
     "SpecError",
     "SpecProblem",
+    "StudyRoot",
     "Variation",
     "build",
     "build_case",
@@ -68,6 +73,7 @@ __all__ = [
     "dataset_card",
     "dataset_features",
     "find_specs",
+    "find_study",
     "generator_languages",
     "instrument",
     "language_entry",
@@ -78,9 +84,14 @@ __all__ = [
     "open_executor",
     "program_languages",
     "register_language",
+    "relative_name",
     "resolve_loop",
+    "spec_toml",
     "study_dir",
     "tasks_bytes",
+    "toml_key",
+    "toml_value",
     "unregister_language",
     "write_build",
+    "write_spec",
 ]

@@ -29,6 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="pick a long input that takes the short input's branch outcomes, when one exists",
     )
+    p.add_argument(
+        "--vendor",
+        action="store_true",
+        help="copy each spec's program and inputs into its folder (a self-contained export) instead of naming "
+        "the pool's files",
+    )
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
@@ -65,6 +71,7 @@ def main(args: argparse.Namespace) -> int:
         min_ratio=args.min_ratio,
         prefer_branch_preserving=args.prefer_branch_preserving,
         study=args.study,
+        vendor=args.vendor,
     )
     kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}
     result = _with_progress(construct, problems, out, opts, kwargs)
@@ -127,6 +134,11 @@ def register_select(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-band", type=int, default=10, help="cases picked per band (default 10)")
     p.add_argument("--jobs", type=int, default=2, help="screening workers and cases checked at a time (default 2)")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.add_argument(
+        "--vendor",
+        action="store_true",
+        help="write self-contained cases (every key, a copy of main.py each) instead of naming the study's program",
+    )
     add_executor(p)
     p.set_defaults(func=select_main)
 
@@ -178,6 +190,7 @@ def select_main(args: argparse.Namespace) -> int:
             progress=report,
             executor=args.executor,
             scheduler=args.scheduler,
+            vendor=args.vendor,
         )
     pops = ", ".join(str(b["population"]) for b in result.record["bands"])
     print(f"{len(result.cases)} cases in {out} (band populations {pops}; select.json says how)")

@@ -36,11 +36,9 @@ excludes the written specs by the nine checks, like any hand-written spec.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -53,18 +51,17 @@ from execstate.builder import (
     Language,
     build_case,
     construct_language,
-    language_entry,
     load_spec,
-    open_executor,
 )
-from execstate.construct._pool import Problem, _toml_value
+from execstate.construct._fanout import fan_out
+from execstate.construct._pool import Problem
+from execstate.construct._scrub import scrub
+from execstate.construct._specs import RECORD_NAME, ChosenCase, check_written, ensure_sources, write_case
 from execstate.errors import SpecProblem, remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
 
 GENERATOR_SEED = 1
-SPEC_NAME = "case.toml"
-RECORD_NAME = "construct.json"
 
 
 @dataclass(frozen=True)
@@ -85,6 +82,9 @@ class ConstructOptions:
     prefer_branch_preserving: bool = False
     study: str | None = None
     """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
+    vendor: bool = False
+    """Copy the program and inputs into each spec folder (a self-contained export) instead of naming
+    the pool's files (``construct/_specs.py``)."""
 
 
 @dataclass
@@ -378,54 +378,11 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
 # ---------------------------------------------------------------- the spec
 
 
-def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any]) -> str:
+def _anchor(w: _Work, loop: dict[str, Any]) -> dict[str, Any]:
+    """The loop's header text when it is unique in the program (it survives edits above it), else its line."""
     header = loop["header"]
     lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
-    anchor = f"loop_text = {_toml_value(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
-    out = [
-        f"# Made by `execstate construct` from problem {w.problem.id!r}; construct.json says why each choice won.",
-        f"id = {_toml_value(case_id)}",
-        f"study = {_toml_value(study)}",
-        f"language = {_toml_value(w.problem.language)}",
-        f"program = {_toml_value(language_entry(w.problem.language).program)}",
-        'short_input = "short.txt"',
-        'long_input = "long.txt"',
-        f"grading_rule = {_toml_value(w.problem.rule)}",
-        "",
-        "[checkpoint]",
-        anchor,
-        f"variables = {_toml_value(names)}",
-        "",
-        "[provenance]",
-        *(f"{key} = {_toml_value(value)}" for key, value in prov.items()),
-    ]
-    return "\n".join(out) + "\n"
-
-
-def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) -> None:
-    spec_dir.mkdir(parents=True, exist_ok=True)
-    (spec_dir / language_entry(w.problem.language).program).write_text(w.source, encoding="utf-8")
-    (spec_dir / "short.txt").write_bytes(short)
-    (spec_dir / "long.txt").write_bytes(long)
-    (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
-
-
-_DIRECTORY = re.compile(r"(?<![\w.])/(?:[^\s\"'|:,;()<>/]+/)+(?=[^\s\"'|:,;()<>/])")
-
-
-def _scrub(value: Any) -> Any:
-    """``value`` with the directory part of every absolute path removed from its strings.
-
-    Failure messages quote the sandbox's fresh directories (``/tmp/execstate-run-x7f.../work/main.py``);
-    without them the same pool gives the same ``construct.json`` byte for byte.
-    """
-    if isinstance(value, str):
-        return _DIRECTORY.sub("", value)
-    if isinstance(value, list):
-        return [_scrub(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(v) for k, v in value.items()}
-    return value
+    return {"loop_text": header} if len(lines_with_header) == 1 else {"loop": loop["line"]}
 
 
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -436,9 +393,13 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     """Construct ``problem``'s case spec into ``out/<problem id>/``; never raises for the problem's faults.
 
     The directory receives ``construct.json`` in every case and, when a loop's spec
-    was admitted by the nine checks, ``case.toml`` with the program and the two inputs.
+    was admitted by the nine checks, ``case.toml`` naming the program and the two inputs
+    (the pool's files, or copies with ``opts.vendor``; ``construct/_specs.py``). Naming the
+    pool's files may write ``out/study.toml`` (``ensure_sources``).
     """
     opts = opts or ConstructOptions()
+    if not opts.vendor:
+        ensure_sources(Path(out), [problem.dir.parent])
     spec_dir = Path(out) / problem.id
     study = opts.study or problem.study or "constructed"
     case_id = f"{study}/{problem.id}"
@@ -460,9 +421,9 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     if w is not None:
         w.phase(None)
         outcome.seconds = w.seconds
-    outcome.reason = _scrub(outcome.reason)
+    outcome.reason = scrub(outcome.reason)
     record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
-    record = _scrub(record)
+    record = scrub(record)
     record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
     outcome.record = record
     spec_dir.mkdir(parents=True, exist_ok=True)
@@ -517,13 +478,16 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             "loop_iterations": loop["iterations"],
         }
         prov["branch_preserving"] = _branch_preserving(w, short, long)
-        text = _spec_text(w, case_id, study, loop, names, prov)
-        trial = w.tmp / f"trial-{loop['line']}"
-        _write_spec(trial, w, text, short["data"], long["data"])
+        case = ChosenCase(
+            w.problem, case_id, study, w.source, _anchor(w, loop), tuple(names), prov, short["data"], long["data"]
+        )
+        trial = write_case(
+            w.tmp / f"trial-{loop['line']}", case, vendor=True
+        )  # admission does not depend on where files lie
         w.phase("check")
-        built = build_case(load_spec(trial / SPEC_NAME), w.build_opts)
+        built = build_case(load_spec(trial), w.build_opts)
         if isinstance(built, list):
-            _write_spec(spec_dir, w, text, short["data"], long["data"])
+            check_written(write_case(spec_dir, case, vendor=w.opts.vendor), case)
             loop["chosen"] = True
             return Outcome(w.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"
@@ -573,9 +537,11 @@ def construct(
     opts = opts or ConstructOptions()
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
+    if not opts.vendor:  # once, before the workers: each then finds the pools already listed
+        ensure_sources(root, [p.dir.parent for p in problems])
     work = [(p, str(root), opts) for p in problems]
     results: dict[str, Outcome] = {}
-    for outcome in _map(work, jobs, executor, scheduler):
+    for outcome in fan_out(_one, work, jobs, executor, scheduler):
         results[outcome.problem] = outcome
         if progress is not None:
             progress(outcome, len(results), len(work))
@@ -589,17 +555,6 @@ def construct(
     }
     (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return ConstructResult(outcomes)
-
-
-def _map(work: list[tuple[Problem, str, ConstructOptions]], jobs: int, executor: str, scheduler: str | None):
-    if executor == "local" and jobs <= 1:
-        for item in work:
-            yield _one(item)
-        return
-    with open_executor(executor, jobs, scheduler, processes=True) as pool:
-        futures = [pool.submit(_one, item) for item in work]
-        for future in as_completed(futures):
-            yield future.result()
 
 
 __all__ = ["ConstructOptions", "ConstructResult", "Outcome", "construct", "construct_problem"]

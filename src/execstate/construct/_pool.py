@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from execstate.builder import generator_languages, language_entry, language_of_file, program_languages
+from execstate.builder import (
+    generator_languages,
+    language_entry,
+    language_of_file,
+    program_languages,
+    toml_key,
+    toml_value,
+)
 from execstate.errors import InputFileError, SpecError, remove_tree
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
@@ -382,33 +389,11 @@ def problem_toml(
     source: Mapping[str, ProvenanceValue] | None = None,
 ) -> str:
     """The text of a ``problem.toml`` with these values (``None`` values are left out)."""
-    lines = [f"id = {_toml_value(problem_id)}"]
-    lines += [f"{key} = {_toml_value(v)}" for key, v in (("study", study), ("grading_rule", rule)) if v is not None]
+    lines = [f"id = {toml_value(problem_id)}"]
+    lines += [f"{key} = {toml_value(v)}" for key, v in (("study", study), ("grading_rule", rule)) if v is not None]
     if limits is not None and limits != ProblemLimits():
         given = (("time_s", limits.time_s), ("memory_mb", limits.memory_mb))
-        lines += ["", "[limits]"] + [f"{k} = {_toml_value(v)}" for k, v in given if v is not None]
+        lines += ["", "[limits]"] + [f"{k} = {toml_value(v)}" for k, v in given if v is not None]
     if source:
-        lines += ["", "[source]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in source.items()]
+        lines += ["", "[source]"] + [f"{toml_key(k)} = {toml_value(v)}" for k, v in source.items()]
     return "\n".join(lines) + "\n"
-
-
-def _toml_value(value: object) -> str:
-    """``value`` as a TOML value: a boolean, a number, a list of values or a basic string."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot be written
-    escaped = "".join(ch if ch.isprintable() and ch not in '"\\' else _toml_escape(ch) for ch in text)
-    return f'"{escaped}"'
-
-
-def _toml_escape(ch: str) -> str:
-    named = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch)
-    return named or (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-
-
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
