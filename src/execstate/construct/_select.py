@@ -43,6 +43,7 @@ from execstate.builder import (
     SpecDraft,
     build_case,
     find_study,
+    language_of_file,
     load_spec,
     open_executor,
     relative_name,
@@ -221,7 +222,8 @@ def _case_keys(folder: Path, out: Path, config: dict[str, Any], study: str, vend
     """
     program = (folder / "main.py").resolve()
     checkpoint: dict[str, Any] = dict(config["checkpoint"])
-    wanted: dict[str, Any] = {"study": study, "language": "python", "checkpoint": checkpoint}
+    language = language_of_file(program)  # the screened program's own language (the registry knows main.py)
+    wanted: dict[str, Any] = {"study": study, "language": language, "checkpoint": checkpoint}
     if vendor:
         return {**wanted, "program": "main.py"}
     found = find_study(out / "_" / "case.toml")
@@ -237,7 +239,7 @@ def _case_keys(folder: Path, out: Path, config: dict[str, Any], study: str, vend
     draft = SpecDraft(
         comment=comment,
         study=study,
-        language="python",
+        language=language,
         program=relative_name(program, out),
         sources=(relative_name(folder, out),),
         checkpoint=checkpoint,

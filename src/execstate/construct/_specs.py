@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execstate.builder import STUDY_FILE, SpecDraft, find_study, load_spec, relative_name, write_spec
+from execstate.builder import STUDY_FILE, SpecDraft, find_study, language_entry, load_spec, relative_name, write_spec
 from execstate.construct._pool import Problem
 from execstate.errors import SpecError
 
 SPEC_NAME = "case.toml"
 RECORD_NAME = "construct.json"
-PROGRAM_NAMES = {"python": "main.py", "cpp": "main.cpp"}
 STUDY_COMMENT = (
     "Written by `execstate construct`: the case specs in this folder name files of the problem pools listed\n"
     "in sources instead of copying them (`execstate construct --vendor` copies them instead)."
@@ -57,7 +56,7 @@ def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Pat
     """
     spec_dir.mkdir(parents=True, exist_ok=True)
     problem = case.problem
-    program_name = PROGRAM_NAMES[problem.language]
+    program_name = language_entry(problem.language).program
     if not vendor and problem.program.read_text(encoding="utf-8") == case.source:
         program = relative_name(problem.program, spec_dir)
     else:
@@ -131,7 +130,6 @@ def ensure_sources(out: Path, pools: Iterable[Path]) -> None:
 
 
 __all__ = [
-    "PROGRAM_NAMES",
     "RECORD_NAME",
     "SPEC_NAME",
     "ChosenCase",
