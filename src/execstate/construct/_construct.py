@@ -481,9 +481,8 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         case = ChosenCase(
             w.problem, case_id, study, w.source, _anchor(w, loop), tuple(names), prov, short["data"], long["data"]
         )
-        trial = write_case(
-            w.tmp / f"trial-{loop['line']}", case, vendor=True
-        )  # admission does not depend on where files lie
+        # the trial is a self-contained copy: admission does not depend on where the files lie
+        trial = write_case(w.tmp / f"trial-{loop['line']}", case, vendor=True)
         w.phase("check")
         built = build_case(load_spec(trial), w.build_opts)
         if isinstance(built, list):
