@@ -30,7 +30,7 @@ from execstate.builder._languages import language_entry
 from execstate.builder._python import check_variables, instrument, resolve_loop
 from execstate.errors import SpecProblem
 from execstate.metrics import Measurement, cyclomatic, measure
-from execstate.sandbox import Limits, SandboxResult, run_python, run_script, scrubbed_env
+from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
 
 if TYPE_CHECKING:
     from execstate.builder._options import BuildOptions
@@ -136,7 +136,8 @@ class PythonLanguage:
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """The executed line-to-line transitions of the program's own lines (0: entering or leaving a frame)."""
-        with tempfile.TemporaryDirectory(prefix="arcs-", dir=workdir, ignore_cleanup_errors=True) as fresh:
+        # the program runs in this directory: removed however deep it left it (a SandboxFault if it cannot be)
+        with program_directory(prefix="execstate-arcs-") as fresh:
             res = run_script(
                 self.python,
                 _TRANSITIONS,
@@ -144,10 +145,10 @@ class PythonLanguage:
                 stdin,
                 self.measure_limits(),
                 env=scrubbed_env(0),
-                cwd=Path(fresh),
+                cwd=fresh,
                 files={self.filename: source.encode("utf-8")},
             )
-            out = Path(fresh) / "transitions.json"
+            out = fresh / "transitions.json"
             if not res.ok or not out.is_file():
                 return None
             try:
