@@ -112,6 +112,18 @@ def test_a_third_language_builds_through_the_normal_build(tmp_path, lines):
     register_language(ENTRY)  # for the fixture's clean-up
 
 
+def test_an_adapters_spec_problem_is_reported_once_with_the_spec_file(tmp_path, lines):
+    """The adapter raises SpecProblem(key, problem, fix) where it finds it; the exclusion names the file once."""
+    spec = _case(tmp_path) / "case.toml"
+    spec.write_text(SPEC.replace('["total", "i"]', '["totl"]'), encoding="utf-8")
+    (excluded,) = build([spec]).exclusions
+    assert excluded.check == "spec"
+    assert (
+        excluded.reason
+        == f"{spec.resolve()} [checkpoint.variables]: no variable named totl. Fix: name program variables"
+    )
+
+
 def test_registering_refuses_a_name_or_file_another_language_has(lines):
     with pytest.raises(UsageError, match="'python' already has the name"):
         register_language(replace(ENTRY, name="python"))

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem, UsageError
 from execstate.records import LANGUAGE_NAMES, accept_language
@@ -47,7 +47,13 @@ class LanguageEntry:
 
     @property
     def suffix(self) -> str:
+        """The suffix of the language's program files (``.py``)."""
         return Path(self.program).suffix
+
+    @property
+    def files(self) -> frozenset[str]:
+        """The file names a problem pool gives this language's programs: the program, the generator."""
+        return frozenset(name for name in (self.program, self.generator) if name)
 
 
 LANGUAGES: dict[str, LanguageEntry] = {
@@ -98,14 +104,17 @@ def language_entry(name: str, *, option: str | None = None) -> LanguageEntry:
 def make_language(name: str, opts: BuildOptions) -> Language:
     """The adapter of language ``name`` under ``opts`` (``SpecProblem`` for an unknown name)."""
     adapter = language_entry(name).adapter
-    if isinstance(adapter, str):
-        module, _, path = adapter.partition(":")
-        found: object = importlib.import_module(module)
-        for attr in path.split("."):
-            found = getattr(found, attr)
-        adapter = found  # type: ignore[assignment]
-    assert callable(adapter)
-    return adapter(opts)
+    factory = _imported(adapter) if isinstance(adapter, str) else adapter
+    return factory(opts)
+
+
+def _imported(path: str) -> Callable[[BuildOptions], Language]:
+    """The object ``"module:attr.attr"`` names, importing the module (the first use of a language)."""
+    module, _, attrs = path.partition(":")
+    found: Any = importlib.import_module(module)
+    for attr in attrs.split("."):
+        found = getattr(found, attr)
+    return found
 
 
 def construct_language(name: str, opts: BuildOptions) -> ConstructLanguage | None:
@@ -152,14 +161,13 @@ def register_language(entry: LanguageEntry) -> None:
     """
     if not _NAME.match(entry.name):
         raise UsageError(f"language name {entry.name!r} is not a short lower-case identifier. Fix: name it like 'lua'")
-    files = {entry.program, entry.generator} - {None}
     for other in LANGUAGES.values():
         if other.name == entry.name:
             clash = "the name"
         elif other.suffix == entry.suffix:
             clash = f"the file suffix {entry.suffix!r}"
-        elif files & {other.program, other.generator}:
-            clash = f"the file name {sorted(files & {other.program, other.generator})[0]!r}"  # type: ignore[type-var]
+        elif entry.files & other.files:
+            clash = f"the file name {sorted(entry.files & other.files)[0]!r}"
         else:
             continue
         raise UsageError(f"language {other.name!r} already has {clash}. Fix: choose another for {entry.name!r}")

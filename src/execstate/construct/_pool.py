@@ -256,8 +256,10 @@ def _declared_generator(d: Path, table: object) -> Generator:
         raise SpecError(path, "generator.file", f"{name!r} is not a file in {d}", "name a file inside the problem")
     language = language_of_file(target)
     if language is None:
-        suffixes = ", ".join(language_entry(n).suffix for n in program_languages().values())
-        raise SpecError(path, "generator.file", f"{name!r} is not a program of a known language", f"use {suffixes}")
+        suffixes = " or ".join(Path(program).suffix for program in program_languages())
+        raise SpecError(
+            path, "generator.file", f"{name!r} is not a program of a known language", f"name a {suffixes} file"
+        )
     return Generator(d / name, language, takes_size)
 
 
