@@ -54,7 +54,8 @@ def _livecodebench(kinds: argparse._SubParsersAction) -> None:
     p = kinds.add_parser(
         "livecodebench",
         help="LiveCodeBench code_generation_lite records with an evaluation-output solutions file",
-        description="Take, per stdin problem, the first code whose grade is true in --solutions.",
+        description="Take, per problem, the first code whose grade is true in --solutions; a function-call "
+        "(LeetCode) problem gets a driver that reads its arguments from stdin (docs/construct.md).",
     )
     p.add_argument("records", type=Path, help="code_generation_lite records (JSON lines)")
     p.add_argument("--solutions", type=Path, required=True, help="evaluation output: [{question_id, code_list, ...}]")
@@ -67,7 +68,8 @@ def _livecodebench(kinds: argparse._SubParsersAction) -> None:
 def _folders(kinds: argparse._SubParsersAction) -> None:
     p = kinds.add_parser(
         "folders",
-        help="folders with main.py or main.cpp beside NAME.in/NAME.out or in_N.txt/out_N.txt samples",
+        help="folders with main.py or main.cpp beside NAME.in/NAME.out or in_N.txt/out_N.txt samples, "
+        "or with solution.py and tests.json (a function-call problem)",
         description="One problem per folder; a directory without a program is searched one level down.",
     )
     p.add_argument("dirs", type=Path, nargs="+", metavar="DIR", help="solution folders, or directories of them")

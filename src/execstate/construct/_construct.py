@@ -53,6 +53,7 @@ from execstate.builder import (
     construct_language,
     load_spec,
 )
+from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._fanout import fan_out
 from execstate.construct._pool import Problem
 from execstate.construct._scrub import scrub
@@ -285,9 +286,13 @@ def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) ->
 def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
     """Every loop with its iteration count on the long input, best first (most iterations, then first line)."""
     rows = []
+    driver = driver_start(w.source)  # a function-call problem's driver (construct/_driver.py) is not the program's
     for line in w.lang.loops(w.source):
         row: dict[str, Any] = {"line": line, "header": w.source.split("\n")[line - 1].strip()}
         rows.append(row)
+        if driver is not None and line >= driver:
+            row["rejected"] = DRIVER_LOOP
+            continue
         try:
             w.lang.locate_loop(w.source, line, None, ())
             counted = w.lang.instrument(w.source, line, (), "count")

@@ -1,5 +1,8 @@
 """Import folders of solutions: ``main.py`` or ``main.cpp`` beside sample files, one folder per problem.
 
+A folder holding ``solution.py`` and ``tests.json`` instead is a function-call
+problem, made a stdin one with a driver (``_calls.py``).
+
 Samples are ``NAME.in`` with ``NAME.out``, or ``in_N.txt`` with ``out_N.txt``;
 an input without output is kept (a test with no expected output), an output
 without input makes the folder ``invalid``. A directory given that holds no
@@ -16,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from execstate.builder import program_languages
+from execstate.construct._calls import import_call_folder, is_call_folder
 from execstate.construct._pool import NewTest, is_problem_dir, natural_key, program_files_problem, slug
 from execstate.construct._report import (
     Claims,
@@ -65,6 +69,8 @@ class _Copier:
     target: Target
 
     def __call__(self, folder: Path, problem_id: str) -> Outcome:
+        if is_call_folder(folder):  # solution.py with tests.json: a function-call problem (construct/_calls.py)
+            return import_call_folder(self.target, folder, problem_id)
         programs = program_languages()
         found = [n for n in programs if (folder / n).is_file()]
         if len(found) > 1:
@@ -121,7 +127,7 @@ def _items(dirs: list[Path], copier: _Copier, claims: Claims) -> Iterator[Outcom
 
 def _solution_folders(dirs: list[Path]) -> Iterator[Path | Skipped]:
     for d in dirs:
-        if is_problem_dir(d):
+        if is_problem_dir(d) or is_call_folder(d):
             yield d
             continue
         subs = sorted((s for s in d.iterdir() if s.is_dir() and not s.name.startswith(".")), key=lambda s: s.name)
@@ -131,6 +137,6 @@ def _solution_folders(dirs: list[Path]) -> Iterator[Path | Skipped]:
         for sub in subs:
             yield (
                 sub
-                if is_problem_dir(sub)
+                if is_problem_dir(sub) or is_call_folder(sub)
                 else Skipped(record=str(sub), kind="invalid", reason=program_files_problem([]))
             )
