@@ -77,7 +77,13 @@ def best(fn, repeat: int) -> tuple[float, object]:
 def plain_run(python: str, source: str, stdin: bytes, tmp: Path):
     program = tmp / "plain.py"
     program.write_text(source)
-    res = run([python, "-s", "-B", str(program)], stdin, Limits(wall_s=600, cpu_s=600), env=scrubbed_env())
+    res = run(
+        [python, "-s", "-B", str(program)],
+        stdin,
+        Limits(wall_s=600, cpu_s=600),
+        env=scrubbed_env(),
+        readable=[program],  # the sandbox shows the program only files it is given
+    )
     assert res.ok, res.describe()
     return res
 

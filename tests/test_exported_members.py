@@ -9,6 +9,9 @@ import execstate.cli
 PUBLIC = {
     "execstate.builder": {
         "CARD_NAME",
+        "MeasurementStats",
+        "forget_measurements",
+        "measure_once",
         "dataset_card",
         "dataset_features",
         "BuildOptions",

@@ -28,6 +28,7 @@ from execstate.builder._languages import (
     register_language,
     unregister_language,
 )
+from execstate.builder._measurements import MeasurementStats, forget_measurements, measure_once
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import instrument, resolve_loop
 from execstate.builder._python_language import HASH_SEEDS, PythonLanguage
@@ -58,6 +59,7 @@ __all__ = [
     "Instrumented",
     "Language",
     "LanguageEntry",
+    "MeasurementStats",
     "PythonLanguage",
     "SpecDraft",
     "SpecError",
@@ -74,12 +76,14 @@ __all__ = [
     "dataset_features",
     "find_specs",
     "find_study",
+    "forget_measurements",
     "generator_languages",
     "instrument",
     "language_entry",
     "language_of_file",
     "load_spec",
     "make_language",
+    "measure_once",
     "measurement_limits",
     "open_executor",
     "program_languages",

@@ -17,6 +17,7 @@ from pathlib import Path
 from execstate.builder._invariant import InvariantRefused, audit_invariant
 from execstate.builder._language import Endpoint, Instrumented, Language, Variation
 from execstate.builder._languages import helper_language, make_language
+from execstate.builder._measurements import measure_once
 from execstate.builder._neighbours import inside_neighbours, post_neighbours, sweep_iterations
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import source_lines
@@ -277,8 +278,8 @@ def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
 
 def _trace_lengths(case: _Case, data: bytes, name: str, expected: bytes) -> list[int]:
     values = []
-    for _ in range(3):
-        m = case.lang.measure(case.source, data, None, state=False)
+    for repeat in range(3):
+        m = measure_once(case.lang, case.source, data, None, state=False, repeat=repeat)
         if m.status != "ok" or m.trace_length is None:
             raise Excluded("run", f"measuring the trace length on the {name} input: {m.status}; {m.detail}")
         _check_measured_stdout(m, expected, f"the clean program on the {name} input", "clean run")
@@ -430,7 +431,7 @@ def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
     toolchain: dict = {}
     tasks = []
     for arm, text, data, oracle, kind, end, suffix, extra in plan:
-        m = case.lang.measure(source, data, end, state=True)
+        m = measure_once(case.lang, source, data, end, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}{suffix}: {m.status}; {m.detail}")
         _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")

@@ -52,6 +52,7 @@ from execstate.builder import (
     build_case,
     construct_language,
     load_spec,
+    measure_once,
 )
 from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._fanout import fan_out
@@ -146,7 +147,7 @@ class _Work:
         return self.lang.run(source, data, self.tmp)
 
     def trace(self, data: bytes) -> int | None:
-        m = self.lang.measure(self.source, data, None, state=False)
+        m = measure_once(self.lang, self.source, data, None, state=False)
         return m.trace_length if m.status == "ok" else None
 
 

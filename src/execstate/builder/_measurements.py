@@ -1,0 +1,82 @@
+"""Measurements remembered within a process, keyed by everything that decides them (issue 27, item 2).
+
+A measurement is a deterministic function of the language adapter (interpreter or
+compiler, limits, environment: its ``repr``, a frozen dataclass's fields), the
+program text, the input bytes, the endpoint (loop, projection, mode, k and the
+instrumented copy) and whether state is walked. ``execstate construct`` tries
+several loops of one problem on the same inputs, and each try runs the unchanged
+builder: the clean program's trace and final-arm measurements of those inputs
+are the same every time, so the second try takes them from here and measures
+only its own checkpoints. Construct's own trace measurement of an input is the
+builder's first one of it.
+
+Only successful measurements are kept (a timeout may not recur on a quieter
+machine), and ``repeat`` keeps the builder's repeated measurements of one input
+(the trace-order check's three) distinct: each is still a run of its own the
+first time. The table lives in the process (a pool worker keeps its own) and
+holds at most ``MAX_ENTRIES`` measurements, least recently used first out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from execstate.builder._language import Endpoint, Language
+from execstate.metrics import Measurement
+
+MAX_ENTRIES = 128
+"""Measurements kept per process (each holds its run's stdout)."""
+
+
+@dataclass
+class MeasurementStats:
+    """How many measurements this process took from the table and how many it ran."""
+
+    hits: int = 0
+    runs: int = 0
+
+
+_TABLE: OrderedDict[str, Measurement] = OrderedDict()
+STATS = MeasurementStats()
+
+
+def measurement_key(
+    lang: Language, source: str, stdin: bytes, endpoint: Endpoint | None, state: bool, repeat: int
+) -> str:
+    """The SHA-256 naming one measurement: the adapter's fields, program, input, endpoint, state and repeat."""
+    h = hashlib.sha256()
+    for part in (repr(lang), source, repr(endpoint), f"state={state} repeat={repeat}"):
+        data = part.encode("utf-8")
+        h.update(len(data).to_bytes(8, "little") + data)
+    h.update(len(stdin).to_bytes(8, "little") + stdin)
+    return h.hexdigest()
+
+
+def measure_once(
+    lang: Language, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool, repeat: int = 0
+) -> Measurement:
+    """``lang.measure(source, stdin, endpoint, state=state)``, run only if this process has not run it yet."""
+    key = measurement_key(lang, source, stdin, endpoint, state, repeat)
+    found = _TABLE.get(key)
+    if found is not None:
+        _TABLE.move_to_end(key)
+        STATS.hits += 1
+        return found
+    m = lang.measure(source, stdin, endpoint, state=state)
+    STATS.runs += 1
+    if m.ok:
+        _TABLE[key] = m
+        while len(_TABLE) > MAX_ENTRIES:
+            _TABLE.popitem(last=False)
+    return m
+
+
+def forget_measurements() -> None:
+    """Empty this process's table and zero its counts (benchmarks measure both ways in one run)."""
+    _TABLE.clear()
+    STATS.hits = STATS.runs = 0
+
+
+__all__ = ["MAX_ENTRIES", "STATS", "MeasurementStats", "forget_measurements", "measure_once", "measurement_key"]
