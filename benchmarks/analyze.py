@@ -1,18 +1,21 @@
 """Benchmark: the full `execstate analyze` on 11,200 synthetic graded cells (target < 60 s on 2 cores).
 
-Run:  python benchmarks/analyze.py [--out DIR]
+Run:  python benchmarks/analyze.py [--out DIR] [--smoke]
 
 Builds the paper-shaped synthetic corpus (400 cases, 1,600 tasks, 7 settings),
 writes tasks.jsonl/grades.jsonl, then times each stage of the analysis with
 the protocol's counts (10,000 bootstrap replicates, 10,000 permutations) and
 the whole command side by side, printing each stage's share and the total's
 ratio to the 60-second target.
+--smoke: 3 studies (Python, C++, shared source) of 6 cases, 200 replicates/permutations, figures of one study;
+the target sets no exit status.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -28,9 +31,10 @@ from execstate.analyze import (
 )
 from execstate.records import write_jsonl
 from execstate.report import analyze_files, render_figures
-from execstate.testing import synthetic_grades, synthetic_tasks
+from execstate.testing import STUDIES, synthetic_grades, synthetic_tasks
 
 TARGET_S = 60.0
+SMOKE_STUDIES = ("classic", "lcb_cpp", "networkx")  # a Python study, a C++ study, the shared-source study
 
 
 def _timed(label: str, fn, results: list[tuple[str, float, float]]):
@@ -44,14 +48,19 @@ def _timed(label: str, fn, results: list[tuple[str, float, float]]):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="keep the outputs here (default: a temporary directory)")
+    parser.add_argument("--smoke", action="store_true", help="a tiny corpus and few replicates: does it still run?")
     args = parser.parse_args(argv)
     work = args.out or Path(tempfile.mkdtemp(prefix="execstate-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    tasks = synthetic_tasks(0)
+    config = AnalysisConfig()
+    corpus = STUDIES
+    if args.smoke:
+        corpus = tuple((name, lang, 6) for name, lang, _ in STUDIES if name in SMOKE_STUDIES)
+        config = AnalysisConfig(replicates=200, permutations=200, figure_studies=SMOKE_STUDIES[:1])
+    tasks = synthetic_tasks(0, corpus)
     grades = synthetic_grades(tasks, 0)
     write_jsonl(work / "tasks.jsonl", tasks)
     write_jsonl(work / "grades.jsonl", grades)
-    config = AnalysisConfig()
     print(
         f"{len(tasks)} tasks, {len(grades)} graded cells, {config.replicates} replicates, "
         f"{config.permutations} permutations; cpus available: {len(os.sched_getaffinity(0))}"
@@ -62,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     _timed("paired + bootstrap", lambda: paired_comparison(cells.frame, config), stages)
     _timed("cluster regression", lambda: cluster_regression(cells.frame, config), stages)
     series = _timed("series tests", lambda: series_tests(cells.frame, config), stages)
-    studies = sorted(cells.frame["study"].unique())
+    studies = list(config.figure_studies or sorted(cells.frame["study"].unique()))
     figs = _timed("figure data (fits, bands, bins)", lambda: figure_data(cells.frame, series, studies), stages)
     _timed("figures (drawing)", lambda: render_figures(figs, work / "stage-figures"), stages)
     total: list[tuple[str, float, float]] = []
@@ -80,7 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
         f"({'within' if whole < TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
         f"load average at end {os.getloadavg()[0]:.1f}; outputs in {work / 'out'}"
+        + (" (removed)" if args.smoke and args.out is None else "")
     )
+    if args.smoke:
+        if args.out is None:
+            shutil.rmtree(work)
+        return 0
     return 0 if whole < TARGET_S else 1
 
 

@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test,dask]'``::
 
-    python benchmarks/construct.py [--study codecontests_py] [--jobs 2] [--dask-problems 8]
+    python benchmarks/construct.py [--study codecontests_py] [--problem ID ...] [--jobs 2] [--dask-problems 8] [--smoke]
 
 Prints, measured in one run:
 (a) the whole pool of a built-in constructed study on a process pool of ``--jobs`` workers:
@@ -13,6 +13,9 @@ Prints, measured in one run:
 (b) the first ``--dask-problems`` problems on the process pool and on a ``distributed.LocalCluster``
     with as many single-threaded worker processes, side by side: wall times, their ratio, and
     whether both wrote the same bytes.
+``--problem ID`` (repeatable) takes only those problems, in that order, in (a) and (b); then (a) compares
+their spec folders with the committed ones.
+--smoke: two quick problems (codecontests_py: one without a spec, one with) in (a), the first of them in (b).
 """
 
 from __future__ import annotations
@@ -24,43 +27,65 @@ import tempfile
 import time
 from pathlib import Path
 
+from execstate.builder import forget_measurements
 from execstate.construct import ConstructOptions, construct, read_pool
 from execstate.studies import STUDIES
 from execstate.testing import tree_bytes
+
+SMOKE_PROBLEMS = {  # ~5 s and ~10 s alone on 2 idle cores
+    "codecontests_py": ["1444_a_division_6380", "103_b_cthulhu_4280"],
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", default="codecontests_py")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--problem", action="append", help="only this problem of the pool (repeatable; default: all)")
     ap.add_argument("--dask-problems", type=int, default=8)
+    ap.add_argument("--smoke", action="store_true", help="two problems, one on Dask: does it still run?")
     args = ap.parse_args()
     study = STUDIES[args.study]
     assert study.pool is not None and study.cases_dir is not None
-    problems = read_pool(study.pool)
+    pool = read_pool(study.pool)
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        ap.set_defaults(dask_problems=1)
+        args = ap.parse_args()
+        args.problem = args.problem or list(SMOKE_PROBLEMS.get(args.study, [p.id for p in pool[:2]]))
+    ids = args.problem or [p.id for p in pool]
+    by_id = {p.id: p for p in pool}
+    if unknown := [i for i in ids if i not in by_id]:
+        ap.error(f"not in {study.pool}: {', '.join(unknown)}")
+    problems = [by_id[i] for i in ids]
     opts = ConstructOptions(study=args.study)
     with tempfile.TemporaryDirectory(prefix="bench-construct-") as tmp:
         # the committed layout (study.toml beside pool/ and specs/), so the specs name ../../pool/<id>/ alike
         shutil.copytree(study.pool, Path(tmp) / "pool")
         shutil.copy(study.pool.parent / "study.toml", Path(tmp) / "study.toml")
         out = Path(tmp) / "specs"
+        copied = {p.id: p for p in read_pool(Path(tmp) / "pool")}
+        forget_measurements()  # with --jobs 1 construct runs in this process, which remembers measurements
         started = time.perf_counter()
-        result = construct(read_pool(Path(tmp) / "pool"), out, opts, jobs=args.jobs)
+        result = construct([copied[i] for i in ids], out, opts, jobs=args.jobs)
         wall = time.perf_counter() - started
         phases: dict[str, float] = {}
         for o in result.outcomes:
             for name, seconds in o.seconds.items():
                 phases[name] = phases.get(name, 0.0) + seconds
         total = sum(phases.values())
-        same = tree_bytes(out) == tree_bytes(study.cases_dir)
+        if args.problem is None:
+            same = tree_bytes(out) == tree_bytes(study.cases_dir)
+        else:  # construct.json lists these problems only: compare their spec folders
+            same = all(tree_bytes(out / i) == tree_bytes(study.cases_dir / i) for i in ids)
         print(f"(a) {args.study}: {len(problems)} problems, {len(result.written)} specs, {args.jobs} workers")
         print(f"    {len(problems) / wall * 60:.1f} problems/min ({wall:.0f} s)")
         print(
             "    phases: " + ", ".join(f"{k} {v / total:.0%}" for k, v in sorted(phases.items(), key=lambda kv: -kv[1]))
         )
-        print(f"    identical to the committed specs: {same}")
+        print(f"    identical to the committed specs{'' if args.problem is None else ' (these problems)'}: {same}")
 
         subset = problems[: args.dask_problems]
+        forget_measurements()
         started = time.perf_counter()
         construct(subset, Path(tmp) / "process", opts, jobs=args.jobs)
         process_s = time.perf_counter() - started

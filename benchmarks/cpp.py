@@ -3,7 +3,7 @@ the share of a build spent compiling, and the cost of a gcov measurement against
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/cpp.py [--programs N] [--repeat R] [--library-checker DIR]
+    python benchmarks/cpp.py [--programs N] [--repeat R] [--library-checker DIR] [--smoke]
 
 Prints, measured side by side in one run:
 (a) compile throughput in programs per minute with 2 compiles at a time (the builder's thread
@@ -17,6 +17,7 @@ Prints, measured side by side in one run:
 (c) gcov measurement cost on a 10^7-iteration loop: the coverage run alone, and the whole
     ``measure_cpp`` (coverage run + reading the .gcda + gcov), each divided by a plain -O2 run of
     the same program (best of ``--repeat``; all runs in the sandbox).
+--smoke: (a) one program, run builds only; (b) one problem, one input; (c) the <cstdio> loop, 10^4 iterations, once.
 """
 
 from __future__ import annotations
@@ -170,10 +171,10 @@ def compiled(source: str, compiler: Compiler, coverage: bool = False, include_di
     return result
 
 
-def throughput(count: int, tmp: Path) -> None:
+def throughput(count: int, tmp: Path, coverages: tuple[bool, ...] = (False, True)) -> None:
     programs = list(CONTEST.values())
     sources = [programs[i % len(programs)] + f"// variant {i}\n" for i in range(count)]
-    for coverage in (False, True):
+    for coverage in coverages:
         label = "coverage (-O0 --coverage)" if coverage else "run build (-O2)"
         rates = {}
         for pch in (False, True):
@@ -197,8 +198,8 @@ def throughput(count: int, tmp: Path) -> None:
         print(f"  {label:26s} precompiled header speed-up: {rates[True] / rates[False]:4.2f}x")
 
 
-def build_share(root: Path, tmp: Path) -> None:
-    problems = sorted(p for p in root.iterdir() if (p / "main.cpp").is_file()) if root.is_dir() else []
+def build_share(root: Path, tmp: Path, limit: int | None = None, inputs: int | None = None) -> None:
+    problems = sorted(p for p in root.iterdir() if (p / "main.cpp").is_file())[:limit] if root.is_dir() else []
     if not problems:
         print(f"  skipped: no library-checker programs under {root}")
         return
@@ -210,7 +211,7 @@ def build_share(root: Path, tmp: Path) -> None:
         plain, cover = compiled(source, compiler, False, includes), compiled(source, compiler, True, includes)
         compile_s = plain.compile_s + cover.compile_s
         run_s = 0.0
-        for test in sorted((problem / "tests").glob("*.in")):
+        for test in sorted((problem / "tests").glob("*.in"))[:inputs]:
             data = test.read_bytes()
             start = time.perf_counter()
             ran = run_binary(plain, data, LIMITS)
@@ -238,13 +239,13 @@ def best(fn, repeat: int):
     return min(times), result
 
 
-def gcov_cost(repeat: int, tmp: Path) -> None:
+def gcov_cost(repeat: int, tmp: Path, iterations: int = 10**7, loops: int | None = None) -> None:
     compiler = Compiler(cache_dir=tmp / "cache-loop")
-    stdin = b"10000000\n"
+    stdin = f"{iterations}\n".encode()
     empty = compiled("int main() {}\n", compiler)
     start_s, _ = best(lambda: run_binary(empty, b"", LIMITS), repeat)
     print(f"  sandbox start-up (an empty program): {start_s:6.3f} s; 'net' ratios subtract it from both sides")
-    for name, source in LOOPS.items():
+    for name, source in list(LOOPS.items())[:loops]:
         plain, cover = compiled(source, compiler), compiled(source, compiler, True)
         plain_s, ran = best(partial(run_binary, plain, stdin, LIMITS), repeat)
         cover_s, _ = best(partial(run_binary, cover, stdin, LIMITS), repeat)
@@ -263,15 +264,25 @@ def main() -> int:
     parser.add_argument("--programs", type=int, default=12, help="programs compiled per configuration in (a)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--library-checker", type=Path, default=LIBRARY_CHECKER)
+    parser.add_argument("--library-problems", type=int, help="only the first N library-checker problems in (b)")
+    parser.add_argument("--library-inputs", type=int, help="only the first N inputs of each problem in (b)")
+    parser.add_argument("--iterations", type=int, default=10**7, help="iterations of the loops in (c)")
+    parser.add_argument("--smoke", action="store_true", help="the smallest sizes: does it still run?")
     args = parser.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        parser.set_defaults(programs=1, repeat=1, library_problems=1, library_inputs=1, iterations=10**4)
+        args = parser.parse_args()
+    # smoke: no coverage build of <bits/stdc++.h> (its precompiled header alone takes ~25 s); the coverage
+    # builds of (b) and (c) still go through the same compile path
+    coverages, loops = ((False,), 1) if args.smoke else ((False, True), None)
     print(f"{Compiler().version()}")
     with tempfile.TemporaryDirectory(prefix="execstate-bench-cpp-") as tmp:
         print("(a) compile throughput, 2 compiles at a time, every compile a cache miss")
-        throughput(args.programs, Path(tmp))
+        throughput(args.programs, Path(tmp), coverages)
         print("(b) library-checker: compile vs run time (one plain run + one measurement per input)")
-        build_share(args.library_checker, Path(tmp))
-        print("(c) gcov measurement cost, 10^7-iteration loop, best of", args.repeat)
-        gcov_cost(args.repeat, Path(tmp))
+        build_share(args.library_checker, Path(tmp), args.library_problems, args.library_inputs)
+        print(f"(c) gcov measurement cost, {args.iterations:,}-iteration loop, best of", args.repeat)
+        gcov_cost(args.repeat, Path(tmp), args.iterations, loops)
     return 0
 
 

@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/metrics.py [--python PATH ...] [--skip-reference]
+    python benchmarks/metrics.py [--python PATH ...] [--skip-reference] [--smoke]
 
 Prints, measured side by side in one run (best of ``--repeat`` runs each):
 (a) trace-length measurement wall time / plain run wall time, per interpreter,
@@ -12,6 +12,7 @@ Prints, measured side by side in one run (best of ``--repeat`` runs each):
     (the two must agree exactly; the script exits 1 if they do not).
 Both sides of every ratio run in the same sandbox, so interpreter start-up is
 in both. Targets (issue 3): ratio <= 4 on 3.12+; state speed-up >= 10.
+--smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference).
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ def plain_run(python: str, source: str, stdin: bytes, tmp: Path):
     return res
 
 
-def trace_ratios(python: str, repeat: int, tmp: Path) -> None:
-    cases = [("loop 10^6", LOOP, b"1000000\n"), ("function-heavy", CALLS, b"100000\n")]
+def trace_ratios(python: str, repeat: int, tmp: Path, loop_n: int = 10**6, calls_n: int = 10**5) -> None:
+    size = f"10^{len(str(loop_n)) - 1}" if str(loop_n).rstrip("0") == "1" else str(loop_n)
+    cases = [(f"loop {size}", LOOP, f"{loop_n}\n".encode()), ("function-heavy", CALLS, f"{calls_n}\n".encode())]
     for name, source, stdin in cases:
         plain, _ = best(lambda: plain_run(python, source, stdin, tmp), repeat)
         row = [f"{name:15s} plain {plain:6.2f}s"]
@@ -127,7 +129,14 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--state-n", type=int, default=10_000)
     parser.add_argument("--skip-reference", action="store_true", help="skip (b), the slow reference walker")
+    parser.add_argument("--loop-n", type=int, default=10**6, help="iterations of the loop in (a)")
+    parser.add_argument("--calls-n", type=int, default=10**5, help="iterations of the function-heavy program in (a)")
+    parser.add_argument("--smoke", action="store_true", help="the smallest sizes: does it still run?")
     args = parser.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        parser.set_defaults(repeat=1, loop_n=10**4, calls_n=10**3, state_n=300)
+        args = parser.parse_args()
+        args.python = args.python or [sys.executable]
     pythons = [p for p in (args.python or PYTHONS) if Path(p).exists()] or [sys.executable]
     import tempfile
 
@@ -136,7 +145,7 @@ def main() -> int:
         for python in pythons:
             print(f"{python}")
             print(" (a) trace-length measurement / plain run")
-            trace_ratios(python, args.repeat, Path(tmp))
+            trace_ratios(python, args.repeat, Path(tmp), args.loop_n, args.calls_n)
             if not args.skip_reference:
                 print(" (b) state metrics, fast vs reference")
                 ok = state_ratio(python, args.state_n) and ok

@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/networkx.py [--candidates 4000] [--plain 100] [--jobs 2]
+    python benchmarks/networkx.py [--candidates 4000] [--plain 100] [--jobs 2] [--smoke]
 
 Prints, measured side by side in one run on the first ``--candidates`` default candidates:
 (a) generating them (``generator.instance``, in this process), and screening them
@@ -12,6 +12,7 @@ Prints, measured side by side in one run on the first ``--candidates`` default c
 (b) per candidate, screening's wall time against a plain sandboxed run of the same program on the
     same input (``execstate.sandbox.run_python``, one by one, on the first ``--plain`` candidates),
     and against ``execstate.metrics.measure`` one by one (what screening replaces).
+--smoke: 20 candidates, 3 of them run plain and measured one by one.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=4000)
     ap.add_argument("--plain", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true", help="20 candidates: does it still run?")
     args = ap.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        ap.set_defaults(candidates=20, plain=3)
+        args = ap.parse_args()
     folder = STUDIES["networkx"].screened
     assert folder is not None
     spec = importlib.util.spec_from_file_location("nx_generator", folder / "generator.py")

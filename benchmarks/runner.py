@@ -29,7 +29,9 @@ POSTs with no recording at all: through aiohttp (the floor under
 connections is far slower still). The httpx row is why the provider uses
 aiohttp: its CPU per request alone caps throughput below the target at C=256.
 
-    python benchmarks/runner.py [--latency 0.2] [--rounds 50] [--concurrency 64 256] [--compare]
+--smoke: latency 0.05 s, 3 rounds, concurrency 4, with the --compare rows.
+
+    python benchmarks/runner.py [--latency 0.2] [--rounds 50] [--concurrency 64 256] [--compare] [--smoke]
 """
 
 from __future__ import annotations
@@ -214,7 +216,11 @@ def main() -> None:
     )
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--compare", action="store_true", help="also time bare aiohttp and bare httpx")
+    ap.add_argument("--smoke", action="store_true", help="a few requests through every row: does it still run?")
     args = ap.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        ap.set_defaults(latency=0.05, rounds=3, concurrency=[4], compare=True)
+        args = ap.parse_args()
     proc, url = start_server(args.latency)
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     print(

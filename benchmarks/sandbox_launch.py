@@ -12,8 +12,9 @@ matplotlib) and then holds ``--ballast`` MB more. Runs alternate between the two
 machine hits both alike. Printed: wall, the caller's kernel time and the child's, per run, and the ratio.
 Target: the default path's wall per run does not grow with the caller's memory (ratio to the smallest
 caller at most 1.3x).
+--smoke: 2 runs per way after 1 warm-up, callers holding 0 and 50 MB more.
 
-    python benchmarks/sandbox_launch.py [--runs 40] [--ballast 0 500 1000]
+    python benchmarks/sandbox_launch.py [--runs 40] [--ballast 0 500 1000] [--smoke]
 """
 
 from __future__ import annotations
@@ -60,7 +61,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40, help="runs per way and caller size")
     parser.add_argument("--ballast", type=int, nargs="+", default=[0, 500, 1000], help="extra MB the caller holds")
+    parser.add_argument("--warm-up", type=int, default=3, help="runs before each caller size's samples")
+    parser.add_argument("--smoke", action="store_true", help="a few runs, small callers: does it still run?")
     args = parser.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        parser.set_defaults(runs=2, ballast=[0, 50], warm_up=1)
+        args = parser.parse_args()
     if not sandbox._death_signal():
         raise SystemExit("util-linux setpriv is not on this machine: there is nothing to compare")
     held: list[bytearray] = []
@@ -74,7 +80,7 @@ def main() -> None:
             block[::4096] = b"\1" * len(block[::4096])  # touch every page: resident, not just reserved
             held.append(block)
             total = mb
-            for _ in range(3):  # warm-up
+            for _ in range(args.warm_up):
                 _one(script, True)
             samples: dict[str, list[tuple[float, float, float]]] = {"setpriv": [], "preexec_fn": []}
             for _ in range(args.runs):

@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/screen.py [--python PATH] [--inputs 200] [--large 4000] [--jobs 2]
+    python benchmarks/screen.py [--python PATH] [--inputs 200] [--large 4000] [--jobs 2] [--smoke]
 
 Prints, measured side by side in one run on the same inputs of a mid-size
 program (Dijkstra on a random graph, a few thousand instruction events per
@@ -12,6 +12,7 @@ each with ``--jobs`` at a time; the ratio of screening cost to plain runs; and
 the screening rate on ``--large`` inputs (default batch size). The script
 exits 1 if screening and ``measure()`` disagree on any input. Target (issue
 15): at least 300 candidates per second on 2 cores.
+--smoke: 6 inputs and 12 large inputs (in batches of 4 in place of 500).
 """
 
 from __future__ import annotations
@@ -83,7 +84,12 @@ def main() -> int:
     parser.add_argument("--inputs", type=int, default=200)
     parser.add_argument("--large", type=int, default=4000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=500, help="inputs per screening worker on the large set")
+    parser.add_argument("--smoke", action="store_true", help="a few inputs: does it still run?")
     args = parser.parse_args()
+    if args.smoke:  # smaller defaults; options given on the command line still win
+        parser.set_defaults(inputs=6, large=12, batch=4)
+        args = parser.parse_args()
     inputs = make_inputs(args.inputs)
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.jobs) as pool:
         program = Path(tmp) / "main.py"
@@ -97,7 +103,9 @@ def main() -> int:
         )
         t_plain, runs = timed(lambda: list(pool.map(lambda x: run_python(program, x, python=args.python), inputs)))
     large = make_inputs(args.large, seed=16)
-    t_large, _ = timed(lambda: screen_trace_lengths(PROGRAM, large, python=args.python, jobs=args.jobs))
+    t_large, _ = timed(
+        lambda: screen_trace_lengths(PROGRAM, large, python=args.python, jobs=args.jobs, batch=args.batch)
+    )
     events = sorted(n for n in measured if n is not None)  # type: ignore[union-attr]
     print(
         f"python {args.python}; {len(inputs)} inputs; {args.jobs} jobs; median trace length {events[len(events) // 2]}"
@@ -111,7 +119,9 @@ def main() -> int:
     print(
         f"  screening cost / plain runs: {t_screen / t_plain:.3f}   measure one by one / plain runs: {t_measure / t_plain:.2f}"
     )
-    print(f"  screen_trace_lengths on {len(large)} inputs (batch 500): {len(large) / t_large:.1f} candidates/s")
+    print(
+        f"  screen_trace_lengths on {len(large)} inputs (batch {args.batch}): {len(large) / t_large:.1f} candidates/s"
+    )
     failed = sum(not r.ok for r in runs)  # type: ignore[attr-defined]
     if failed:
         print(f"  {failed} plain runs failed")
