@@ -20,6 +20,7 @@ holds at most ``MAX_ENTRIES`` measurements, least recently used first out.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ class MeasurementStats:
 
 
 _TABLE: OrderedDict[str, Measurement] = OrderedDict()
+_LOCK = threading.Lock()  # builds on threads share the table; the measurement itself runs unlocked
 STATS = MeasurementStats()
 
 
@@ -59,24 +61,27 @@ def measure_once(
 ) -> Measurement:
     """``lang.measure(source, stdin, endpoint, state=state)``, run only if this process has not run it yet."""
     key = measurement_key(lang, source, stdin, endpoint, state, repeat)
-    found = _TABLE.get(key)
-    if found is not None:
-        _TABLE.move_to_end(key)
-        STATS.hits += 1
-        return found
+    with _LOCK:
+        found = _TABLE.get(key)
+        if found is not None:
+            _TABLE.move_to_end(key)
+            STATS.hits += 1
+            return found
     m = lang.measure(source, stdin, endpoint, state=state)
-    STATS.runs += 1
-    if m.ok:
-        _TABLE[key] = m
-        while len(_TABLE) > MAX_ENTRIES:
-            _TABLE.popitem(last=False)
+    with _LOCK:
+        STATS.runs += 1
+        if m.ok:
+            _TABLE[key] = m
+            while len(_TABLE) > MAX_ENTRIES:
+                _TABLE.popitem(last=False)
     return m
 
 
 def forget_measurements() -> None:
     """Empty this process's table and zero its counts (benchmarks measure both ways in one run)."""
-    _TABLE.clear()
-    STATS.hits = STATS.runs = 0
+    with _LOCK:
+        _TABLE.clear()
+        STATS.hits = STATS.runs = 0
 
 
 __all__ = ["MAX_ENTRIES", "STATS", "MeasurementStats", "forget_measurements", "measure_once", "measurement_key"]
