@@ -29,6 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="pick a long input that takes the short input's branch outcomes, when one exists",
     )
+    p.add_argument(
+        "--no-synthesize",
+        action="store_true",
+        help="never infer an input shape from the samples to write a gen.py for a long input (docs/construct.md)",
+    )
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
@@ -65,6 +70,7 @@ def main(args: argparse.Namespace) -> int:
         max_trace=args.max_trace,
         min_ratio=args.min_ratio,
         prefer_branch_preserving=args.prefer_branch_preserving,
+        synthesize=not args.no_synthesize,
         study=args.study,
     )
     kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}

@@ -55,6 +55,7 @@ from execstate.builder import (
     open_executor,
 )
 from execstate.construct._pool import Problem, _toml_value
+from execstate.construct._synthesize import long_files, long_input_toml, origins, retry_long, synthesize
 from execstate.errors import remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -81,6 +82,9 @@ class ConstructOptions:
     """Loops tried through the nine checks before the problem is given up."""
     generator_sizes: tuple[int, ...] = tuple(2**i for i in range(1, 21))
     prefer_branch_preserving: bool = False
+    synthesize: bool = True
+    """Without a short/long pair from the tests or a generator, infer the input's shape from the samples and
+    grow a written ``gen.py`` (``_synthesize.py``); False: such a problem is rejected (check ``inputs``)."""
     study: str | None = None
     """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
 
@@ -192,6 +196,7 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             "input": f"tests/{test.input.name}",
             "bytes": len(data),
             "expected": test.output is not None,
+            "origin": "test",
         }
         rows.append(row)
         if len(data) > w.build_opts.max_input_bytes:
@@ -243,7 +248,11 @@ def _generated(w: _Work) -> list[dict[str, Any]]:
     runner = w.build_opts.language(gen.language)
     assert runner is not None
     for size in w.opts.generator_sizes:
-        row: dict[str, Any] = {"input": f"generator seed={GENERATOR_SEED} size={size}", "expected": False}
+        row: dict[str, Any] = {
+            "input": f"generator seed={GENERATOR_SEED} size={size}",
+            "expected": False,
+            "origin": "generator",
+        }
         rows.append(row)
         made = _generate(runner, text, size, w.tmp)
         if isinstance(made, str):
@@ -279,7 +288,10 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
     usable = [r for r in rows if "trace" in r and "rejected" not in r]
     if len(usable) < 2:
         return None
-    short = min(usable, key=lambda r: (r["trace"], r["bytes"], r["input"]))
+    firsts = [r for r in usable if r["origin"] != "synthesized"]  # the short input is a test's (or the generator's)
+    if not firsts:
+        return None
+    short = min(firsts, key=lambda r: (r["trace"], r["bytes"], r["input"]))
     longs = sorted(
         (r for r in usable if r is not short and r["trace"] >= w.opts.min_ratio * short["trace"]),
         key=lambda r: (-r["trace"], r["bytes"], r["input"]),
@@ -409,7 +421,9 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
 # ---------------------------------------------------------------- the spec
 
 
-def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any]) -> str:
+def _spec_text(
+    w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any], long_input: str
+) -> str:
     header = loop["header"]
     lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
     anchor = f"loop_text = {_toml_value(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
@@ -420,7 +434,7 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
         f"language = {_toml_value(w.problem.language)}",
         f"program = {_toml_value(PROGRAM_NAMES[w.problem.language])}",
         'short_input = "short.txt"',
-        'long_input = "long.txt"',
+        f"long_input = {long_input}",
         f"grading_rule = {_toml_value(w.problem.rule)}",
         "",
         "[checkpoint]",
@@ -433,11 +447,12 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
     return "\n".join(out) + "\n"
 
 
-def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) -> None:
+def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: dict[str, bytes]) -> None:
     spec_dir.mkdir(parents=True, exist_ok=True)
     (spec_dir / PROGRAM_NAMES[w.problem.language]).write_text(w.source, encoding="utf-8")
     (spec_dir / "short.txt").write_bytes(short)
-    (spec_dir / "long.txt").write_bytes(long)
+    for name, data in long.items():  # long.txt, or a synthesized gen.py
+        (spec_dir / name).write_bytes(data)
     (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
 
 
@@ -460,7 +475,7 @@ def _scrub(value: Any) -> Any:
 
 
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in ("data", "branches")} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("data", "branches", "generator")} for r in rows]
 
 
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
@@ -510,6 +525,8 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         gen_rows = _generated(w)
         rows += gen_rows
         chosen = _choose_inputs(w, rows)
+    if chosen is None and w.opts.synthesize:
+        chosen = synthesize(w, rows, _choose_inputs)
     w.record["inputs"] = _record_rows(rows)
     if chosen is None:
         raise _Reject(
@@ -518,6 +535,20 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             f"{w.opts.min_ratio}x the short one's",
         )
     short, long = chosen
+    try:
+        return _with_pair(w, short, long, spec_dir, case_id, study)
+    except _Reject as exc:
+        retry = retry_long(w, rows, short, long, exc.check, _choose_inputs) if w.opts.synthesize else None
+        w.record["inputs"] = _record_rows(rows)
+        if retry is None:
+            raise
+        return _with_pair(w, short, retry, spec_dir, case_id, study)
+
+
+def _with_pair(
+    w: _Work, short: dict[str, Any], long: dict[str, Any], spec_dir: Path, case_id: str, study: str
+) -> Outcome:
+    """The spec of the first loop (best first) admitted on this pair of inputs; ``_Reject`` with the last reason."""
     w.record["short"], w.record["long"] = short["input"], long["input"]
     w.phase("loops")
     loops = _loops(w, long["data"])
@@ -546,15 +577,16 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             "short_trace": short["trace"],
             "long_trace": long["trace"],
             "loop_iterations": loop["iterations"],
+            **origins(short, long),
         }
         prov["branch_preserving"] = _branch_preserving(w, short, long)
-        text = _spec_text(w, case_id, study, loop, names, prov)
+        text = _spec_text(w, case_id, study, loop, names, prov, long_input_toml(long))
         trial = w.tmp / f"trial-{loop['line']}"
-        _write_spec(trial, w, text, short["data"], long["data"])
+        _write_spec(trial, w, text, short["data"], long_files(long))
         w.phase("check")
         built = build_case(load_spec(trial / SPEC_NAME), w.build_opts)
         if isinstance(built, list):
-            _write_spec(spec_dir, w, text, short["data"], long["data"])
+            _write_spec(spec_dir, w, text, short["data"], long_files(long))
             loop["chosen"] = True
             return Outcome(w.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"

@@ -5,6 +5,7 @@ A pool is a directory of problem directories (or one problem directory)::
     NAME/main.py | NAME/main.cpp    the program (exactly one of the two)
     NAME/tests/T.in                 an input; NAME/tests/T.out, if present, its expected output
     NAME/gen.py | NAME/gen.cpp      optional seeded generator: ``gen SEED SIZE`` prints one input
+    NAME/validator.py               optional: exits 0 when the input on its stdin is valid for the problem
     NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source]
 
 Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
@@ -34,6 +35,8 @@ PROGRAMS: dict[str, Literal["python", "cpp"]] = {"main.py": "python", "main.cpp"
 """A problem's program file name -> its language."""
 GENERATORS: dict[str, Literal["python", "cpp"]] = {"gen.py": "python", "gen.cpp": "cpp"}
 """Generator file names that take ``SEED SIZE`` -> their language."""
+VALIDATOR = "validator.py"
+"""A problem's optional input validator: run like a generator (Python), the input on stdin, exit 0 = valid."""
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
@@ -86,6 +89,8 @@ class Problem:
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+    validator: Path | None = None
+    """``validator.py`` beside the program: synthesized inputs count only if it accepts them."""
 
 
 class NewTest(NamedTuple):
@@ -161,6 +166,7 @@ def read_problem(directory: Path | str) -> Problem:
         rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
+        validator=d / VALIDATOR if (d / VALIDATOR).is_file() else None,
     )
 
 
