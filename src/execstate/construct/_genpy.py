@@ -72,7 +72,7 @@ def _joined(names: list[str]) -> str:
 
 def _field(f: Field, k: int, pad: str, out: list[str]) -> str:
     """Emit the statement that draws field ``f`` (the ``k``-th of its line); the name that holds it."""
-    name = f.name if isinstance(f, Int) and f.name else f"f{k}"
+    name = f.name if isinstance(f, Int) and f.name else f"tok{k}"
     out.append(f"{pad}{name} = {_value(f)}")
     return name
 
@@ -143,7 +143,7 @@ def _tree(item: Rows, depth: int, out: list[str]) -> None:
     first = item.body[0]
     assert isinstance(first, Line) and base is not None
     out.append(f"{pad}for i in range(1, {_count(item.count)} + 1):  # the rows are the edges of a random tree")
-    ends = [f.name if isinstance(f, Int) and f.name else f"f{k}" for k, f in enumerate(first.fields[:2])]
+    ends = [f.name if isinstance(f, Int) and f.name else f"tok{k}" for k, f in enumerate(first.fields[:2])]
     out.append(f"{inner}{ends[0]} = pick({base}, {base} + i - 1)")
     out.append(f"{inner}{ends[1]} = {base} + i")
     names = ends + [_field(f, k + 2, inner, out) for k, f in enumerate(first.fields[2:])]

@@ -15,6 +15,7 @@ an exception.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -37,10 +38,12 @@ from execstate.construct._shape import (
 LINKS = ((1, 0), (1, -1), (2, 0), (1, 1))
 """Counts a variable may give, as (scale, offset): ``n``, ``n - 1``, ``2 * n``, ``n + 1``; earlier ones first."""
 MAX_PARSES = 64
-BUDGET = 5_000
+BUDGET = 20_000
 """Proposals the search may make before it gives up (a guard against inputs without a repeating structure)."""
 MAX_BODY = 4
 """Items in one block of rows."""
+MAX_BODIES = 24
+"""Blocks tried for one count of rows (most blocks are one or two lines: they come first)."""
 MAX_ITEMS = 40
 """Items of a whole shape."""
 MAX_DEPTH = 2
@@ -90,7 +93,7 @@ def placeholder(kind_: str, name: str | None = None) -> Field:
 
 
 def structures(samples: Sequence[bytes]) -> tuple[list[tuple[Item, ...]], str | None]:
-    """The structures shared by every sample, best first, and why there is none (None when there are some)."""
+    """The structures every sample fits, in the search's order, and why there is none (None when there are some)."""
     try:
         lines = [tokenize(s) for s in samples]
     except Mismatch as exc:
@@ -140,12 +143,15 @@ class _Search:
         # a count of one in every sample shows nothing, unless its variable is alone on the line before (`T`)
         last = before[0].fields if before and isinstance(before[0], Line) else ()
         alone = last[0].name if len(last) == 1 and isinstance(last[0], Int) else None
-        if depth < MAX_DEPTH:
+        # at the top, rows first (they give the input a size); inside rows, lines first (most blocks are lines)
+        if depth == 0:
             yield from self._counted_rows(curs, scope, declared, depth, alone)
         lines = [c.line() for c in curs]
         if all(line is not None for line in lines):
             present: list[list[str]] = lines  # type: ignore[assignment]
             yield from self._lines(curs, present, scope, declared, alone)
+        if 0 < depth < MAX_DEPTH:
+            yield from self._counted_rows(curs, scope, declared, depth, alone)
         if depth == 0 and all(c.left() > 0 for c in curs):
             yield from self._rows_to_end(curs, scope, declared)
 
@@ -164,7 +170,10 @@ class _Search:
             if set(ns) == {1} and (depth > 0 or count != Count(alone)):
                 continue
             firsts = [Cursor(c.lines, c.pos, dict(c.env)) for c, n in zip(curs, ns, strict=True) if n > 0]
-            for body, declared2 in self._bodies(firsts, scope, declared, depth + 1, ()):
+            shortest_first = (
+                self._bodies(firsts, scope, declared, depth + 1, (), size) for size in range(1, MAX_BODY + 1)
+            )
+            for body, declared2 in itertools.islice(itertools.chain.from_iterable(shortest_first), MAX_BODIES):
                 if len(body) == 1 and isinstance(body[0], Rows):  # rows of rows: a product, not a structure
                     continue
                 after = [repeat(body, c, n) for c, n in zip(curs, ns, strict=True)]
@@ -172,15 +181,15 @@ class _Search:
                     yield Rows(count, body), after, scope, declared2  # type: ignore[misc]
 
     def _bodies(
-        self, curs: list[Cursor], scope: tuple[str, ...], declared: int, depth: int, prefix: tuple[Item, ...]
+        self, curs: list[Cursor], scope: tuple[str, ...], declared: int, depth: int, prefix: tuple[Item, ...], size: int
     ) -> Iterator[tuple[tuple[Item, ...], int]]:
-        """Blocks read from each sample's first row: every prefix of every structure, shortest first along a path."""
-        if len(prefix) >= MAX_BODY:
-            return
+        """Blocks of ``size`` items read from each sample's first row (the caller checks every row against them)."""
         for item, after, scope2, declared2 in self.proposals(curs, scope, declared, depth, prefix[-1:]):
             body = (*prefix, item)
-            yield body, declared2
-            yield from self._bodies(after, scope2, declared2, depth, body)
+            if len(body) == size:
+                yield body, declared2
+            else:
+                yield from self._bodies(after, scope2, declared2, depth, body, size)
 
     def _lines(
         self, curs: list[Cursor], lines: list[list[str]], scope: tuple[str, ...], declared: int, alone: str | None

@@ -37,7 +37,6 @@ from execstate.construct._shape import (
     describe,
     is_tree,
     tokenize,
-    variables,
 )
 
 MAX_SHAPES = 4
@@ -65,18 +64,21 @@ def infer_shapes(samples: Sequence[bytes]) -> Inferred:
         return Inferred((), reason)
     lines = [tokenize(s) for s in samples]
     observed = [(skeleton, _observe(skeleton, lines)) for skeleton in found]
+    for skeleton, obs in observed:
+        _forget_digit_strings(skeleton, obs, _link_vars(skeleton))
     observed.sort(key=lambda pair: _score(*pair))  # stable: the search's order breaks ties
-    candidates: list[tuple[tuple[bool, bool], Shape]] = []
+    candidates: list[tuple[tuple[bool, bool, bool], Shape]] = []
     for skeleton, obs in observed:
         free = _score(skeleton, obs)[0] > 0
         for widen in (True, False):
-            items = _finalize(skeleton, obs, (), widen, _link_vars(skeleton))
-            shape = _sized(Shape(_prune(items, {v.name for v in variables(items) if v.name})))
+            shape = _sized(Shape(_finalize(skeleton, obs, (), widen, _link_vars(skeleton))))
             if _grows(shape.items):
-                candidates.append(((free, False), shape))
-            else:  # nothing counts anything: grow a lone integer instead, after the shapes that grow by themselves
-                candidates.extend(((free, True), variant) for variant in _promotions(shape))
-    candidates.sort(key=lambda pair: pair[0])  # stable: free counts last, promoted integers after natural sizes
+                candidates.append(((free, False, not widen), shape))
+            elif not widen:  # nothing counts anything: grow a lone integer instead, its other values as seen
+                candidates.extend(((free, True, False), variant) for variant in _promotions(shape))
+    # stable: free counts last, promoted integers after natural sizes, and the other structures before the
+    # same structure with its values kept to the ranges seen (a wrong structure fails fast, a value rarely)
+    candidates.sort(key=lambda pair: pair[0])
     shapes: list[Shape] = []
     seen: set[str] = set()
     for _, shape in candidates:
@@ -96,13 +98,14 @@ def infer_shapes(samples: Sequence[bytes]) -> Inferred:
 
 
 def _score(items: tuple[Item, ...], obs: dict[Path, list[Any]]) -> tuple[int, int, int, int, int]:
-    """Lower is better: fewer free counts, fewer unusual links (``2n``, ``n+1``), fewer links whose value never
-    varies in the samples (a coincidence more than a structure), more links that vary, fewer items."""
-    free = odd = weak = strong = total = 0
+    """Lower is better: fewer free counts, fewer unusual links (``2n``, ``n+1``), fewer weak links (rows that never
+    repeat, arrays whose length never varies: a line of fields explains those), fewer lines, more varying links."""
+    free = odd = weak = strong = lines = 0
     stack: list[tuple[Item, Path]] = [(item, (i,)) for i, item in enumerate(items)]
     while stack:
         item, path = stack.pop()
-        total += 1
+        if not isinstance(item, Rows):
+            lines += 1
         if isinstance(item, Line):
             continue
         if isinstance(item, Rows):
@@ -114,9 +117,9 @@ def _score(items: tuple[Item, ...], obs: dict[Path, list[Any]]) -> tuple[int, in
             free += 1
             continue
         odd += item.count.scale != 1 or item.count.offset > 0
-        weak += len(seen) <= 1
+        weak += seen <= {0, 1} if isinstance(item, Rows) else len(seen) <= 1
         strong += len(seen) > 1
-    return (free, odd, weak, total, -strong)
+    return (free, odd, weak, lines, -strong)
 
 
 # ---------------------------------------------------------------- observing the samples
@@ -217,8 +220,9 @@ def _field(f: Field, tokens: list[str], envs: list[dict[str, int]]) -> Field:
 
 
 def _digits_link(tokens: list[str], envs: list[dict[str, int]]) -> bool:
-    """An integer token whose number of digits is a variable's value: a digit string (``n`` then ``108``)."""
-    return max(map(len, tokens), default=0) >= 2 and _length(tokens, envs).var is not None
+    """An integer token whose number of digits is a variable's value, and varies with it: a digit string
+    (``n`` then ``108``)."""
+    return len({len(t) for t in tokens}) >= 2 and _length(tokens, envs).var is not None
 
 
 def _length(tokens: list[str], envs: list[dict[str, int]]) -> Count:
@@ -274,12 +278,12 @@ def _array(item: Array, records: list[tuple[list[str], dict[str, int]]], widen: 
     long = any(len(vs) >= 2 for vs in values)
     if not long:
         return Array(count, elem_int)
+    index_hi = max(v - j for vs in values for j, v in enumerate(vs))
+    if index_hi <= 1 and elem_int.lo >= 0 and count.var is not None and (count.scale, count.offset) == (1, -1):
+        return Array(count, replace(elem_int, hi=None, upper=()), index_hi=index_hi)  # n - 1 parents: a tree
     perm = next((b for b in (1, 0) if all(sorted(vs) == list(range(b, b + len(vs))) for vs in values)), None)
     if perm is not None:  # the permutation decides the values
         return Array(count, Int(None, perm, None), permutation=perm)
-    index_hi = max(v - j for vs in values for j, v in enumerate(vs))
-    if index_hi <= 1 and elem_int.lo >= 0 and (count.scale, count.offset) == (1, -1) and count.var is not None:
-        return Array(count, replace(elem_int, hi=None, upper=()), index_hi=index_hi)
     steps = [pair for vs in values for pair in itertools.pairwise(vs)]
     order = "increasing" if all(a < b for a, b in steps) else "sorted" if all(a <= b for a, b in steps) else ""
     distinct = order == "increasing" or all(len(set(vs)) == len(vs) for vs in values)
@@ -301,25 +305,25 @@ def _rows(item: Rows, body: tuple[Item, ...], records: list[tuple[int, list[tupl
     return Rows(count, body)
 
 
-def _prune(items: tuple[Item, ...], defined: set[str]) -> tuple[Item, ...]:
-    """The items without bounds by variables that are not integers any more (a digit string's length variable)."""
-
-    def keep(f: Field) -> Field:
-        if not isinstance(f, Int):
-            return f
-        return replace(
-            f, upper=tuple(r for r in f.upper if r.var in defined), lower=tuple(r for r in f.lower if r.var in defined)
-        )
-
-    out: list[Item] = []
-    for item in items:
-        if isinstance(item, Line):
-            out.append(Line(tuple(map(keep, item.fields))))
-        elif isinstance(item, Array):
-            out.append(replace(item, elem=keep(item.elem)))
-        else:
-            out.append(replace(item, body=_prune(item.body, defined)))
-    return tuple(out)
+def _forget_digit_strings(items: tuple[Item, ...], obs: dict[Path, list[Any]], links: set[str]) -> None:
+    """Remove the variables that are digit strings (``_digits_link``) from every recorded environment, so that
+    no bound or count names them: they are strings, not integers, in the shape."""
+    gone: set[str] = set()
+    stack: list[tuple[Item, Path]] = [(item, (i,)) for i, item in enumerate(items)]
+    while stack:
+        item, here = stack.pop()
+        if isinstance(item, Rows):
+            stack.extend((b, (*here, j)) for j, b in enumerate(item.body))
+        elif isinstance(item, Line):
+            for k, f in enumerate(item.fields):
+                records = obs.get((*here, k), [])
+                digits = _digits_link([t for t, _ in records], [e for _, e in records])
+                if isinstance(f, Int) and f.name and f.name not in links and digits:
+                    gone.add(f.name)
+    for records in obs.values():
+        for record in records:
+            for name in gone:
+                record[-1].pop(name, None)  # every record ends with its environment
 
 
 # ---------------------------------------------------------------- sizes
@@ -393,8 +397,10 @@ def _apply(items: tuple[Item, ...], exps: dict[str, float], *, top: bool) -> tup
 
 
 def _grow_field(f: Field, exps: dict[str, float], top: bool) -> Field:
-    if isinstance(f, Int) and f.name in exps:  # a size variable is capped only by other size variables
-        upper = tuple(r for r in f.upper if r.var in exps)
+    if isinstance(f, Int) and f.name in exps:
+        # a size variable is capped only by other size variables, and at most by their value: `m <= n - 1` seen
+        # in two samples is more often a coincidence than a rule, and `n == m` may be what the program needs
+        upper = tuple(Ref(r.var) for r in f.upper if r.var in exps)
         return replace(f, hi=None, upper=upper, exponent=exps[f.name])
     if isinstance(f, Word) and top and f.length.var is None:
         return replace(f, length=replace(f.length, exponent=1.0))

@@ -36,6 +36,8 @@ MAX_TRIED = 3
 """Shapes tried, best first, before the problem is given up."""
 STALL = 3
 """Sizes in a row whose input grows but whose trace does not before growing stops (a size floor is no stall)."""
+OVERSHOOT = 2
+"""Growing stops when the next size's trace, extrapolated from the last two, is over this many times the cap."""
 ORIGINS = ("test", "generator", "synthesized")
 """Where an input came from: the problem's tests, its own generator, or a synthesized ``gen.py``."""
 
@@ -151,6 +153,10 @@ def _grow(w: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
         grown.append((len(data), trace))
         if len(grown) > STALL and grown[-1][0] > grown[-1 - STALL][0] and trace <= grown[-1 - STALL][1]:
             row["stopped"] = f"the input grew over the last {STALL} sizes but its trace did not"
+            break
+        ahead = trace * trace // max(grown[-2][1], 1) if len(grown) >= 2 else 0
+        if ahead > OVERSHOOT * w.opts.max_trace:  # measuring an input far over the cap costs much and tells nothing
+            row["stopped"] = f"the next size's trace would be about {ahead}, over {OVERSHOOT}x max_trace"
             break
     return rows
 
