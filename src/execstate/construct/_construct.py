@@ -55,7 +55,14 @@ from execstate.builder import (
     open_executor,
 )
 from execstate.construct._pool import Problem, _toml_value
-from execstate.construct._synthesize import long_files, long_input_toml, origins, retry_long, synthesize
+from execstate.construct._synthesize import (
+    long_files,
+    long_input_toml,
+    origins,
+    retry_long,
+    synthesis_note,
+    synthesize,
+)
 from execstate.errors import remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -532,13 +539,13 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         raise _Reject(
             "inputs",
             f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
-            f"{w.opts.min_ratio}x the short one's",
+            f"{w.opts.min_ratio}x the short one's" + synthesis_note(w.record),
         )
     short, long = chosen
     try:
         return _with_pair(w, short, long, spec_dir, case_id, study)
     except _Reject as exc:
-        retry = retry_long(w, rows, short, long, exc.check, _choose_inputs) if w.opts.synthesize else None
+        retry = retry_long(w, rows, short, long, (exc.check, exc.reason), _choose_inputs) if w.opts.synthesize else None
         w.record["inputs"] = _record_rows(rows)
         if retry is None:
             raise

@@ -92,19 +92,38 @@ def synthesize(w: Work, rows: list[dict[str, Any]], choose: Choose) -> tuple[dic
 
 
 def retry_long(
-    w: Work, rows: list[dict[str, Any]], short: dict[str, Any], long: dict[str, Any], check_: str, choose: Choose
+    w: Work,
+    rows: list[dict[str, Any]],
+    short: dict[str, Any],
+    long: dict[str, Any],
+    failed: tuple[str, str],
+    choose: Choose,
 ) -> dict[str, Any] | None:
-    """A synthesized long input to try when every loop failed the projection on the tests' long input.
+    """Another long input after every loop failed on this one (``failed``: the last check and reason), or None.
 
-    Variables too long to show, or equal at both checkpoints, on one long input are often
-    fine on another. Only a test or generator long input whose loops all failed the projection
-    (not a build check: that would fail again) is retried; the first attempt is kept in
-    ``w.record["first_pair"]``. None when there is nothing to retry or no synthesized input wins.
+    - On a test's (or the generator's) long input whose loops all failed the projection (no build
+      check: that would fail again), a synthesized one: variables too long to show, or equal at
+      both checkpoints, on one long input are often fine on another.
+    - On a synthesized long input whose measurement ran out of time, the largest synthesized one
+      at most half its trace that is still ``min_ratio`` times the short's: state measurement costs
+      grow with the trace, and the cap says nothing of how big a program's state is.
+
+    Tried once; the first attempt is kept in ``w.record["first_pair"]``.
     """
+    check_, reason = failed
     loops = w.record.get("loops", [])
-    if check_ != "projection" or long.get("origin") == "synthesized":
+    if "first_pair" in w.record:
         return None
-    if any(str(loop.get("rejected", "")).startswith("excluded by") for loop in loops):
+    if long.get("origin") == "synthesized":
+        if check_ != "run" or "timeout" not in reason:
+            return None
+        w.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
+        smaller = [
+            r for r in rows if r.get("origin") == "synthesized" and r.get("trace", long["trace"]) <= long["trace"] // 2
+        ]
+        chosen = choose(w, [short, *(r for r in smaller if "rejected" not in r)])
+        return chosen[1] if chosen is not None else None
+    if check_ != "projection" or any(str(loop.get("rejected", "")).startswith("excluded by") for loop in loops):
         return None
     w.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
     chosen = synthesize(
@@ -182,6 +201,16 @@ def _unusable(w: Work, shape: Shape, data: bytes) -> str | None:
         if not verdict.ok:
             return f"{validator.name} rejects it: {verdict.describe()}"
     return None
+
+
+def synthesis_note(record: dict[str, Any]) -> str:
+    """What synthesis tried, to end a rejection's reason with ("" when it was not tried)."""
+    tried = record.get("synthesis")
+    if tried is None:
+        return ""
+    if "reason" in tried:
+        return f"; no input shape could be inferred from the samples ({tried['reason']})"
+    return f"; nor in {len(tried['shapes'])} synthesized input shape(s) (construct.json: synthesis)"
 
 
 def long_input_toml(row: dict[str, Any]) -> str:
