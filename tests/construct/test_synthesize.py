@@ -91,18 +91,22 @@ def test_a_validator_decides_which_synthesized_inputs_count(tmp_path):
 
 
 def test_a_program_that_fails_on_a_shape_makes_construct_try_the_next(tmp_path):
-    # One number per line, not on one line: the first shape (`n` then n numbers on a line) crashes it.
-    program = "n = int(input())\ntotal = 0\nfor _ in range(n):\n    total += int(input())\nprint(total)\n"
-    d = tmp_path / "pool" / "lines"
+    # The samples hold one number each, so they cannot tell n lines of one number (tried first) from n numbers
+    # on one line, which is what the program reads: it fails the first shape's inputs.
+    program = (
+        "n = int(input())\nnums = [int(x) for x in input().split()]\nassert len(nums) == n\ntotal = 0\n"
+        "for x in nums:\n    total += x\nprint(total)\n"
+    )
+    d = tmp_path / "pool" / "line"
     (d / "tests").mkdir(parents=True)
     (d / "main.py").write_text(program)
     (d / "tests" / "1.in").write_text("1\n7\n")
     (d / "tests" / "2.in").write_text("1\n3\n")
     outcome = construct_problem(read_problem(d), tmp_path / "specs", OPTS)
     assert outcome.check is None, outcome.reason
-    shapes = json.loads((tmp_path / "specs" / "lines" / "construct.json").read_text())["synthesis"]["shapes"]
-    assert shapes[0]["shape"] == "n:int[1..size] / int[3..7]*n" and "does not run it cleanly" in shapes[0]["outcome"]
-    assert shapes[1]["shape"] == "n:int[1..size] / n*(m:int[3..7])" and shapes[1]["outcome"].startswith("chosen")
+    shapes = json.loads((tmp_path / "specs" / "line" / "construct.json").read_text())["synthesis"]["shapes"]
+    assert shapes[0]["shape"] == "n:int[1..size] / n*(m:int[3..7])" and "AssertionError" in shapes[0]["outcome"]
+    assert shapes[1]["shape"] == "n:int[1..size] / int[3..7]*n" and shapes[1]["outcome"].startswith("chosen")
 
 
 def test_a_long_input_whose_loops_fail_the_projection_is_replaced_by_a_synthesized_one(tmp_path):
