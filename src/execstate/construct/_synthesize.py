@@ -15,6 +15,9 @@ or the trace stops growing. A synthesized input counts only if
 The short input always comes from the tests. A chosen synthesized long input
 is written as ``gen.py`` beside the spec, with ``long_input = { generator =
 "gen.py", args = [SEED, SIZE] }``, so a rebuild re-creates the same bytes.
+``retry_long`` gives a problem one more long input when every loop failed on
+the first (see there). Every input row records its ``origin``: ``test``,
+``generator`` or ``synthesized``.
 """
 
 from __future__ import annotations
@@ -38,8 +41,6 @@ STALL = 3
 """Sizes in a row whose input grows but whose trace does not before growing stops (a size floor is no stall)."""
 OVERSHOOT = 2
 """Growing stops when the next size's trace, extrapolated from the last two, is over this many times the cap."""
-ORIGINS = ("test", "generator", "synthesized")
-"""Where an input came from: the problem's tests, its own generator, or a synthesized ``gen.py``."""
 
 
 class Work(Protocol):
