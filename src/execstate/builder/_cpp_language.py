@@ -13,7 +13,7 @@ loop line, variables, mode and ``k``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from execstate.builder._cpp import (
 )
 from execstate.builder._language import LanguageError, measurement_limits
 from execstate.builder._python import AnchorError, Instrumented, Mode
+from execstate.environments import Environment
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import CompileFailure, Compiler, compile_cpp, cyclomatic_cpp, measure_cpp, run_binary
 from execstate.sandbox import Limits, SandboxResult
@@ -54,7 +55,16 @@ class CppLanguage:
     measure_factor: float = 6.0
     compiler: Compiler = field(default_factory=Compiler)
     name: str = "cpp"
+    include_dirs: tuple[Path, ...] = ()
+    """A declared environment's include directories (``g++ -I``), after the emitter's."""
     _loops: dict[str, _Loop] = field(default_factory=dict, repr=False)
+
+    @property
+    def _includes(self) -> tuple[Path, ...]:
+        return (*_INCLUDES, *self.include_dirs)
+
+    def with_environment(self, env: Environment) -> CppLanguage:
+        return replace(self, include_dirs=env.spec.include_dirs, _loops={})
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         self.compiler.executable()  # no g++: CompilerMissing names the Debian package, before any case work
@@ -80,7 +90,7 @@ class CppLanguage:
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++."""
-        built = compile_cpp(source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
+        built = compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return _compile_failure(built)
         return run_binary(built, stdin, self.limits, args=args)
@@ -97,7 +107,7 @@ class CppLanguage:
             inserted_lines=inserted,
             limits=limits,
             compiler=self.compiler,
-            include_dirs=_INCLUDES,
+            include_dirs=self._includes,
             first_header=HEADER_PATH,
         )
         if m.status != "ok" or not state:
@@ -115,7 +125,9 @@ class CppLanguage:
     def _state(self, loop: _Loop, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the text's endpoint, from an observe run."""
         observe = instrument_cpp(loop.clean, loop.loop_line, loop.variables, "observe")
-        built = compile_cpp(observe.source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
+        built = compile_cpp(
+            observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
+        )
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.errors}"
         res = run_binary(built, stdin, limits)
@@ -136,7 +148,9 @@ class CppLanguage:
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
-        m = measure_cpp(source, stdin, limits=self.measure_limits(), compiler=self.compiler)
+        m = measure_cpp(
+            source, stdin, limits=self.measure_limits(), compiler=self.compiler, include_dirs=self.include_dirs
+        )
         return m.branches if m.status == "ok" else None
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:

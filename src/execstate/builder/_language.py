@@ -25,6 +25,7 @@ from execstate.builder._python import (
     instrument,
     resolve_loop,
 )
+from execstate.environments import Environment
 from execstate.errors import ExecstateError
 from execstate.metrics import Measurement, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, run_python, run_script, scrubbed_env
@@ -96,6 +97,10 @@ class Language(Protocol):
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         """Variables the loop binds in its header or assigns in its body that a projection may hold."""
 
+    def with_environment(self, env: Environment) -> Language:
+        """This language with every run, instrumented copy and measurement seeing ``env`` (its packages
+        for Python, its include directories for C++)."""
+
 
 MEASURE_WALL_SLACK = 3.0
 """A measurement's wall-clock limit is this many times its CPU limit (``measurement_limits``)."""
@@ -127,6 +132,8 @@ class PythonLanguage:
     measure_factor: float = 6.0
     filename: str = "main.py"
     name: str = "python"
+    library: Path | None = None
+    """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         try:
@@ -154,7 +161,9 @@ class PythonLanguage:
         with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
             path = Path(fresh) / self.filename
             path.write_text(source, encoding="utf-8")
-            return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
+            return run_python(
+                path, stdin, self.limits, python=self.python, hash_seed=seed, args=args, library=self.library
+            )
 
     def measure_limits(self) -> Limits:
         """``limits`` scaled for a measurement (``measurement_limits``)."""
@@ -174,6 +183,7 @@ class PythonLanguage:
             exclude_lines=inst.inserted_lines if inst else frozenset(),
             hidden_prefix=inst.prefix if inst else None,
             limits=self.measure_limits(),
+            library=self.library,
         )
 
     def cyclomatic(self, source: str) -> int | None:
@@ -197,6 +207,7 @@ class PythonLanguage:
                 env=scrubbed_env(0),
                 cwd=Path(fresh),
                 files={self.filename: source.encode("utf-8")},
+                library=self.library,
             )
             out = Path(fresh) / "transitions.json"
             if not res.ok or not out.is_file():
@@ -209,3 +220,6 @@ class PythonLanguage:
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         return python_candidates(source, loop_line)
+
+    def with_environment(self, env: Environment) -> PythonLanguage:
+        return replace(self, library=env.site)

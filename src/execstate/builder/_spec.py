@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from execstate.environments import EnvironmentProblem, EnvironmentSpec, parse_environment
 from execstate.errors import SpecError
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
@@ -24,6 +25,7 @@ _TOP_KEYS = {
     "checkpoint",
     "provenance",
     "invariant",
+    "environment",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep"}
@@ -87,6 +89,9 @@ class CaseSpec(BaseModel):
     """The ``[provenance]`` table: what ``execstate construct`` chose and measured (copied into the tasks' meta)."""
     invariant: Invariant | None = None
     """The optional ``[invariant]`` table; the builder audits it (check ``invariant``)."""
+    environment: EnvironmentSpec | None = None
+    """``environment = "<preset>"`` or the ``[environment]`` table: packages and include directories its programs
+    use (``execstate.environments``); None: the standard library only."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -138,7 +143,16 @@ def load_spec(path: Path) -> CaseSpec:
         spec_path=path.resolve(),
         provenance=_provenance(path, raw.get("provenance", {})),
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
+        environment=_environment(path, raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(path: Path, value: Any) -> EnvironmentSpec:
+    """The ``environment`` key or table; include directories must lie in the spec's folder."""
+    try:
+        return parse_environment(value, path.parent)
+    except EnvironmentProblem as exc:
+        raise SpecError(path, exc.key, exc.problem, exc.fix) from None
 
 
 def _invariant(path: Path, table: Any) -> Invariant:

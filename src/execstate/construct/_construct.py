@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -54,7 +55,14 @@ from execstate.builder import (
     load_spec,
     open_executor,
 )
+from execstate.construct._environment import (
+    environment_lines,
+    environment_suggestion,
+    prepare_for,
+    undeclared_reason,
+)
 from execstate.construct._pool import Problem, _toml_value
+from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
 from execstate.errors import remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -83,6 +91,8 @@ class ConstructOptions:
     prefer_branch_preserving: bool = False
     study: str | None = None
     """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
+    environment: EnvironmentSpec | None = None
+    """The pool's environment, for problems whose ``problem.toml`` declares none (``--environment``)."""
 
 
 @dataclass
@@ -127,7 +137,12 @@ class _Work:
         lang = self.build_opts.language(problem.language)
         if lang is None:
             raise _Reject("spec", f"language {problem.language!r} has no builder")
-        self.lang: Language = lang
+        self.environment = problem.environment or opts.environment
+        try:
+            self.env = prepare_for(self.environment, self.build_opts.python)
+        except EnvironmentUnavailable as exc:
+            raise _Reject("spec", str(exc)) from None
+        self.lang: Language = lang.with_environment(self.env) if self.env is not None else lang
         self.source, inlined = _inline_local_headers(problem)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
             problem = replace(problem, rule=default_grading_rule(opts.study))
@@ -135,6 +150,8 @@ class _Work:
         self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
         if inlined:
             self.record["inlined_headers"] = inlined
+        if self.env is not None:
+            self.record["environment"] = self.env.record()
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
 
@@ -202,7 +219,7 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise _Reject("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise _Reject("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
@@ -242,6 +259,7 @@ def _generated(w: _Work) -> list[dict[str, Any]]:
     text = gen.path.read_text(encoding="utf-8")
     runner = w.build_opts.language(gen.language)
     assert runner is not None
+    runner = runner.with_environment(w.env) if w.env is not None else runner
     for size in w.opts.generator_sizes:
         row: dict[str, Any] = {"input": f"generator seed={GENERATOR_SEED} size={size}", "expected": False}
         rows.append(row)
@@ -422,6 +440,7 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
         'short_input = "short.txt"',
         'long_input = "long.txt"',
         f"grading_rule = {_toml_value(w.problem.rule)}",
+        *environment_lines(w.environment, table=False),
         "",
         "[checkpoint]",
         anchor,
@@ -429,6 +448,7 @@ def _spec_text(w: _Work, case_id: str, study: str, loop: dict[str, Any], names: 
         "",
         "[provenance]",
         *(f"{key} = {_toml_value(value)}" for key, value in prov.items()),
+        *environment_lines(w.environment, table=True),
     ]
     return "\n".join(out) + "\n"
 
@@ -438,6 +458,9 @@ def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: bytes) 
     (spec_dir / PROGRAM_NAMES[w.problem.language]).write_text(w.source, encoding="utf-8")
     (spec_dir / "short.txt").write_bytes(short)
     (spec_dir / "long.txt").write_bytes(long)
+    if w.environment is not None:  # a spec's include directories lie in its own folder
+        for name, folder in zip(w.environment.include, w.environment.include_dirs):
+            shutil.copytree(folder, spec_dir / name, dirs_exist_ok=True)
     (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
 
 
@@ -618,6 +641,9 @@ def construct(
             {"problem": o.problem, "case_id": o.case_id, "check": o.check, "reason": o.reason} for o in outcomes
         ],
     }
+    hint = environment_suggestion(outcomes)
+    if hint is not None:
+        summary["suggestion"] = hint
     (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return ConstructResult(outcomes)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from execstate.environments import EnvironmentProblem, EnvironmentSpec, parse_environment
 from execstate.errors import InputFileError, SpecError, remove_tree
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
@@ -37,7 +38,7 @@ GENERATORS: dict[str, Literal["python", "cpp"]] = {"gen.py": "python", "gen.cpp"
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
-_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source"}
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "environment"}
 
 
 class PoolTest(NamedTuple):
@@ -86,6 +87,8 @@ class Problem:
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+    environment: EnvironmentSpec | None = None
+    """``problem.toml``'s ``environment`` declaration (packages, include directories inside the problem)."""
 
 
 class NewTest(NamedTuple):
@@ -161,7 +164,15 @@ def read_problem(directory: Path | str) -> Problem:
         rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
+        environment=_environment(d, raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(d: Path, value: Any) -> EnvironmentSpec:
+    try:
+        return parse_environment(value, d)
+    except EnvironmentProblem as exc:
+        raise SpecError(d / PROBLEM_FILE, exc.key, exc.problem, exc.fix) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
