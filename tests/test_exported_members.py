@@ -295,6 +295,7 @@ PUBLIC = {
     },
     "execstate.environments": {
         "ATCODER",
+        "HEADER_MARKER",
         "MODULE_PACKAGES",
         "PRESETS",
         "UNDECLARED_MARKER",
@@ -309,6 +310,7 @@ PUBLIC = {
         "declaration_fix",
         "installed",
         "interpreter",
+        "missing_header",
         "missing_module",
         "parse_environment",
         "prepare",

@@ -17,13 +17,13 @@ import pytest
 from execstate.environments import (
     EnvironmentUnavailable,
     Interpreter,
+    _install,
     cache_key,
     cache_root,
     installed,
     parse_environment,
     prepare,
 )
-from execstate.environments import _install
 
 SPEC = parse_environment({"packages": ["sortedcontainers==2.4.0", "Fancy_Lib==1.2"]})
 
@@ -69,7 +69,7 @@ def test_first_request_installs_and_records_what_the_folder_holds(tmp_path, fake
     assert env.site is not None and env.site.is_dir() and env.site.parent.parent == tmp_path
     # read from the installed dist-info, not the request: the dependency is there, names are canonical
     assert env.packages == ("fancy-lib==1.2", "helper-dep==0.1", "sortedcontainers==2.4.0")
-    assert env.python == "%d.%d.%d" % sys.version_info[:3]
+    assert env.python == ".".join(map(str, sys.version_info[:3]))
     assert env.record() == {"python": env.python, "packages": list(env.packages)}
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
 

@@ -15,6 +15,7 @@ from execstate.environments import (
     EnvironmentSpec,
     canonical_name,
     declaration_fix,
+    missing_header,
     missing_module,
     parse_environment,
     undeclared_import,
@@ -43,7 +44,7 @@ def test_preset_string_and_table_forms_ask_for_the_same_packages():
 
 def test_atcoder_preset_pins_every_package_the_issue_names():
     names = {pin.partition("==")[0] for pin in PRESETS["atcoder"]}
-    assert REQUIRED_ATCODER <= names
+    assert names >= REQUIRED_ATCODER
     assert all(pin.count("==") == 1 for pin in ATCODER)
     assert list(ATCODER) == sorted(ATCODER)
 
@@ -124,7 +125,9 @@ def test_case_spec_reads_the_declaration_and_reports_a_bad_one_as_a_spec_error(t
 
 
 def test_missing_module_is_read_from_the_last_traceback_line():
-    stderr = b"Traceback (most recent call last):\n  File 'main.py', line 1\nModuleNotFoundError: No module named 'numpy'\n"
+    stderr = (
+        b"Traceback (most recent call last):\n  File 'main.py', line 1\nModuleNotFoundError: No module named 'numpy'\n"
+    )
     assert missing_module(stderr) == "numpy"
     assert missing_module("ModuleNotFoundError: No module named 'atcoder.dsu'\n") == "atcoder"
     assert missing_module(b"ValueError: bad\n") is None
@@ -146,7 +149,7 @@ def test_the_fix_names_the_preset_and_the_pinned_package(module, pin):
 
 
 def test_an_unknown_module_gets_a_package_line_to_fill_in():
-    assert "packages = [\"<the PyPI package that provides frobnicate>==<version>\"]" in declaration_fix("frobnicate")
+    assert 'packages = ["<the PyPI package that provides frobnicate>==<version>"]' in declaration_fix("frobnicate")
     reason = undeclared_import(b"ModuleNotFoundError: No module named 'sortedcontainers'\n", "case.toml")
     assert reason is not None and "'sortedcontainers'" in reason and 'environment = "atcoder"' in reason
 
@@ -154,3 +157,14 @@ def test_an_unknown_module_gets_a_package_line_to_fill_in():
 def test_an_empty_declaration_asks_for_nothing():
     assert EnvironmentSpec().is_empty()
     assert parse_environment({}).is_empty()
+
+
+def test_a_missing_cpp_header_is_named_with_its_include_fix():
+    stderr = b"main.cpp:2:10: fatal error: atcoder/dsu: No such file or directory\ncompilation terminated.\n"
+    assert missing_header(stderr) == "atcoder/dsu"
+    reason = undeclared_import(stderr, "case.toml")
+    assert reason is not None and "includes the undeclared header 'atcoder/dsu'" in reason
+    assert reason.endswith(
+        'Fix: add [environment] include = ["<a folder beside it that holds atcoder/dsu>"] to case.toml'
+    )
+    assert missing_header(b"main.cpp:3: error: expected ';'\n") is None

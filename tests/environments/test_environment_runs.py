@@ -181,4 +181,3 @@ def test_construct_suggests_the_preset_and_builds_with_a_pool_environment(small_
     assert "suggestion" not in json.loads((tmp_path / "made" / "construct.json").read_text())
     built = build([made.outcomes[0].spec_dir], options=OPTS)
     assert len(built.tasks) == 4 and built.tasks[0].meta["environment"]["packages"] == list(small_env.packages)
-

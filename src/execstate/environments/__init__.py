@@ -18,7 +18,14 @@ from execstate.environments._declaration import (
     canonical_name,
     parse_environment,
 )
-from execstate.environments._imports import UNDECLARED_MARKER, declaration_fix, missing_module, undeclared_import
+from execstate.environments._imports import (
+    HEADER_MARKER,
+    UNDECLARED_MARKER,
+    declaration_fix,
+    missing_header,
+    missing_module,
+    undeclared_import,
+)
 from execstate.environments._install import (
     Environment,
     EnvironmentUnavailable,
@@ -34,6 +41,7 @@ from execstate.environments._presets import ATCODER, MODULE_PACKAGES, PRESETS
 
 __all__ = [
     "ATCODER",
+    "HEADER_MARKER",
     "MODULE_PACKAGES",
     "PRESETS",
     "UNDECLARED_MARKER",
@@ -48,6 +56,7 @@ __all__ = [
     "declaration_fix",
     "installed",
     "interpreter",
+    "missing_header",
     "missing_module",
     "parse_environment",
     "prepare",
