@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import load_spec
+from execstate.construct import environment_suggestion, read_problem
+from execstate.construct._environment import environment_lines
 from execstate.environments import (
     ATCODER,
     PRESETS,
@@ -168,3 +170,55 @@ def test_a_missing_cpp_header_is_named_with_its_include_fix():
         'Fix: add [environment] include = ["<a folder beside it that holds atcoder/dsu>"] to case.toml'
     )
     assert missing_header(b"main.cpp:3: error: expected ';'\n") is None
+
+
+def _problem(folder: Path, toml: str) -> Path:
+    (folder / "tests").mkdir(parents=True)
+    (folder / "main.py").write_text("print(1)\n")
+    (folder / "tests" / "1.in").write_text("1\n")
+    (folder / "problem.toml").write_text(toml)
+    return folder
+
+
+def test_problem_toml_declares_an_environment(tmp_path):
+    (tmp_path / "p" / "acl").mkdir(parents=True)
+    problem = read_problem(_problem(tmp_path / "p", 'environment = "atcoder"\n'))
+    assert problem.environment == parse_environment("atcoder")
+    table = '[environment]\npackages = ["numpy==2.2.6"]\ninclude = ["acl"]\n'
+    (tmp_path / "q" / "acl").mkdir(parents=True)
+    problem = read_problem(_problem(tmp_path / "q", table))
+    assert problem.environment is not None and problem.environment.include_dirs == ((tmp_path / "q" / "acl").resolve(),)
+    assert read_problem(_problem(tmp_path / "r", 'id = "r"\n')).environment is None
+    with pytest.raises(SpecError) as err:
+        read_problem(_problem(tmp_path / "s", 'environment = "judge"\n'))
+    assert err.value.key == "environment" and "unknown preset 'judge'" in str(err.value)
+
+
+def test_written_specs_carry_the_declaration_in_either_form(tmp_path):
+    (tmp_path / "acl").mkdir()
+    assert environment_lines(parse_environment("atcoder"), table=False) == ['environment = "atcoder"']
+    assert environment_lines(parse_environment("atcoder"), table=True) == []
+    spec = parse_environment({"packages": ["numpy==2.2.6"], "include": ["acl"]}, tmp_path)
+    assert environment_lines(spec, table=False) == []
+    lines = environment_lines(spec, table=True)
+    assert lines == ["", "[environment]", 'packages = ["numpy==2.2.6"]', 'include = ["acl"]']
+    assert parse_environment(tomllib.loads("\n".join(lines))["environment"], tmp_path) == spec
+    assert environment_lines(None, table=True) == []
+
+
+class _Outcome:
+    def __init__(self, spec_dir, reason):
+        self.spec_dir, self.reason = spec_dir, reason
+
+
+def test_the_suggestion_needs_every_failure_to_be_an_undeclared_import():
+    missing = [undeclared_import(f"ModuleNotFoundError: No module named '{m}'\n") for m in ("numpy", "atcoder")]
+    outcomes = [_Outcome(None, missing[0]), _Outcome(None, missing[1]), _Outcome(Path("x"), None)]
+    hint = environment_suggestion(outcomes)
+    assert hint is not None and "(2)" in hint and "(atcoder, numpy)" in hint
+    assert "construct --environment atcoder" in hint
+    assert environment_suggestion([*outcomes, _Outcome(None, "the program fails its test 2")]) is None
+    assert environment_suggestion([_Outcome(Path("x"), None)]) is None
+    odd = undeclared_import("ModuleNotFoundError: No module named 'pandas'\n")
+    other = environment_suggestion([_Outcome(None, odd)])
+    assert other is not None and "packages = [" in other and "--environment" not in other
