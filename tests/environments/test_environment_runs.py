@@ -168,16 +168,27 @@ def test_construct_suggests_the_preset_and_builds_with_a_pool_environment(small_
         (pool / name / "main.py").write_text(SORTED_PROGRAM)
         (pool / name / "tests" / "1.in").write_text("3\n")
         (pool / name / "tests" / "2.in").write_text("80\n")
+    (pool / "p2" / "hdr").mkdir()
+    (pool / "p2" / "hdr" / "notes.h").write_text("// copied with the spec\n")
+    (pool / "p2" / "problem.toml").write_text('[environment]\ninclude = ["hdr"]\n')
     problems = read_pool(pool)
     bare = construct(problems[:1], tmp_path / "bare", ConstructOptions(build=OPTS), jobs=1)
     assert [o.check for o in bare.outcomes] == ["tests"]
     assert "imports the undeclared module 'sortedcontainers'" in (bare.outcomes[0].reason or "")
     summary = json.loads((tmp_path / "bare" / "construct.json").read_text())
     assert "construct --environment atcoder" in summary["suggestion"]
-    made = construct(problems[1:], tmp_path / "made", ConstructOptions(build=OPTS, environment=small_spec), jobs=1)
+    # p2's own problem.toml (an include folder) wins over the pool's packages: it fails like p1 ...
+    declared_own = construct(problems[1:], tmp_path / "own", ConstructOptions(build=OPTS, environment=small_spec))
+    assert "'sortedcontainers'" in (declared_own.outcomes[0].reason or "")
+    # ... and with the packages added to it, its spec is written with the declaration and the copied folder
+    (pool / "p2" / "problem.toml").write_text(small_spec.toml() + 'include = ["hdr"]\n')
+    problems = read_pool(pool)
+    made = construct(problems[1:], tmp_path / "made", ConstructOptions(build=OPTS), jobs=1)
     assert made.outcomes[0].spec_dir is not None, made.outcomes[0].reason
     spec_text = (made.outcomes[0].spec_dir / "case.toml").read_text()
-    assert '[environment]\npackages = ["sortedcontainers==2.4.0", "numpy==2.2.6"]' in spec_text
+    assert '[environment]\npackages = ["sortedcontainers==2.4.0", "numpy==2.2.6"]\ninclude = ["hdr"]' in spec_text
+    assert (made.outcomes[0].spec_dir / "hdr" / "notes.h").read_text() == "// copied with the spec\n"
     assert "suggestion" not in json.loads((tmp_path / "made" / "construct.json").read_text())
     built = build([made.outcomes[0].spec_dir], options=OPTS)
     assert len(built.tasks) == 4 and built.tasks[0].meta["environment"]["packages"] == list(small_env.packages)
+    assert built.tasks[0].meta["environment"]["include"][0]["path"] == "hdr"
