@@ -12,6 +12,7 @@ study's grading rule) and below ``analyze``.
 
 from execstate.construct._codecontests import import_codecontests
 from execstate.construct._construct import ConstructOptions, ConstructResult, Outcome, construct, construct_problem
+from execstate.construct._environment import environment_suggestion
 from execstate.construct._folders import import_folders
 from execstate.construct._livecodebench import import_livecodebench, unpickle_plain
 from execstate.construct._pool import (
@@ -47,6 +48,7 @@ __all__ = [
     "Skipped",
     "construct",
     "construct_problem",
+    "environment_suggestion",
     "import_codecontests",
     "import_folders",
     "import_livecodebench",

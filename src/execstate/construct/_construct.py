@@ -54,10 +54,12 @@ from execstate.builder import (
     load_spec,
 )
 from execstate.construct._driver import DRIVER_LOOP, driver_start
+from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
 from execstate.construct._pool import Problem
 from execstate.construct._scrub import scrub
 from execstate.construct._specs import RECORD_NAME, ChosenCase, check_written, ensure_sources, write_case
+from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
 from execstate.errors import SpecProblem, remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -86,6 +88,8 @@ class ConstructOptions:
     vendor: bool = False
     """Copy the program and inputs into each spec folder (a self-contained export) instead of naming
     the pool's files (``construct/_specs.py``)."""
+    environment: EnvironmentSpec | None = None
+    """The pool's environment, for problems whose ``problem.toml`` declares none (``--environment``)."""
 
 
 @dataclass
@@ -124,7 +128,12 @@ class _Work:
         lang = construct_language(problem.language, self.build_opts)
         if lang is None:
             raise Excluded("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
-        self.lang: ConstructLanguage = lang
+        self.environment = problem.environment or opts.environment
+        try:
+            self.env = prepare_for(self.environment, self.build_opts.python)
+        except EnvironmentUnavailable as exc:
+            raise Excluded("spec", str(exc)) from None
+        self.lang: ConstructLanguage = lang.with_environment(self.env) if self.env is not None else lang
         self.source, inlined = lang.program_text(problem.program)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
             problem = replace(problem, rule=default_grading_rule(opts.study))
@@ -132,6 +141,8 @@ class _Work:
         self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
         if inlined:
             self.record["inlined_headers"] = inlined
+        if self.env is not None:
+            self.record["environment"] = self.env.record()
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
 
@@ -172,7 +183,7 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise Excluded("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise Excluded("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
@@ -212,6 +223,7 @@ def _generated(w: _Work) -> list[dict[str, Any]]:
     text = gen.path.read_text(encoding="utf-8")
     runner = w.build_opts.language(gen.language)
     assert runner is not None
+    runner = runner.with_environment(w.env) if w.env is not None else runner
     for size in w.opts.generator_sizes:
         row: dict[str, Any] = {"input": f"generator seed={GENERATOR_SEED} size={size}", "expected": False}
         rows.append(row)
@@ -484,7 +496,16 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         }
         prov["branch_preserving"] = _branch_preserving(w, short, long)
         case = ChosenCase(
-            w.problem, case_id, study, w.source, _anchor(w, loop), tuple(names), prov, short["data"], long["data"]
+            w.problem,
+            case_id,
+            study,
+            w.source,
+            _anchor(w, loop),
+            tuple(names),
+            prov,
+            short["data"],
+            long["data"],
+            environment=w.environment,
         )
         # the trial is a self-contained copy: admission does not depend on where the files lie
         trial = write_case(w.tmp / f"trial-{loop['line']}", case, vendor=True)
@@ -557,6 +578,9 @@ def construct(
             {"problem": o.problem, "case_id": o.case_id, "check": o.check, "reason": o.reason} for o in outcomes
         ],
     }
+    hint = environment_suggestion(outcomes)
+    if hint is not None:
+        summary["suggestion"] = hint
     (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return ConstructResult(outcomes)
 

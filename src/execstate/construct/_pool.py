@@ -33,7 +33,8 @@ from execstate.builder import (
     toml_key,
     toml_value,
 )
-from execstate.errors import InputFileError, SpecError, remove_tree
+from execstate.environments import EnvironmentSpec, parse_environment
+from execstate.errors import InputFileError, SpecError, SpecProblem, remove_tree
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
@@ -42,7 +43,7 @@ PROBLEM_FILE = "problem.toml"
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
-_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source"}
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "environment"}
 
 
 class PoolTest(NamedTuple):
@@ -92,6 +93,8 @@ class Problem:
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+    environment: EnvironmentSpec | None = None
+    """``problem.toml``'s ``environment`` declaration (packages, include directories inside the problem)."""
 
 
 class NewTest(NamedTuple):
@@ -175,7 +178,15 @@ def read_problem(directory: Path | str) -> Problem:
         rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
+        environment=_environment(d, raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(d: Path, value: Any) -> EnvironmentSpec:
+    try:
+        return parse_environment(value, d)
+    except SpecProblem as exc:
+        raise exc.at(d / PROBLEM_FILE) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

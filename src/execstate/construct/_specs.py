@@ -14,6 +14,7 @@ program, ``short.txt``, ``long.txt``): a spec folder that can be moved alone.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from execstate.builder import STUDY_FILE, SpecDraft, find_study, language_entry, load_spec, relative_name, write_spec
 from execstate.construct._pool import Problem
+from execstate.environments import EnvironmentSpec
 from execstate.errors import SpecError
 
 SPEC_NAME = "case.toml"
@@ -47,6 +49,8 @@ class ChosenCase:
     """Must hold ``short_input`` and ``long_input``: a pool test (``tests/NAME.in``) or a generator's description."""
     short: bytes
     long: bytes
+    environment: EnvironmentSpec | None = None
+    """The declaration the problem ran with; the spec states it, and holds copies of its include folders."""
 
 
 def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Path:
@@ -76,8 +80,19 @@ def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Pat
         grading_rule=problem.rule,
         checkpoint={**case.anchor, "variables": list(case.variables)},
         provenance=case.provenance,
+        environment=_declaration(spec_dir, case.environment),
     )
     return write_spec(spec_dir / SPEC_NAME, draft)
+
+
+def _declaration(spec_dir: Path, env: EnvironmentSpec | None) -> str | dict[str, Any] | None:
+    """What the spec states of ``env``, with its include folders copied beside the spec: a declaration's
+    include folders lie in the declaring file's folder (``parse_environment``)."""
+    if env is None or env.is_empty():
+        return None
+    for name, folder in zip(env.include, env.include_dirs, strict=True):
+        shutil.copytree(folder, spec_dir / name, dirs_exist_ok=True)
+    return env.declaration()
 
 
 def _input(spec_dir: Path, case: ChosenCase, arm: str, data: bytes, vendor: bool) -> str:
