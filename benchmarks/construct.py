@@ -18,6 +18,7 @@ Prints, measured in one run:
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -39,9 +40,12 @@ def main() -> None:
     problems = read_pool(study.pool)
     opts = ConstructOptions(study=args.study)
     with tempfile.TemporaryDirectory(prefix="bench-construct-") as tmp:
-        out = Path(tmp) / "all"
+        # the committed layout (study.toml beside pool/ and specs/), so the specs name ../../pool/<id>/ alike
+        shutil.copytree(study.pool, Path(tmp) / "pool")
+        shutil.copy(study.pool.parent / "study.toml", Path(tmp) / "study.toml")
+        out = Path(tmp) / "specs"
         started = time.perf_counter()
-        result = construct(problems, out, opts, jobs=args.jobs)
+        result = construct(read_pool(Path(tmp) / "pool"), out, opts, jobs=args.jobs)
         wall = time.perf_counter() - started
         phases: dict[str, float] = {}
         for o in result.outcomes:

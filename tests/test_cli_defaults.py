@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shlex
 
 from execstate.analyze import AnalysisConfig
 from execstate.cli import _analyze, make_parser
@@ -36,6 +37,7 @@ def test_debug_flag_is_accepted_before_and_after_the_command():
 
 def test_build_bounds_defaults_equal_the_build_options():
     from execstate.builder import BuildOptions
+    from execstate.builder.cpp.options import CppOptions
 
     fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
     for command in (["build", "x", "--out", "o"], ["pipeline", "--out", "o"]):
@@ -45,3 +47,4 @@ def test_build_bounds_defaults_equal_the_build_options():
             fields["max_input_bytes"],
             fields["max_checkpoint_bytes"],
         )
+        assert (args.cxx, tuple(shlex.split(args.cxxflags))) == (CppOptions().cxx, CppOptions().cxxflags)

@@ -144,7 +144,7 @@ def test_old_task_files_with_meta_objects_still_read(tmp_path: Path) -> None:
         ).to_json_line()
     )
     assert isinstance(line["meta"], str)
-    line["meta"] = json.loads(line["meta"])  # the layout written before meta became a string
+    line["schema_version"], line["meta"] = 1, json.loads(line["meta"])  # the layout before meta became a string
     (tmp_path / "old.jsonl").write_text(json.dumps(line) + "\n")
     [task] = read_jsonl(tmp_path / "old.jsonl", Task)
     assert task.meta == {"k": 2, "provenance": {"tests": [1, 2]}}

@@ -6,7 +6,8 @@ Hierarchy::
     ├── UsageError          an option or argument value that cannot work (``--replicates 0``)
     ├── InputFileError      a file or directory that is missing, unreadable, or the wrong kind
     ├── RecordError         a record file with a bad line: ``file:line: field: problem. Fix: ...``
-    ├── SpecError           a case spec that cannot be used (file, key, problem, fix)
+    ├── SpecProblem         one problem of a case spec: (key, problem, fix), raised where it is found
+    │   └── SpecError       the same with the spec file attached, where it is reported (file [key]: problem. Fix)
     ├── SettingsError       a settings file, an unknown setting, or a run directory that does not match
     ├── StoreError          a responses store that cannot be appended to safely
     ├── PlanError           responses that do not cover the planned cells exactly once
@@ -51,13 +52,36 @@ class RecordError(ExecstateError, ValueError):
     """A record file (JSON lines or JSON) with a line that is not a valid record."""
 
 
-class SpecError(ExecstateError, ValueError):
-    """A case spec that cannot be used; the message names the file, the key and the fix."""
+class SpecProblem(ExecstateError, ValueError):
+    """One problem of a case spec or of what it names: the spec key to fix, the problem, and the fix.
+
+    Raised where the problem is found (a language adapter that cannot place the checkpoint, the
+    language registry, the spec reader), before anyone knows which spec file it belongs to; the
+    code that reports it attaches the file once (``at``). ``str()``: ``problem. Fix: fix``.
+    """
+
+    def __init__(self, key: str | None, problem: str, fix: str) -> None:
+        self.key, self.problem, self.fix = key, problem, fix
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        return f"{self.problem}. Fix: {self.fix}"
+
+    def at(self, path: Path) -> SpecError:
+        """This problem as it is reported: with the spec file ``path`` it belongs to."""
+        return SpecError(path, self.key, self.problem, self.fix)
+
+
+class SpecError(SpecProblem):
+    """A ``SpecProblem`` with the spec file it belongs to: ``file [key]: problem. Fix: fix``."""
 
     def __init__(self, path: Path, key: str | None, problem: str, fix: str) -> None:
-        self.path, self.key, self.problem, self.fix = path, key, problem, fix
-        where = f"{path}" + (f" [{key}]" if key else "")
-        super().__init__(f"{where}: {problem}. Fix: {fix}")
+        self.path = path
+        super().__init__(key, problem, fix)
+
+    def _message(self) -> str:
+        where = f"{self.path}" + (f" [{self.key}]" if self.key else "")
+        return f"{where}: {self.problem}. Fix: {self.fix}"
 
 
 class SettingsError(ExecstateError, ValueError):
@@ -241,6 +265,7 @@ __all__ = [
     "ScreeningFailed",
     "SettingsError",
     "SpecError",
+    "SpecProblem",
     "StoreError",
     "UsageError",
     "bounded_reason",

@@ -5,7 +5,8 @@ run   -> responses.jsonl (Response), run_manifest.json (RunManifest, RunInvocati
 grade -> grades.jsonl (Grade)
 
 Every record is a frozen pydantic model with a ``schema_version``; a stage reads
-only these records, so any later stage can be re-run from files alone.
+only these records, so any later stage can be re-run from files alone. The
+layouts, and what changed between versions, are in ``docs/records.md``.
 """
 
 from __future__ import annotations
@@ -25,11 +26,18 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from execstate import __version__
 from execstate.errors import InputFileError, RecordError, bounded_reason
 
 SCHEMA_VERSION = 1
+"""The layout version of every versioned record whose layout has not changed since the first (all but ``Task``)."""
+TASK_SCHEMA_VERSION = 2
+"""The layout version of ``Task``. 2: ``meta`` is written as a JSON string; 1: as an object (files written
+between the two encodings hold a string under version 1). Both read; docs/records.md has the change log."""
+_NEWER_VERSION = "schema_version_newer"
+"""The validation error type of a record written by a newer execstate (``read_jsonl`` gives it its own fix)."""
 
 RUN_RESPONSES_NAME = "responses.jsonl"
 """A run directory's responses, one ``Response`` per line."""
@@ -50,6 +58,21 @@ STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
 
 GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal"]
 GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal")
+
+LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
+"""The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,
+which asserts they agree). ``Task.language`` is one of these, or a language a program registered at run time
+(``execstate.builder.register_language``): records naming it are then read and written by that process only."""
+_RUNTIME_LANGUAGES: set[str] = set()
+
+
+def accept_language(name: str, accept: bool = True) -> None:
+    """Let this process's records name ``name`` as their language (``False``: no longer); the registry calls it."""
+    if accept:
+        _RUNTIME_LANGUAGES.add(name)
+    else:
+        _RUNTIME_LANGUAGES.discard(name)
+
 
 Check = Literal[
     "spec",
@@ -90,6 +113,22 @@ class Record(BaseModel):
         """One canonical JSON line (sorted keys off: declared field order is kept)."""
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
+    @field_validator("schema_version", check_fields=False)
+    @classmethod
+    def _known_version(cls, version: int) -> int:
+        """A record of an older layout reads as the current one (the class's validators accept the old
+        form); a newer one is refused, since its fields may mean what this code cannot know."""
+        current = cls.model_fields["schema_version"].default
+        if version > current:
+            raise PydanticCustomError(
+                _NEWER_VERSION,
+                "schema_version {version} is newer than this execstate reads ({name} up to {current})",
+                {"version": version, "name": cls.__name__, "current": current},
+            )
+        if version < 1:
+            raise ValueError("must be 1 or more")
+        return current
+
 
 class Metrics(Record):
     """Execution metrics of one task (SPEC section 6). ``None`` means not measured."""
@@ -107,13 +146,18 @@ class Metrics(Record):
 class Task(Record):
     """One case x one arm: the exact bytes a model sees plus the oracle (SPEC section 7)."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = TASK_SCHEMA_VERSION
+    """The layout version (``TASK_SCHEMA_VERSION``); a version-1 line reads as version 2."""
     task_id: str
     """``<case_id>/<arm>``."""
     case_id: str
+    """``<study>/<name>``: the case the task belongs to (its spec's ``id``)."""
     study: str
-    language: Literal["python", "cpp"]
+    """The study the case belongs to (``execstate.studies.STUDIES`` or a user's own)."""
+    language: str
+    """The language of ``source``: one of ``LANGUAGE_NAMES`` (or a language registered at run time in the process)."""
     arm: Arm
+    """The question asked: the final output on the short or long input, or the state at a loop checkpoint."""
     source: str
     """Exact program text shown to the model (clean for final arms, instrumented for state arms)."""
     input: str
@@ -122,16 +166,28 @@ class Task(Record):
     """Expected answer produced by execution: the exact stdout, trailing newline included (a state arm's
     stdout is one canonical JSON line plus ``\n``). Grading rules decide what the newline means."""
     answer_kind: Literal["text", "json"]
+    """``text`` for a program's output (final arms), ``json`` for a checkpoint's state line (state arms)."""
     grading_rule: GradingRule
+    """How an answer is compared with ``oracle`` (SPEC 9; ``execstate.grade``)."""
     source_sha256: str
     """SHA-256 of the clean source bytes; the source cluster."""
     metrics: Metrics = Field(default_factory=Metrics)
+    """The execution metrics of the shown program on the shown input, up to the arm's endpoint."""
     meta: dict[str, Any] = Field(default_factory=dict)
-    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ...
+    """Selection choices: ``k``, ``K``, ``python``, loop line, variables, spec path, ... (docs/records.md lists
+    the keys by study and arm).
 
     Its keys and value types differ between studies and cases, so in files (JSON mode) it is written as
-    one compact JSON string: a column reader (Hugging Face ``datasets``, pyarrow, pandas) sees one type.
-    Reading accepts that string or, as files written before this encoding hold, an object."""
+    one compact JSON string (schema version 2): a column reader (Hugging Face ``datasets``, pyarrow,
+    pandas) sees one type. Reading accepts that string or, as version-1 files hold, an object."""
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGE_NAMES and value not in _RUNTIME_LANGUAGES:
+            known = ", ".join([*LANGUAGE_NAMES, *sorted(_RUNTIME_LANGUAGES)])
+            raise ValueError(f"unknown language {value!r} (known: {known})")
+        return value
 
     @field_validator("meta", mode="before")
     @classmethod
@@ -158,7 +214,9 @@ class PromptVariant(Record):
     """
 
     condition: Condition = "baseline"
+    """What the prompt adds: nothing (``baseline``), the invariant (``guided``), an irrelevant fact (``placebo``)."""
     contract: Contract = "output-only"
+    """The answer asked for: the SPEC 7 envelope, or a rationale first and the output last."""
     guidance: str | None = None
     """The one paragraph a guided or placebo prompt adds (the audited statement); None for baseline."""
 
@@ -193,11 +251,15 @@ class Exclusion(Record):
     """A case that did not become tasks, with the admission check it failed and the evidence."""
 
     schema_version: int = SCHEMA_VERSION
+    """The layout version (``SCHEMA_VERSION``)."""
     case_id: str
+    """The case's id; ``?/<folder>`` when its spec could not be read far enough to have one."""
     check: Check
+    """The admission check it failed (SPEC 4), ``spec`` for an unusable spec, ``internal`` for a builder fault."""
     reason: str
     """The evidence, as ``bounded_reason`` makes it: control characters escaped, at most 2,000 characters."""
     spec_path: str | None = None
+    """The case spec's path as the build was given it (None: not from a spec file)."""
 
     @field_validator("reason", "case_id", "spec_path")
     @classmethod
@@ -209,7 +271,9 @@ class BuildManifest(Record):
     """Metadata of one build: what went in, what came out, with which tools."""
 
     schema_version: int = SCHEMA_VERSION
+    """The layout version (``SCHEMA_VERSION``)."""
     execstate_version: str
+    """The version of execstate that built."""
     python: str
     """x.y.z of the interpreter that ran the programs."""
     compiler: str | None = None
@@ -217,47 +281,75 @@ class BuildManifest(Record):
     compiler_flags: list[str] = Field(default_factory=list)
     """Flags of the C++ binaries that ran (the measured ones use ``-O0 --coverage`` instead of ``-O*``)."""
     specs: list[str]
+    """Every case spec file found, in build order (as paths were given)."""
     cases_admitted: int
+    """Cases that became tasks."""
     cases_excluded: int
+    """Cases that became ``Exclusion`` records (the lines of ``excluded.jsonl``)."""
     tasks: int
+    """Lines of ``tasks.jsonl``."""
     tasks_sha256: str
     """SHA-256 of ``tasks.jsonl``."""
     exclusions_by_check: dict[str, int] = Field(default_factory=dict)
+    """How many exclusions each check made, by check name."""
     interrupted: bool = False
     """The build was stopped (SIGINT, SIGTERM or its ``stop`` event) before every case was built."""
     cases_interrupted: list[str] = Field(default_factory=list)
     """Ids of the cases that were running when the build stopped: killed by the builder, recorded nowhere else."""
     cases_not_started: list[str] = Field(default_factory=list)
     """Ids of the cases the stopped build never started."""
+    environments: list[dict[str, Any]] = Field(default_factory=list)
+    """Each distinct declared environment of the admitted tasks (their ``meta["environment"]``: preset, python,
+    every installed package as ``name==version``, include directories with their SHA-256); empty: none declared."""
 
 
 class Usage(Record):
+    """Token counts the server reported for a response; ``None``: not reported."""
+
     prompt_tokens: int | None = None
+    """Tokens of the prompt."""
     completion_tokens: int | None = None
+    """Tokens generated, hidden reasoning included."""
     reasoning_tokens: int | None = None
+    """Tokens of hidden reasoning, when the server counts them apart."""
 
 
 class Response(Record):
     """One finished cell (task x setting x sample) of a model run (SPEC section 8)."""
 
     schema_version: int = SCHEMA_VERSION
+    """The layout version (``SCHEMA_VERSION``)."""
     task_id: str
+    """The ``Task.task_id`` asked."""
     setting: str
+    """The name of the setting (model configuration) that answered."""
     sample: int = 0
+    """0-based index of the sample of this task under this setting."""
     status: ResponseStatus
+    """``completed`` (the server answered) or ``no-response`` (every attempt failed or was not retried)."""
     text: str | None = None
+    """The answer text as the server sent it (None unless completed); what is graded."""
     reasoning: str | None = None
     """The server's separate reasoning text (``message.reasoning_content`` or ``message.reasoning``)
     when it sends one; kept for analysis, never graded (only ``text`` is)."""
     finish_reason: str | None = None
+    """The server's ``finish_reason`` (``stop``, ``length``, ...) of a completed response."""
     usage: Usage = Field(default_factory=Usage)
+    """Token counts of the last attempt, as the server reported them."""
     latency_s: float | None = None
+    """Wall time of the last attempt, in seconds."""
     attempts: int = 0
+    """Attempts made for this cell (retries included)."""
     errors: list[str] = Field(default_factory=list)
+    """One line per failed attempt (``attempt N: ...``), secrets replaced by ``***``."""
     started_at: str | None = None
+    """When the first attempt started (UTC, ISO 8601 with milliseconds)."""
     finished_at: str | None = None
+    """When the last attempt ended (UTC, ISO 8601 with milliseconds)."""
     provider: str | None = None
+    """The provider kind that answered (``openai``, ``oracle``, ``replay``, ``synthetic``)."""
     model: str | None = None
+    """The model the provider names: an ``openai`` setting's ``model``, or ``oracle``, ``replay:<file>``, ..."""
     pipeline_check: bool = False
     """True when the answer came from the ``oracle`` provider: a pipeline check, not a model result."""
 
@@ -277,41 +369,59 @@ class RunInvocation(Record):
     """One invocation of ``run`` on the directory (a resume appends another)."""
 
     started_at: str
+    """When the invocation started (UTC, ISO 8601, seconds)."""
     settings: list[str]
+    """The settings it ran, by name."""
     samples: int
+    """Samples it asked per task and setting."""
     limit: int | None
     """``run`` asked the first ``limit`` tasks of the file (``None``: all of them)."""
     execstate_version: str = __version__
+    """The version of execstate that ran."""
     python: str = Field(default_factory=platform.python_version)
+    """x.y.z of the interpreter that ran execstate."""
 
 
 class RunManifest(Record):
     """Settings (without keys), the task file's hash and the history of invocations."""
 
     schema_version: int = SCHEMA_VERSION
+    """The layout version (``SCHEMA_VERSION``)."""
     tasks_file: str | None
     """Path the tasks were read from, when they came from a file."""
     tasks_sha256: str
     """SHA-256 of the task file bytes (or of the tasks' canonical JSON lines)."""
     tasks: int
+    """Tasks in the task file (all of them, whatever ``limit`` an invocation asked)."""
     settings: dict[str, dict[str, Any]]
     """Every setting ever run into this directory, by name: all fields except secrets
     (``api_key_env`` is the variable's name, never its value)."""
     invocations: list[RunInvocation] = Field(default_factory=list)
+    """Every invocation of ``run`` on the directory, oldest first; together they plan the cells to grade."""
 
 
 class Grade(Record):
     """The grade of one planned cell (SPEC section 9)."""
 
     schema_version: int = SCHEMA_VERSION
+    """The layout version (``SCHEMA_VERSION``)."""
     task_id: str
+    """The ``Task.task_id`` graded."""
     setting: str
+    """The setting whose response was graded."""
     sample: int = 0
+    """0-based sample index of the cell."""
     status: GradeStatus
+    """``correct-``/``wrong-`` (the rule's verdict) + ``valid``/``invalid`` (the envelope), or ``no-response``.
+    A completed response without an extractable answer is ``wrong-invalid``: it stays in the denominator."""
     envelope_valid: bool | None = None
+    """Whether the response was exactly the SPEC 7 envelope (None for ``no-response``)."""
     answer: str | None = None
+    """The extracted answer text (None: none could be extracted, or no response)."""
     rule: str
+    """The grading rule applied (the task's ``grading_rule``)."""
     pipeline_check: bool = False
+    """Copied from the response: an ``oracle`` answer, not a model result."""
 
 
 R = TypeVar("R", bound=Record)
@@ -336,7 +446,9 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
     """Read records of one type; a missing file or a bad line raises ``RecordError`` in one line.
 
     The message names ``file:line``, the first field at fault and the problem,
-    e.g. ``tasks.jsonl:3: field 'arm': Input should be ... (1 more problem)``.
+    e.g. ``tasks.jsonl:3: field 'arm': Input should be ... (1 more problem)``; a line whose
+    ``schema_version`` is newer than this code's says so and that a newer execstate reads it.
+    Older versions read as the current one (``Record._known_version``).
     """
     path = Path(path)
     if not path.is_file():
@@ -349,11 +461,21 @@ def read_jsonl(path: Path, model: type[R]) -> Iterator[R]:
             try:
                 yield model.model_validate_json(line)
             except ValidationError as exc:
-                raise RecordError(
-                    f"{path}:{lineno}: {_first_problem(exc, model)}. "
-                    f"Fix: correct or remove that line, or re-create {path.name} with the stage "
-                    "that writes it"
-                ) from None
+                raise RecordError(f"{path}:{lineno}: {_line_problem(exc, model, path)}") from None
+
+
+def _line_problem(exc: ValidationError, model: type[Record], path: Path) -> str:
+    """What is wrong with a line and its fix: a newer layout needs a newer execstate, anything else a new file."""
+    newer = next((e for e in exc.errors(include_url=False) if e["type"] == _NEWER_VERSION), None)
+    if newer is not None:
+        return (
+            f"{newer['msg']}: a newer execstate wrote it. Fix: read {path.name} with an execstate at least as "
+            "new as the one that wrote it, or re-create it with this version's stage that writes it"
+        )
+    return (
+        f"{_first_problem(exc, model)}. Fix: correct or remove that line, or re-create {path.name} with the stage "
+        "that writes it"
+    )
 
 
 def _first_problem(exc: ValidationError, model: type[Record]) -> str:

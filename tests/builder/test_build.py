@@ -11,7 +11,8 @@ import pytest
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.builder import BuildOptions, CppLanguage, build, instrument, tasks_bytes
+from execstate.builder import BuildOptions, build, instrument, tasks_bytes
+from execstate.builder.cpp.language import CppLanguage
 from execstate.records import ARMS
 from execstate.sandbox import Limits
 

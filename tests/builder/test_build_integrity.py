@@ -131,13 +131,14 @@ def test_a_program_that_prints_differently_when_measured_is_excluded(isolation_b
 class _StateMeasuredWrong(PythonLanguage):
     """Measures the state arms' programs with one extra byte of stdout."""
 
-    def measure(self, source, stdin, inst, *, state):
-        m = super().measure(source, stdin, inst, state=state)
-        return replace(m, stdout=m.stdout + b"!") if inst is not None else m
+    def measure(self, source, stdin, endpoint, *, state):
+        m = super().measure(source, stdin, endpoint, state=state)
+        return replace(m, stdout=m.stdout + b"!") if endpoint is not None and endpoint.inst is not None else m
 
 
 def test_a_state_arm_measured_with_other_stdout_is_excluded(tmp_path, monkeypatch):
-    monkeypatch.setitem(LANGUAGES, "python", lambda opts: _StateMeasuredWrong(opts.limits, opts.python))
+    wrong = replace(LANGUAGES["python"], adapter=lambda opts: _StateMeasuredWrong(opts.limits, opts.python))
+    monkeypatch.setitem(LANGUAGES, "python", wrong)
     write_case(tmp_path, "sums", SUMS)
     tasks, excluded = built(tmp_path)
     assert not tasks

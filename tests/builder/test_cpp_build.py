@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import BuildOptions, build
+from execstate.builder.cpp.options import CppOptions
 from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
@@ -75,8 +76,9 @@ def test_the_compiler_and_its_flags_are_configurable_and_recorded(tmp_path):
         "good",
         LOOP.replace("total += i;", "total += i;\n#if __cplusplus >= 202002L\n        total += 1;\n#endif"),
     )
-    opts = BuildOptions(cxxflags=("-std=c++17", "-O1"))
-    assert opts.compiler().coverage_flags == ("-std=c++17", "-O0", "--coverage")
+    cpp = CppOptions(cxxflags=("-std=c++17", "-O1"))
+    assert cpp.compiler().coverage_flags == ("-std=c++17", "-O0", "--coverage")
+    opts = BuildOptions(language_options=(cpp,))
     result = build([tmp_path], options=opts)
     assert result.exclusions == []
     long = next(t for t in result.tasks if t.arm == "long-trace-final")
@@ -89,7 +91,7 @@ def test_the_compiler_and_its_flags_are_configurable_and_recorded(tmp_path):
 
 def test_a_missing_compiler_names_the_debian_package(tmp_path):
     _case(tmp_path, "good", LOOP)
-    result = build([tmp_path], options=BuildOptions(cxx="g++-not-installed"))
+    result = build([tmp_path], options=BuildOptions(language_options=(CppOptions(cxx="g++-not-installed"),)))
     assert result.tasks == [] and result.manifest.compiler is None
     (excluded,) = result.exclusions
     assert "Debian package g++" in excluded.reason and "apt-get install g++" in excluded.reason

@@ -33,7 +33,10 @@ from pathlib import Path
 from cpp_differential.programs import Program, generate, main_line, render
 from cpp_differential.toolchain import compile_cpp, execute, needs_gxx
 
-from execstate.builder._cpp import COUNT_MARKER, check_variables_cpp, instrument_cpp, parse_slots, resolve_loop_cpp
+from execstate.builder._language import COUNT_MARKER
+from execstate.builder.cpp.instrument import instrument_cpp
+from execstate.builder.cpp.protocol import parse_slots
+from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 
 PROGRAMS = int(os.environ.get("EXECSTATE_CPP_DIFFERENTIAL", "100"))
 BATCH = 25

@@ -1,4 +1,4 @@
-"""C++ checkpoint instrumentation (build/_cpp.py + execstate_emit.hpp), each case compiled with g++ -std=c++20
+"""C++ checkpoint instrumentation (builder/cpp/ + execstate_emit.hpp), each case compiled with g++ -std=c++20
 and run through ``execstate.sandbox.run``: the SPEC's worked example, every loop kind, the exits (break,
 continue, return, exception, exit(), goto, recursion), scope and type refusals, the JSON of every supported
 type, silencing and the preservation variant, count and observe modes, layout and anchors."""
@@ -14,19 +14,12 @@ from pathlib import Path
 import pytest
 from cpp_differential.toolchain import build, compile_cpp, execute, needs_gxx
 
-from execstate.builder._cpp import (
-    COUNT_MARKER,
-    REFUSAL_MARKER,
-    AnchorError,
-    check_variables_cpp,
-    choose_prefix_cpp,
-    disabled_cpp,
-    instrument_cpp,
-    iterations_cpp,
-    parse_slots,
-    refused_variables,
-    resolve_loop_cpp,
-)
+from execstate.builder._language import COUNT_MARKER
+from execstate.builder.cpp.diagnostics import refused_variables
+from execstate.builder.cpp.instrument import choose_prefix_cpp, disabled_cpp, instrument_cpp
+from execstate.builder.cpp.protocol import REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
+from execstate.errors import SpecProblem
 
 ABC310_E = (Path(__file__).resolve().parents[2] / "examples" / "abc310_e_cpp" / "main.cpp").read_text(encoding="utf-8")
 SHORT = b"5\n00110\n"
@@ -423,7 +416,7 @@ int later_global = 0;
 
 
 def _refusal(source, loop_text, variables) -> str:
-    with pytest.raises(AnchorError) as err:
+    with pytest.raises(SpecProblem) as err:
         check_variables_cpp(source, resolve_loop_cpp(source, None, loop_text), tuple(variables))
     assert err.value.key == "checkpoint.variables"
     return err.value.problem
@@ -750,18 +743,18 @@ int main() {
 def test_resolve_loop_anchors():
     assert resolve_loop_cpp(BREAK, 4, None) == 4
     assert resolve_loop_cpp(BREAK, None, "for (x = 0; x < 10; x++) {") == 4
-    with pytest.raises(AnchorError, match="no line of the program is exactly"):
+    with pytest.raises(SpecProblem, match="no line of the program is exactly"):
         resolve_loop_cpp(BREAK, None, "for (x = 0; x < 11; x++) {")
-    with pytest.raises(AnchorError, match=r"is not the header of a for/while/do loop.*lines \[4\]"):
+    with pytest.raises(SpecProblem, match=r"is not the header of a for/while/do loop.*lines \[4\]"):
         resolve_loop_cpp(BREAK, 5, None)
     twice = "int main() {\n    int s = 0;\n    for (;;) break;\n    for (;;) break;\n    return s;\n}\n"
-    with pytest.raises(AnchorError, match=r"ambiguous: it occurs on lines \[3, 4\]"):
+    with pytest.raises(SpecProblem, match=r"ambiguous: it occurs on lines \[3, 4\]"):
         resolve_loop_cpp(twice, None, "for (;;) break;")
     nested = "int main() {\n    int s = 0;\n    for (int a = 0; a < 2; a++) for (int b = 0; b < 2; b++) s++;\n}\n"
-    with pytest.raises(AnchorError, match="starts 2 loops"):
+    with pytest.raises(SpecProblem, match="starts 2 loops"):
         resolve_loop_cpp(nested, 3, None)
     broken = "int main() {\n    int s = 0;\n    for (int a = 0; a < 2; a++) {\n        s += ;\n    }\n}\n"
-    with pytest.raises(AnchorError, match="cannot read the loop on line 3") as err:
+    with pytest.raises(SpecProblem, match="cannot read the loop on line 3") as err:
         resolve_loop_cpp(broken, 3, None)
     assert err.value.key == "program"
 

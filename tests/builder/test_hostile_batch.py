@@ -224,6 +224,7 @@ def test_a_hostile_batch_is_contained(tmp_path, listener, running):
     assert check["memory"] == "run" and check["flood"] == "run"
     assert check["env_to_stderr_crash"] == "run"
     assert check["proc_input"] == "spec" and check["deep_expression"] == "spec"
+    assert check.get("deep_tree", "run") == "run"  # admitted, or the program's doing: never `internal`
     assert check["big_input"] == "input-size"
     assert "hostile/bad_generator" in excluded
     escape = excluded["hostile/escape_codes"]["reason"]

@@ -94,6 +94,12 @@ def test_a_generator_is_asked_for_growing_sizes_when_the_tests_are_too_alike(tmp
     assert "over max_trace" in generated[-1]["rejected"]  # it stopped at the first size over the cap
     sizes = [int(r["input"].rsplit("=", 1)[1]) for r in generated]
     assert sizes == sorted(sizes) and sizes[0] == 2
+    # generated inputs are written beside the spec (the pool has no such file); the program is named
+    spec = load_spec(tmp_path / "specs" / "sums" / "case.toml")
+    assert record["short"].startswith("generator")
+    assert spec.long_input.file == (tmp_path / "specs" / "sums" / "long.txt").resolve()
+    assert spec.short_input.file == (tmp_path / "specs" / "sums" / "short.txt").resolve()
+    assert spec.program == (d / "main.py").resolve()
 
 
 def test_without_inputs_far_enough_apart_the_problem_is_excluded_by_inputs(tmp_path):
@@ -138,6 +144,45 @@ def test_construct_is_deterministic_and_the_same_on_a_process_pool(tmp_path):
     shutil.rmtree(tmp_path / "one" / "a")
     again = construct(problems[:1], tmp_path / "one", opts, jobs=1)
     assert again.outcomes[0].check is None and tree_bytes(tmp_path / "one" / "a") == tree_bytes(tmp_path / "two" / "a")
+
+
+def test_specs_outside_the_pool_name_its_files_and_build(tmp_path):
+    """`execstate construct POOL --out S && execstate build S`: S/study.toml lists the pool in sources."""
+    from execstate.cli import main
+
+    _problem(tmp_path / "pool", "sums", [3, 40, 400])
+    out = tmp_path / "elsewhere" / "specs"
+    assert main(["construct", str(tmp_path / "pool"), "--out", str(out), "--jobs", "1"]) == 0
+    assert (out / "study.toml").read_text().endswith('\nsources = ["../../pool"]\n')
+    assert sorted(p.name for p in (out / "sums").iterdir()) == ["case.toml", "construct.json"]
+    case = (out / "sums" / "case.toml").read_text()
+    assert 'program = "../../../pool/sums/main.py"' in case and 'long_input = "../../../pool/sums/tests/3.in"' in case
+    assert main(["build", str(out), "--out", str(tmp_path / "built")]) == 0
+    assert len((tmp_path / "built" / "tasks.jsonl").read_text().splitlines()) == 4
+
+
+def test_vendor_copies_the_files_and_builds_the_same_tasks(tmp_path):
+    _problem(tmp_path / "pool", "sums", [3, 40, 400])
+    problems = read_pool(tmp_path / "pool")
+    construct(problems, tmp_path / "named", jobs=1)
+    construct(problems, tmp_path / "vendored", ConstructOptions(vendor=True), jobs=1)
+    assert not (tmp_path / "vendored" / "study.toml").exists()
+    folder = tmp_path / "vendored" / "sums"
+    assert sorted(p.name for p in folder.iterdir()) == ["case.toml", "construct.json", "long.txt", "main.py", "short.txt"]
+    assert (folder / "main.py").read_bytes() == (tmp_path / "pool" / "sums" / "main.py").read_bytes()
+    shutil.move(folder, tmp_path / "moved")  # self-contained: it builds wherever it goes
+    named, vendored = build([tmp_path / "named"]), build([tmp_path / "moved"])
+    assert len(named.tasks) == 4 and [t.model_dump() for t in named.tasks] == [t.model_dump() for t in vendored.tasks]
+
+
+def test_a_study_toml_of_the_users_that_does_not_reach_the_pool_is_a_clear_error(tmp_path):
+    from execstate.errors import SpecError
+
+    _problem(tmp_path / "pool", "sums", [3, 40, 400])
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "study.toml").write_text('study = "mine"\n')
+    with pytest.raises(SpecError, match=r"study\.toml \[sources\]: does not list .*Fix: add \"../pool\" to sources"):
+        construct(read_pool(tmp_path / "pool"), tmp_path / "specs", jobs=1)
 
 
 def test_the_dask_executor_gives_the_same_specs(tmp_path):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 
 import pytest
 from dataset_shapes import PYTHON3, SUM_PY, cc_record, compressed_tests, lcb_record, lcb_tests, sum_tests, write_jsonl
 
+from execstate.builder import DEFAULT_LANGUAGE
 from execstate.cli import main, make_parser
+from execstate.construct import import_codecontests
 from execstate.construct._codecontests import DEFAULT_LIMITS, DEFAULT_MAX_SOLUTIONS
 
 
@@ -93,4 +96,5 @@ def test_command_defaults_equal_the_library_defaults():
         DEFAULT_LIMITS.cpu_s,
         DEFAULT_LIMITS.memory_mb,
     )
-    assert (args.language, args.jobs, args.study, args.limit) == ("python", 2, None, None)
+    assert (args.language, args.jobs, args.study, args.limit) == (None, 2, None, None)  # None: the library's default
+    assert inspect.signature(import_codecontests).parameters["language"].default == DEFAULT_LANGUAGE

@@ -183,6 +183,6 @@ def test_bad_files_and_options_fail_before_anything_is_written(tmp_path):
         import_codecontests(tmp_path / "missing.jsonl", tmp_path / "pool")
     with pytest.raises(UsageError, match="jobs must be at least 1"):
         import_codecontests(tmp_path / "list.json", tmp_path / "pool", jobs=0)
-    with pytest.raises(UsageError, match="python or cpp"):
-        import_codecontests(tmp_path / "list.json", tmp_path / "pool", language="java")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"'java' is not a language of the builder \(available: python, cpp\)"):
+        import_codecontests(tmp_path / "list.json", tmp_path / "pool", language="java")
     assert not (tmp_path / "pool").exists()

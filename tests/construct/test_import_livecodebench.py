@@ -44,7 +44,7 @@ def files(tmp_path):
         lcb_record("abc301_a", "hard", PUBLIC, compressed_tests(PRIVATE)),
         lcb_record("abc301_b", "hard", PUBLIC, PRIVATE),  # private tests as plain JSON
         lcb_record("abc301_c", "easy", PUBLIC, PRIVATE),
-        lcb_record("2844", "hard", lcb_tests([("[1,2]", "3")], "functional"), []),
+        lcb_record("2844", "hard", lcb_tests([("[1,2]", "3")], "functional"), []),  # no func_name in its metadata
         lcb_record("abc301_e", "hard", PUBLIC, compress(_global_pickles(canary)[0])),
         lcb_record("abc301_f", "hard", PUBLIC, compress(_global_pickles(canary)[1])),
         lcb_record("abc301_g", "hard", PUBLIC, "not json and not base64!"),
@@ -95,7 +95,7 @@ def test_every_other_record_has_a_reason_and_no_global_is_ever_called(files):
     assert not canary.exists()
     by_id = {s.id: (s.kind, s.reason) for s in report.skipped}
     assert by_id["abc301_c"] == ("filtered", "difficulty 'easy', not 'hard'")
-    assert by_id["2844"] == ("unsupported", "its tests are not all stdin tests (a function-call problem)")
+    assert by_id["2844"] == ("unsupported", "a function-call problem whose metadata names no func_name: the call is unknown")  # fmt: skip
     for qid in ("abc301_e", "abc301_f"):
         kind, reason = by_id[qid]
         assert kind == "refused" and "the pickle names the global" in reason and "system" in reason, reason

@@ -48,4 +48,4 @@ def test_example_tasks_carry_reference_metrics(python):
         assert ref.ok, ref.detail
         got = (task.metrics.trace_length, task.metrics.peak_state, task.metrics.state_load)
         assert got == (ref.trace_length, ref.peak_state, ref.state_load), task.task_id
-        assert task.meta["python"] == ref.python and task.metrics.cyclomatic >= 1
+        assert task.meta["python"] == ref.toolchain and task.metrics.cyclomatic >= 1

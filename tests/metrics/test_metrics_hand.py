@@ -38,7 +38,7 @@ def test_checkpoint_by_os_exit_with_hidden_instrumentation(python):
     ref = assert_all_equal(measure_three_ways(CHECKPOINT, b"", python, **INSTRUMENTATION))
     assert ref.stdout == b'{"s":1}\n'
     assert (ref.peak_state, ref.state_load) == (2, 9)
-    assert ref.trace_length == (24 if ref.python.startswith("3.11") else 23)
+    assert ref.trace_length == (24 if ref.toolchain.startswith("3.11") else 23)
 
 
 @pytest.mark.parametrize("python", interpreter_params())
@@ -46,7 +46,7 @@ def test_trace_length_by_hand(python):
     # 3.11 reports RESUME as the call event, then LOAD_CONST STORE_NAME LOAD_CONST RETURN_VALUE;
     # 3.12+ report no INSTRUCTION event for RESUME and end with RETURN_CONST.
     ref = assert_all_equal(measure_three_ways("x = 1\n", b"", python))
-    assert ref.trace_length == (4 if ref.python.startswith("3.11") else 3)
+    assert ref.trace_length == (4 if ref.toolchain.startswith("3.11") else 3)
     assert (ref.peak_state, ref.state_load) == (0, 0)
 
 

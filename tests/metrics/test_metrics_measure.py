@@ -15,7 +15,7 @@ def test_ok_run_keeps_the_programs_stdout_exact():
     source = "import sys\ndata = sys.stdin.read().split()\nfor x in data:\n    print(int(x) * 2)\n"
     stdin = " ".join(str(i) for i in range(20000)).encode()
     m = measure(source, stdin)
-    assert m.ok and m.python == platform.python_version()
+    assert m.ok and m.toolchain == platform.python_version()
     assert m.stdout == b"".join(f"{i * 2}\n".encode() for i in range(20000))
     assert m.trace_length > 20000 * 5 and m.peak_state >= 20000 and m.state_load > m.peak_state
 
@@ -49,7 +49,7 @@ def test_timeout():
 
 def test_syntax_error_is_an_error_naming_the_interpreter():
     m = measure("def (:\n", b"")
-    assert m.status == "error" and "does not compile" in m.detail and m.python in m.detail
+    assert m.status == "error" and "does not compile" in m.detail and m.toolchain in m.detail
 
 
 def test_missing_interpreter_is_named():

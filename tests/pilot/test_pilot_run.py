@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from execstate.builder import load_spec
 from execstate.cli import main
 from execstate.pilot import run_pilot
 from execstate.records import Response, read_jsonl
@@ -67,7 +68,8 @@ def test_the_builtin_set_has_six_python_and_six_cpp_cases_each_with_an_invariant
 
 
 def test_the_builtin_programs_are_byte_identical_to_their_origins():
-    """The Python programs come from the classic study, the C++ ones from examples/: no silent drift."""
+    """The Python programs are the classic study's own files (named, not copied); the C++ ones copy
+    examples/ (outside the package): no silent drift."""
     origins = {
         "abc310_e": ROOT / "examples" / "abc310_e_cpp",
         "insertion_shifts": ROOT / "examples" / "cpp_nested_inner",
@@ -77,9 +79,14 @@ def test_the_builtin_programs_are_byte_identical_to_their_origins():
         "word_lengths": ROOT / "examples" / "cpp_string_vector",
     }
     for case in sorted(p.parent for p in PILOT.rglob("case.toml")):
-        origin = origins.get(case.name, study_dir("classic") / case.name)
-        program = "main.cpp" if (case / "main.cpp").exists() else "main.py"
-        assert (case / program).read_bytes() == (origin / program).read_bytes(), case.name
+        spec = load_spec(case / "case.toml")
+        if case.name in origins:
+            assert spec.program == case / "main.cpp", case.name
+            assert spec.program.read_bytes() == (origins[case.name] / "main.cpp").read_bytes(), case.name
+        else:
+            classic = study_dir("classic").resolve() / case.name
+            assert spec.program == classic / "main.py", case.name
+            assert spec.short_input.generator == spec.long_input.generator == classic / "gen.py", case.name
 
 
 def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path, pilot_out):

@@ -48,12 +48,33 @@ def test_every_problem_has_a_spec_or_a_recorded_reason(name):
 
 @pytest.mark.parametrize(("name", "problem"), [(n, p) for n, ps in REPRODUCED.items() for p in ps])
 def test_construct_reproduces_the_committed_specs(name, problem, tmp_path):
+    """Rebuilt in the committed layout (study.toml beside pool/ and specs/), the spec folder is the same bytes:
+    a case.toml naming ../../pool/<problem>/ files, construct.json, and only the files the pool lacks."""
     _needs_gxx(name)
     study = STUDIES[name]
     assert study.pool is not None and study.cases_dir is not None
-    (found,) = [p for p in read_pool(study.pool) if p.id == problem]
-    construct_problem(found, tmp_path, ConstructOptions(study=name))
-    assert tree_bytes(tmp_path / problem) == tree_bytes(study.cases_dir / problem)
+    shutil.copytree(study.pool / problem, tmp_path / "pool" / problem)
+    shutil.copy(study.pool.parent / "study.toml", tmp_path / "study.toml")
+    (found,) = read_pool(tmp_path / "pool")
+    construct_problem(found, tmp_path / "specs", ConstructOptions(study=name))
+    assert tree_bytes(tmp_path / "specs" / problem) == tree_bytes(study.cases_dir / problem)
+    assert sorted(p.name for p in (tmp_path / "specs").iterdir()) == [problem]  # the root holds the pool: no sources
+
+
+@pytest.mark.parametrize("name", CONSTRUCTED)
+def test_the_committed_specs_name_the_pool_files_they_use(name):
+    """No spec folder holds a program or input its pool already has: it names them (study root rules)."""
+    study = STUDIES[name]
+    assert study.pool is not None and study.cases_dir is not None
+    for spec_path in sorted(study.cases_dir.glob("*/case.toml")):
+        spec = load_spec(spec_path)
+        problem = study.pool.resolve() / spec.provenance["problem"]
+        for arm, src in (("short", spec.short_input), ("long", spec.long_input)):
+            chosen = spec.provenance[f"{arm}_input"]
+            assert src.file == (problem / chosen if chosen.startswith("tests/") else spec_path.parent / f"{arm}.txt")
+        pool_program = next(problem.glob("main.*"))
+        inlined = spec.program.read_bytes() != pool_program.read_bytes()
+        assert spec.program == (spec_path.parent / pool_program.name if inlined else pool_program), spec.id
 
 
 @pytest.mark.parametrize("name", CONSTRUCTED)
@@ -75,7 +96,9 @@ def test_every_final_oracle_passes_the_test_it_came_from(name):
                 expected = study.pool / spec.provenance["problem"] / Path(chosen).with_suffix(".out")
                 if not chosen.startswith("tests/") or not expected.is_file():
                     continue
-                data = (spec_path.parent / f"{arm}.txt").read_bytes()
+                named = spec.short_input if arm == "short" else spec.long_input
+                assert named.file is not None
+                data = named.file.read_bytes()
                 assert data == (study.pool / spec.provenance["problem"] / chosen).read_bytes()
                 res = lang.run(source, data, Path(tmp))
                 assert res.ok, (spec.id, arm, res.describe())

@@ -37,6 +37,7 @@ def test_a_small_selection_reproduces_byte_for_byte(tmp_path, selected):
     assert tree_bytes(tmp_path / "one") == tree_bytes(selected)
     record = one.record
     assert len(one.cases) == 3
+    assert [load_spec(case / "case.toml").provenance["band"] for case in one.cases] == [0, 1, 2]
     assert sum(b["population"] for b in record["bands"]) + record["outside_bands"] == CANDIDATES
     for band, (low, high) in zip(record["bands"], EDGES):
         (pick,) = band["picks"]
@@ -47,18 +48,23 @@ def test_a_small_selection_reproduces_byte_for_byte(tmp_path, selected):
 def test_the_shipped_cases_are_ten_per_band_of_one_source():
     record = json.loads((CASES / SELECT_NAME).read_text())
     assert record["candidates"] == 90_000 and record["per_band"] == 10
-    source = (FOLDER / "main.py").read_bytes()
     specs = sorted(CASES.glob("*/case.toml"))
     assert len(specs) == 30
+    band_of = {}
     for band, (low, high) in zip(record["bands"], EDGES):
         assert len(band["picks"]) == 10
         for pick in band["picks"]:
             assert low <= pick["trace"] < high
-            assert (CASES / pick["case"] / "main.py").read_bytes() == source
+            band_of[pick["case"]] = band["band"]
     for path in specs:
+        # a case holds its inputs and provenance; study.toml gives the rest, the one program included
+        assert sorted(p.name for p in path.parent.iterdir()) == ["case.toml", "long.txt", "short.txt"]
+        assert set(tomllib.loads(path.read_text())) == {"short_input", "long_input", "provenance"}
         spec = load_spec(path)
+        assert spec.id == f"networkx/{path.parent.name}" and spec.program == (FOLDER / "main.py").resolve()
         assert spec.study == "networkx" and spec.grading_rule == "bytes"
         assert spec.checkpoint.loop_text == "for i, p, q in DEAF.find_entering_edges():"
+        assert spec.provenance["band"] == band_of[path.parent.name]
 
 
 def test_one_shipped_case_per_band_builds_with_its_screened_trace():
@@ -67,9 +73,10 @@ def test_one_shipped_case_per_band_builds_with_its_screened_trace():
     result = build([CASES / p["case"] for p in picks], jobs=2)
     assert [e.reason for e in result.exclusions] == [] and len(result.tasks) == 12
     assert len({t.source_sha256 for t in result.tasks if t.arm.endswith("final")}) == 1
-    for pick in picks:
+    for band, pick in enumerate(picks):
         long = next(t for t in result.tasks if t.case_id == f"networkx/{pick['case']}" and t.arm == "long-trace-final")
         assert long.metrics.trace_length == pick["trace"]  # screening counts what the builder measures
+        assert long.meta["provenance"]["band"] == band  # the band reaches the tasks, not only the id
 
 
 def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
@@ -85,6 +92,28 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
         )
     assert there.record == json.loads((selected / SELECT_NAME).read_text())
     assert tree_bytes(tmp_path / "dask") == tree_bytes(selected)
+
+
+def test_a_selection_outside_the_study_folder_names_the_program_through_its_own_study_toml(selected):
+    study = tomllib.loads((selected / "study.toml").read_text())
+    assert study["study"] == "networkx" and study["checkpoint"] == tomllib.loads((FOLDER / "study.toml").read_text())["checkpoint"]
+    for path in sorted(selected.glob("*/case.toml")):
+        assert not (path.parent / "main.py").exists()
+        assert load_spec(path).program == (FOLDER / "main.py").resolve()
+
+
+def test_a_vendored_selection_is_self_contained_and_otherwise_the_same(tmp_path, selected):
+    select_cases(FOLDER, tmp_path / "v", candidates=CANDIDATES, per_band=1, vendor=True)
+    assert not (tmp_path / "v" / "study.toml").exists()
+    assert (tmp_path / "v" / SELECT_NAME).read_bytes() == (selected / SELECT_NAME).read_bytes()
+    cases = sorted(p.parent.name for p in selected.glob("*/case.toml"))
+    assert sorted(p.parent.name for p in (tmp_path / "v").glob("*/case.toml")) == cases
+    for name in cases:
+        vendored, named = load_spec(tmp_path / "v" / name / "case.toml"), load_spec(selected / name / "case.toml")
+        assert vendored.program == (tmp_path / "v" / name / "main.py").resolve()
+        assert vendored.program.read_bytes() == named.program.read_bytes()
+        same = {"program", "short_input", "long_input", "spec_path"}
+        assert vendored.model_dump(exclude=same) == named.model_dump(exclude=same)
 
 
 def test_the_select_command_redoes_a_small_selection(selected):

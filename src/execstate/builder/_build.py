@@ -19,11 +19,12 @@ from typing import Any
 
 from execstate import __version__
 from execstate.builder._card import CARD_NAME, dataset_card
-from execstate.builder._case import BuildOptions, build_case, failed_case
+from execstate.builder._case import build_case, failed_case
 from execstate.builder._executor import open_executor
+from execstate.builder._languages import HELPER_LANGUAGE, language_entry, make_language
+from execstate.builder._options import BuildOptions
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
-from execstate.metrics.cpp import CompilerMissing
 from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes
 from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
@@ -107,19 +108,9 @@ def build(
     tasks = [t for cid in sorted(results) for t in results[cid]]
     exclusions = sorted(collect.excluded, key=lambda e: (e.case_id, e.spec_path or ""))
     manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started))
-    if any(spec.language == "cpp" for spec in specs):
-        manifest = manifest.model_copy(update=_cpp_toolchain(options or BuildOptions()))
+    for name in sorted({spec.language for spec in specs}):
+        manifest = manifest.model_copy(update=make_language(name, options or BuildOptions()).build_meta())
     return BuildResult(tasks, exclusions, manifest)
-
-
-def _cpp_toolchain(opts: BuildOptions) -> dict[str, Any]:
-    """The manifest's record of the C++ compiler a build with C++ cases used (``None`` when it is missing)."""
-    compiler = opts.compiler()
-    try:
-        version: str | None = compiler.version()
-    except CompilerMissing:
-        version = None  # every C++ case says so in its exclusion
-    return {"compiler": version, "compiler_flags": list(compiler.flags)}
 
 
 @contextlib.contextmanager
@@ -298,7 +289,8 @@ def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[st
     by_check: dict[str, int] = {}
     for e in exclusions:
         by_check[e.check] = by_check.get(e.check, 0) + 1
-    python = next((t.meta["python"] for t in tasks if "python" in t.meta), platform.python_version())
+    key = language_entry(HELPER_LANGUAGE).toolchain_key  # the interpreter's version, as its tasks record it
+    python = next((t.meta[key] for t in tasks if key in t.meta), platform.python_version())
     return BuildManifest(
         execstate_version=__version__,
         python=python,
@@ -311,7 +303,14 @@ def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[st
         interrupted=any(unfinished),
         cases_interrupted=unfinished[0],
         cases_not_started=unfinished[1],
+        environments=_environments(tasks),
     )
+
+
+def _environments(tasks: list[Task]) -> list[dict[str, Any]]:
+    """The distinct ``meta["environment"]`` records of ``tasks``, in a fixed order."""
+    found = {json.dumps(t.meta["environment"], sort_keys=True) for t in tasks if "environment" in t.meta}
+    return [json.loads(text) for text in sorted(found)]
 
 
 def write_build(result: BuildResult, out: Path | str) -> None:

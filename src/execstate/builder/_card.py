@@ -19,17 +19,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from execstate.records import BuildManifest, Exclusion, Task
+from execstate.records import LANGUAGE_NAMES, BuildManifest, Exclusion, Task
 from execstate.studies import STUDIES
 
 CARD_NAME = "README.md"
 
 TASK_FIELDS: dict[str, str] = {
-    "schema_version": "version of the record layout",
+    "schema_version": "version of the record layout (execstate's `docs/records.md` has the change log)",
     "task_id": "`<case_id>/<arm>`, unique",
     "case_id": "`<study>/<name>`: the case the task belongs to",
     "study": "the study (table below)",
-    "language": "`python` or `cpp`",
+    "language": " or ".join(f"`{name}`" for name in LANGUAGE_NAMES),
     "arm": "the question asked: `short-trace-final`, `long-trace-final`, `inside-loop-state`, "
     "`post-loop-state` (or `function-output` for CRUXEval)",
     "source": "the exact program text shown to the model",

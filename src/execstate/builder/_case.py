@@ -8,87 +8,41 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 import tempfile
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.builder._cpp_language import CppLanguage
 from execstate.builder._invariant import InvariantRefused, audit_invariant
-from execstate.builder._language import Language, LanguageError, PythonLanguage
+from execstate.builder._language import Endpoint, Instrumented, Language, Variation
+from execstate.builder._languages import helper_language, make_language
 from execstate.builder._neighbours import inside_neighbours, post_neighbours, sweep_iterations
-from execstate.builder._python import Instrumented, source_lines
+from execstate.builder._options import BuildOptions
+from execstate.builder._python import source_lines
 from execstate.builder._spec import CaseSpec, InputSource
-from execstate.errors import SpecError, UsageError, remove_tree
+from execstate.environments import Environment, EnvironmentUnavailable, prepare, undeclared_import
+from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.metrics import Measurement
-from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
-from execstate.records import SWEEP_SEPARATOR, Check, Exclusion, Metrics, Task
-from execstate.sandbox import Limits, SandboxResult
+from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task
+from execstate.sandbox import SandboxFault, SandboxResult
 
-HASH_SEEDS = (0, 1, 2)
 _PACKAGE = Path(__file__).parent.parent
 """The ``execstate`` package folder: frames in it locate an unexpected exception."""
 
 
 class Excluded(Exception):
-    """Raised inside a case build; becomes an ``Exclusion`` record."""
+    """A case that cannot become tasks: the check it failed (``check``) and the evidence (``reason``).
+
+    The one exception for an exclusion. Raised inside a case build, it becomes the case's
+    ``Exclusion`` record (``check`` one of ``records.Check``); raised while construct makes a
+    problem's spec, it becomes the problem's ``Outcome``, whose ``check`` may also name the
+    construction step that failed (``tests``, ``inputs``, ``loops``, ``projection``).
+    """
 
     def __init__(self, check: str, reason: str) -> None:
         super().__init__(reason)
         self.check, self.reason = check, reason
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """Knobs of a build. ``python`` is the interpreter that runs and measures Python programs.
-
-    Every run of a program, measurements included, gets ``limits``; a measurement's
-    CPU time is ``measure_factor`` times theirs (tracing is slower; 6 keeps the 20 s
-    runs / 120 s measurements of the defaults) and its wall clock three times that
-    (``measurement_limits``: load on the machine cannot time it out). An input (file or generator
-    output) longer than ``max_input_bytes``, or a state arm's checkpoint line longer
-    than ``max_checkpoint_bytes``, excludes the case (checks ``input-size``,
-    ``checkpoint-size``).
-    """
-
-    limits: Limits = field(default_factory=Limits)
-    python: str = sys.executable
-    measure_factor: float = 6.0
-    max_input_bytes: int = 1_000_000
-    max_checkpoint_bytes: int = 100_000
-    cxx: str = "g++"
-    """The C++ compiler (a name on ``PATH`` or a path); its gcov is the one beside it (``g++-12`` -> ``gcov-12``)."""
-    cxxflags: tuple[str, ...] = DEFAULT_CXXFLAGS
-    """Flags of the C++ binaries that run. The measured (coverage) binaries keep these flags but their
-    optimisation level: ``-O0 --coverage`` replaces every ``-O`` flag (SPEC 6)."""
-
-    def compiler(self) -> Compiler:
-        """The ``Compiler`` of C++ cases under these options."""
-        plain = tuple(self.cxxflags)
-        coverage = (*(f for f in plain if not f.startswith("-O")), "-O0", "--coverage")
-        return Compiler(path=self.cxx, flags=plain, coverage_flags=coverage)
-
-    def __post_init__(self) -> None:
-        for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes"):
-            if not getattr(self, name) > 0:
-                raise UsageError(
-                    f"BuildOptions.{name} must be positive, got {getattr(self, name)!r}. "
-                    f"Fix: pass a positive {name} (default {getattr(BuildOptions, name)!r})"
-                )
-
-    def language(self, name: str) -> Language | None:
-        """The ``Language`` that builds case specs with ``language = name``; ``None`` if none is registered."""
-        factory = LANGUAGES.get(name)
-        return factory(self) if factory is not None else None
-
-
-LANGUAGES: dict[str, Callable[[BuildOptions], Language]] = {
-    "python": lambda opts: PythonLanguage(opts.limits, opts.python, opts.measure_factor),
-    "cpp": lambda opts: CppLanguage(opts.limits, opts.measure_factor, opts.compiler()),
-}
-"""The builder's languages by the name case specs use: one entry per implementation of ``Language``."""
 
 
 @dataclass
@@ -97,27 +51,28 @@ class _Case:
     lang: Language
     source: str
     workdir: Path
-    generators: PythonLanguage
-    """Input generators are Python programs whatever the case's language."""
+    generators: Language
+    """Input generators are helper programs: Python whatever the case's language (``helper_language``)."""
     opts: BuildOptions
 
-    def run(self, source: str, stdin: bytes, seed: int = 0) -> SandboxResult:
-        return self.lang.run(source, stdin, self.workdir, seed=seed)
+    def run(self, source: str, stdin: bytes, variation: Variation | None = None) -> SandboxResult:
+        return self.lang.run(source, stdin, self.workdir, seed=variation.seed if variation else 0)
 
 
 def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
     """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
 
     Never raises for one case's trouble: any exception becomes an exclusion
-    (``run`` when it came out of running the program, else ``internal``).
+    (``run`` for a ``SandboxFault``, the program's doing; else ``internal``: ``failed_case``).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     try:
         return _admit(spec, opts, tmp)
     except Excluded as exc:
         return Exclusion(case_id=spec.id, check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
-    except SpecError as exc:
-        return Exclusion(case_id=spec.id, check="spec", reason=str(exc), spec_path=str(spec.spec_path))
+    except SpecProblem as exc:
+        reported = exc if isinstance(exc, SpecError) else exc.at(spec.spec_path)
+        return Exclusion(case_id=spec.id, check="spec", reason=str(reported), spec_path=str(spec.spec_path))
     except Exception as exc:  # one bad case never stops the batch
         return failed_case(spec.id, exc, str(spec.spec_path))
     finally:
@@ -125,28 +80,32 @@ def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
 
 
 def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) -> Exclusion:
-    """The exclusion for an unexpected exception while building a case, naming the exception and where."""
+    """The exclusion for an exception out of building a case, decided by its type.
+
+    A ``SandboxFault`` is the program's doing (e.g. a working directory it left unremovable): a ``run``
+    exclusion with the fault's own message and fix. Anything else is the builder's: ``internal``,
+    naming the exception and the last frame in execstate it came through.
+    """
+    if isinstance(exc, SandboxFault):
+        return Exclusion(case_id=case_id, check="run", reason=f"running the program: {exc}", spec_path=spec_path)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_relative_to(_PACKAGE)]
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
-    in_run = any(Path(f.filename).is_relative_to(_PACKAGE / "sandbox") for f in frames)
-    check: Check = "run" if in_run else "internal"
-    what = "running the program" if in_run else "the builder failed on this case"
     return Exclusion(
         case_id=case_id,
-        check=check,
-        reason=f"{what}: {type(exc).__name__}: {exc}{where}. Fix: "
-        + ("keep the program's files and directories small and shallow" if in_run else "report it with the case"),
+        check="internal",
+        reason=f"the builder failed on this case: {type(exc).__name__}: {exc}{where}. Fix: report it with the case",
         spec_path=spec_path,
     )
 
 
 def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
-    lang = opts.language(spec.language)
-    if lang is None:
-        raise Excluded("spec", f"{spec.spec_path}: language {spec.language!r} is not supported by this builder yet")
+    lang, generators = make_language(spec.language, opts), helper_language(opts, "gen.py")
+    env = _environment(spec, opts)
+    if env is not None:  # the program and its generators alike see the declared packages and headers
+        lang, generators = lang.with_environment(env), generators.with_environment(env)
     source = _read_source(spec)
     loop_line = _locate_loop(spec, lang, source)
-    case = _Case(spec, lang, source, tmp, PythonLanguage(opts.limits, opts.python, filename="gen.py"), opts)
+    case = _Case(spec, lang, source, tmp, generators, opts)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
     traces = {name: _trace_lengths(case, data, name, outs[name]) for name, data in (("short", short), ("long", long))}
@@ -179,16 +138,22 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         "variables": list(variables),
         "trace_short": traces["short"][0],
         "trace_long": traces["long"][0],
-        "hash_seeds": list(HASH_SEEDS),
+        "hash_seeds": [v.seed for v in lang.variations],
         "instrument_prefix": inst["inside"].prefix,
     }
     if spec.provenance:
         meta["provenance"] = dict(spec.provenance)
+    if env is not None:
+        meta["environment"] = env.record()
     if spec.invariant is not None:
         meta["invariant"] = _audit(case, {"short": (short, outs["short"]), "long": (long, outs["long"])}, oracles)
     probe = _prober(case, loop_line, long)
     near = {"inside": inside_neighbours(probe, k, K), "post": post_neighbours(probe, k, K, oracles["post"])}
-    plan = _plan(source, short, long, outs, oracles, inst, near)
+    ends = {
+        "inside": Endpoint(loop_line, variables, "inside", k, inst["inside"]),
+        "post": Endpoint(loop_line, variables, "post", k, inst["post"]),
+    }
+    plan = _plan(source, short, long, outs, oracles, Endpoint(loop_line, variables), ends, near)
     return _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"]), meta)
 
 
@@ -216,13 +181,14 @@ def _sweep_plan(case: _Case, loop_line: int, K: int, long: bytes, inside_oracle:
         if list(a) != list(b):
             raise Excluded("fields", f"sweep checkpoint k={kk} emits keys {list(a)}, the inside arm {list(b)}")
         suffix = f"{SWEEP_SEPARATOR}{kk}"
-        rows.append(("inside-loop-state", ins.source, long, oracle, "json", ins, suffix, {"k": kk, "sweep": True}))
+        end = Endpoint(loop_line, case.spec.checkpoint.variables, "inside", kk, ins)
+        rows.append(("inside-loop-state", ins.source, long, oracle, "json", end, suffix, {"k": kk, "sweep": True}))
     return rows
 
 
 def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str, str]) -> dict:
     """The audited ``[invariant]`` for the tasks' meta; ``Excluded("invariant")`` when it is refused."""
-    checker = PythonLanguage(case.opts.limits, case.opts.python, filename="check.py")
+    checker = helper_language(case.opts, "check.py")
     try:
         return audit_invariant(
             case.spec,
@@ -236,6 +202,16 @@ def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str,
         raise Excluded("invariant", f"{case.spec.spec_path} [invariant]: {exc}") from None
 
 
+def _environment(spec: CaseSpec, opts: BuildOptions) -> Environment | None:
+    """The spec's declared environment, installed (cached) for the build's interpreter; None if it declares none."""
+    if spec.environment is None:
+        return None
+    try:
+        return prepare(spec.environment, opts.python)
+    except EnvironmentUnavailable as exc:
+        raise Excluded("spec", f"{spec.spec_path} [environment]: {exc}") from None
+
+
 def _read_source(spec: CaseSpec) -> str:
     try:
         return spec.program.read_text(encoding="utf-8")
@@ -247,10 +223,9 @@ def _locate_loop(spec: CaseSpec, lang: Language, source: str) -> int:
     try:
         cp = spec.checkpoint
         return lang.locate_loop(source, cp.loop, cp.loop_text, cp.variables)
-    except LanguageError as exc:
-        where = "program" if exc.key == "program" else exc.key
+    except SpecProblem as exc:
         problem = f"{spec.program}: {exc.problem}" if exc.key == "program" else exc.problem
-        raise SpecError(spec.spec_path, where, problem, exc.fix) from None
+        raise SpecError(spec.spec_path, exc.key, problem, exc.fix) from None
     except (RecursionError, MemoryError) as exc:
         problem = f"{spec.program} is nested too deeply to compile ({type(exc).__name__})"
         raise SpecError(spec.spec_path, "program", problem, "flatten the most deeply nested expression") from None
@@ -295,17 +270,19 @@ def _check_input_size(case: _Case, key: str, origin: str, size: int) -> None:
 
 
 def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
-    first = case.run(case.source, data, HASH_SEEDS[0])
+    reference, *others = case.lang.variations
+    first = case.run(case.source, data, reference)
     if not first.ok:
-        raise Excluded("run", f"clean program on the {name} input: {first.describe()}")
-    for seed in HASH_SEEDS[1:]:
-        other = case.run(case.source, data, seed)
+        undeclared = undeclared_import(first.stderr, "the case spec")  # names the module and the declaration
+        raise Excluded("run", f"clean program on the {name} input: {undeclared or first.describe()}")
+    for variation in others:
+        other = case.run(case.source, data, variation)
         if not other.ok:
-            raise Excluded("run", f"clean program on the {name} input with PYTHONHASHSEED={seed}: {other.describe()}")
+            raise Excluded("run", f"clean program on the {name} input, {variation.name}: {other.describe()}")
         if other.stdout != first.stdout:
             raise Excluded(
                 "determinism",
-                f"stdout on the {name} input differs between PYTHONHASHSEED=0 and {seed}: "
+                f"stdout on the {name} input differs between {reference.name} and {variation.name}: "
                 f"{_clip(first.stdout)} vs {_clip(other.stdout)}",
             )
     try:
@@ -346,10 +323,11 @@ def _count_iterations(case: _Case, loop_line: int, data: bytes) -> int:
 
 
 def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str:
-    results = [case.run(inst.source, data, seed) for seed in HASH_SEEDS]
-    for seed, res in zip(HASH_SEEDS, results):
+    variations = case.lang.variations
+    results = [case.run(inst.source, data, variation) for variation in variations]
+    for variation, res in zip(variations, results):
         if not res.ok:
-            raise _checkpoint_failure(arm, seed, res)
+            raise _checkpoint_failure(case.lang, arm, variation, res)
         if not res.stdout:
             raise Excluded(
                 "reachability",
@@ -367,7 +345,7 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
         raise Excluded(
             "oracle-determinism",
             f"the {arm} checkpoint emitted different states across "
-            f"PYTHONHASHSEED 0,1,2: " + " vs ".join(_clip(t) for t in texts),
+            f"{', '.join(v.name for v in variations)}: " + " vs ".join(_clip(t) for t in texts),
         )
     text = texts[0].decode("utf-8")
     if text.count("\n") != 1 or not text.endswith("\n"):
@@ -375,24 +353,17 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
     return text
 
 
-_REFUSALS = ("not JSON-representable", "execstate: cannot serialize variable")
-"""Markers of a projected value the emitter refuses (Python: at run time; C++: a static assertion)."""
-
-
-def _checkpoint_failure(arm: str, seed: int, res: SandboxResult) -> Excluded:
-    err = res.stderr.decode("utf-8", "replace")
-    if "NameError" in err or "UnboundLocalError" in err:
-        last = err.strip().splitlines()[-1]
+def _checkpoint_failure(lang: Language, arm: str, variation: Variation, res: SandboxResult) -> Excluded:
+    fault = lang.checkpoint_fault(res.stderr)
+    if fault is not None and fault[0] == "unbound":
         return Excluded(
             "reachability",
-            f"a projected variable is not bound at the {arm} checkpoint ({last}); "
+            f"a projected variable is not bound at the {arm} checkpoint ({fault[1]}); "
             "project variables assigned before the loop starts",
         )
-    refusals = [line.strip() for line in err.splitlines() if any(m in line for m in _REFUSALS)]
-    if refusals:  # the error line itself, not a quoted source line: it names the value's type or the variable
-        errors = [line for line in refusals if "Error:" in line or "error:" in line]
-        return Excluded("fields", f"{arm} checkpoint: {(errors or refusals)[-1 if not errors else 0]}")
-    return Excluded("run", f"instrumented program ({arm}) with PYTHONHASHSEED={seed}: {res.describe()}")
+    if fault is not None:
+        return Excluded("fields", f"{arm} checkpoint: {fault[1]}")
+    return Excluded("run", f"instrumented program ({arm}), {variation.name}: {res.describe()}")
 
 
 def _json_type(value: object) -> str:
@@ -433,8 +404,10 @@ def _clip(data: bytes, n: int = 120) -> str:
     return repr(text if len(text) <= n else text[:n] + f"... ({len(text)} chars)")
 
 
-def _plan(source: str, short: bytes, long: bytes, outs: dict, oracles: dict, inst: dict, near: dict) -> list[tuple]:
-    """Rows (arm, shown source, input, oracle, answer kind, instrumented copy, id suffix, extra meta).
+def _plan(
+    source: str, short: bytes, long: bytes, outs: dict, oracles: dict, clean: Endpoint, ends: dict, near: dict
+) -> list[tuple]:
+    """Rows (arm, shown source, input, oracle, answer kind, measured endpoint, id suffix, extra meta).
 
     Extra meta holds neighbour oracles (``neighbours``), which no prompt shows: a state arm's states at
     nearby checkpoints, a final arm's output on the other arm's input.
@@ -442,19 +415,19 @@ def _plan(source: str, short: bytes, long: bytes, outs: dict, oracles: dict, ins
     state = {arm: {"neighbours": near[arm]} for arm in ("inside", "post")}
     final = {name: outs[name].decode("utf-8") for name in ("short", "long")}
     return [
-        ("short-trace-final", source, short, final["short"], "text", None, "", _other_output("long", final["long"])),
-        ("long-trace-final", source, long, final["long"], "text", None, "", _other_output("short", final["short"])),
+        ("short-trace-final", source, short, final["short"], "text", clean, "", _other_output("long", final["long"])),
+        ("long-trace-final", source, long, final["long"], "text", clean, "", _other_output("short", final["short"])),
         (
             "inside-loop-state",
-            inst["inside"].source,
+            ends["inside"].inst.source,
             long,
             oracles["inside"],
             "json",
-            inst["inside"],
+            ends["inside"],
             "",
             state["inside"],
         ),
-        ("post-loop-state", inst["post"].source, long, oracles["post"], "json", inst["post"], "", state["post"]),
+        ("post-loop-state", ends["post"].inst.source, long, oracles["post"], "json", ends["post"], "", state["post"]),
     ]
 
 
@@ -473,11 +446,11 @@ def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
     cyc = case.lang.cyclomatic(source)
     toolchain: dict = {}
     tasks = []
-    for arm, text, data, oracle, kind, ins, suffix, extra in plan:
-        m = case.lang.measure(text, data, ins, state=True)
+    for arm, text, data, oracle, kind, end, suffix, extra in plan:
+        m = case.lang.measure(source, data, end, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}{suffix}: {m.status}; {m.detail}")
-        _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if ins else "clean run")
+        _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")
         toolchain = case.lang.task_meta(m)
         tasks.append(
             Task(

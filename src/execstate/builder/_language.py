@@ -1,44 +1,67 @@
-"""What a language must provide to the builder: one small protocol, and its Python implementation.
+"""What a language must provide: the builder's protocol, construct's protocol, and the types adapters share.
 
-The builder, the admission checks and the records never look at the language;
-a C++ adapter implements the same protocol (compile once, instrument with the
-same modes, measure with coverage counts).
+The builder, the admission checks and the records never look at the language:
+they call a ``Language`` (``_python_language.PythonLanguage``,
+``cpp.language.CppLanguage``), which the registry (``_languages``) makes from a
+case spec's ``language`` name. ``execstate construct`` needs a little more of a
+language (which loops and variables a checkpoint may select, which branches an
+input takes): ``ConstructLanguage``. An adapter may implement both.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, Self, runtime_checkable
 
-from execstate.builder._candidates import Candidate, python_candidates, python_loops
-from execstate.builder._python import (
-    COUNT_MARKER,
-    AnchorError,
-    Instrumented,
-    Mode,
-    check_variables,
-    instrument,
-    resolve_loop,
-)
-from execstate.errors import ExecstateError
-from execstate.metrics import Measurement, cyclomatic, measure
-from execstate.sandbox import Limits, SandboxResult, run_python, run_script, scrubbed_env
+from execstate.builder._candidates import Candidate
+from execstate.environments import Environment
+from execstate.errors import SpecProblem
+from execstate.metrics import Measurement
+from execstate.sandbox import Limits, SandboxResult
 
-_TRANSITIONS = Path(__file__).with_name("_transitions.py")
-"""The script that records a Python run's line-to-line transitions (branch-preserving pairs)."""
+Mode = Literal["inside", "post", "count"]
+"""Instrumentation modes every language offers (see ``_python.py``)."""
+COUNT_MARKER = "__execstate_iterations__="
+"""A ``count`` copy writes ``\\n`` + this + K + ``\\n`` to stderr at exit (every language's instrumentation)."""
 
 
-class LanguageError(ExecstateError, ValueError):
-    """The program does not fit the language's rules; ``key`` names the spec key to fix."""
+@dataclass(frozen=True)
+class Instrumented:
+    """An instrumented copy and which of its lines were inserted (1-based)."""
 
-    def __init__(self, key: str, problem: str, fix: str) -> None:
-        self.key, self.problem, self.fix = key, problem, fix
-        super().__init__(f"{problem}. Fix: {fix}")
+    source: str
+    inserted_lines: frozenset[int]
+    prefix: str
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One run of the determinism checks: the ``seed`` ``Language.run`` gets, and how messages name the run."""
+
+    seed: int
+    name: str
+    """E.g. ``PYTHONHASHSEED=1`` (Python) or ``run 2 of 3`` (a language whose runs take no seed)."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """What one measurement of a case measures: the case's loop and projection, the arm's endpoint, and the copy.
+
+    ``mode`` ``final``: the clean program to its end (``inst`` None); ``inside``/``post``: the instrumented
+    copy ``inst`` of that mode at iteration ``k``, to its checkpoint. A language whose state metrics come
+    from its own observation of the loop (C++) reads the loop and variables here.
+    """
+
+    loop_line: int
+    variables: tuple[str, ...]
+    mode: Literal["final", "inside", "post"] = "final"
+    k: int | None = None
+    inst: Instrumented | None = None
+
+
+CheckpointFault = tuple[Literal["unbound", "refused"], str]
+"""Why an instrumented run failed because of its checkpoint, and the program's error line saying so."""
 
 
 class Language(Protocol):
@@ -46,10 +69,15 @@ class Language(Protocol):
 
     @property
     def name(self) -> str:
-        """The ``language`` value of case specs this implementation builds (``"python"``)."""
+        """The ``language`` value of case specs this implementation builds (its registry name)."""
+
+    @property
+    def variations(self) -> tuple[Variation, ...]:
+        """The runs whose outputs must agree (checks ``determinism`` and ``oracle-determinism``), reference
+        first; their seeds are recorded in every task's meta (``hash_seeds``)."""
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
-        """Validate the program and return the selected loop's 1-based header line (``LanguageError``)."""
+        """Validate the program and return the selected loop's 1-based header line (``SpecProblem``)."""
 
     def instrument(
         self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
@@ -63,7 +91,7 @@ class Language(Protocol):
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
         """Run a fresh copy of a program text with command-line ``args``, alone in a fresh directory under
-        ``workdir``, under the limits (``seed``: Python's hash seed).
+        ``workdir``, under the limits (``seed``: a ``Variation``'s seed).
 
         Nothing one run leaves behind (a planted module, a file it reads back) reaches another run.
         """
@@ -71,8 +99,14 @@ class Language(Protocol):
     def iterations(self, counted: SandboxResult) -> int | None:
         """K from a run of the ``count`` variant, or None if it did not report."""
 
-    def measure(self, source: str, stdin: bytes, inst: Instrumented | None, *, state: bool) -> Measurement:
-        """Execution metrics of the clean run (``inst`` None) or up to the checkpoint of ``inst``.
+    def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
+        """Why a failed run of an inside/post copy failed, when the checkpoint is the cause: a projected
+        variable not bound there (``unbound``) or a projected value the emitter refuses (``refused``),
+        with the error line; None for any other failure."""
+
+    def measure(self, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool) -> Measurement:
+        """Execution metrics of the clean program ``source`` to its end (``endpoint`` None or its ``inst`` None),
+        or of ``endpoint.inst`` to its checkpoint. ``state=False``: ``trace_length`` only.
 
         Every limit of a run applies (time may be scaled for the measuring overhead), and each
         measurement runs a fresh copy alone in a fresh directory, like ``run``.
@@ -82,10 +116,27 @@ class Language(Protocol):
         """Cyclomatic complexity of the clean source."""
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
-        """What each task records of the toolchain that ran and measured it (interpreter, compiler)."""
+        """What each task records of the toolchain that ran and measured it (under the registry's
+        ``toolchain_key``, plus anything else, such as compiler flags)."""
+
+    def build_meta(self) -> dict[str, Any]:
+        """What the build's manifest records of this language's toolchain (``BuildManifest`` fields); called
+        once per build for each language its specs name."""
+
+    def with_environment(self, env: Environment) -> Self:
+        """This language with every run, instrumented copy and measurement seeing ``env`` (its packages
+        for Python, its include directories for C++)."""
+
+
+@runtime_checkable
+class ConstructLanguage(Language, Protocol):
+    """What ``execstate construct`` needs besides the builder's operations: where a checkpoint may go."""
 
     def loops(self, source: str) -> list[int]:
-        """Header lines of the loops a checkpoint may select, in order (for ``execstate construct``)."""
+        """Header lines of the loops a checkpoint may select, in order."""
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        """Variables the loop binds in its header or assigns in its body that a projection may hold."""
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """The branch outcomes a clean run on ``stdin`` takes in the program's own code; None if it fails.
@@ -93,8 +144,9 @@ class Language(Protocol):
         Two inputs whose sets are equal take the same branches (SPEC 5, branch-preserving pairs).
         """
 
-    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
-        """Variables the loop binds in its header or assigns in its body that a projection may hold."""
+    def program_text(self, path: Path) -> tuple[str, list[str]]:
+        """The program at ``path`` as the one file a case holds, and the names of the files beside it that
+        were folded into it (C++: the local headers it ``#include``s; none for a language without them)."""
 
 
 MEASURE_WALL_SLACK = 3.0
@@ -114,98 +166,30 @@ def measurement_limits(limits: Limits, factor: float) -> Limits:
     return replace(limits, cpu_s=cpu, wall_s=max(limits.wall_s * factor, cpu * MEASURE_WALL_SLACK))
 
 
-@dataclass(frozen=True)
-class PythonLanguage:
-    """CPython programs, run and measured by ``python`` (default: the running interpreter).
-
-    A measurement runs under ``limits`` with wall and CPU time multiplied by
-    ``measure_factor`` (tracing every instruction is slower than a plain run).
-    """
-
-    limits: Limits = Limits()  # noqa: RUF009 (Limits is frozen: one shared default is safe)
-    python: str = sys.executable
-    measure_factor: float = 6.0
-    filename: str = "main.py"
-    name: str = "python"
-
-    def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
-        try:
-            compile(source, self.filename, "exec")
-        except SyntaxError as exc:
-            raise LanguageError("program", f"syntax error at line {exc.lineno}: {exc.msg}", "fix the program") from None
-        try:
-            line = resolve_loop(source, loop, loop_text)
-            check_variables(source, variables)
-        except AnchorError as exc:
-            raise LanguageError(exc.key, exc.problem, exc.fix) from None
-        return line
-
-    def instrument(
-        self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
-    ) -> Instrumented:
-        return instrument(source, loop_line, variables, mode, k, active=active)
-
-    def disabled(self, inst: Instrumented) -> str:
-        return inst.source.replace(f"{inst.prefix}active = True\n", f"{inst.prefix}active = False\n", 1)
-
-    def run(
-        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
-    ) -> SandboxResult:
-        with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
-            path = Path(fresh) / self.filename
-            path.write_text(source, encoding="utf-8")
-            return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
-
-    def measure_limits(self) -> Limits:
-        """``limits`` scaled for a measurement (``measurement_limits``)."""
-        return measurement_limits(self.limits, self.measure_factor)
-
-    def iterations(self, counted: SandboxResult) -> int | None:
-        found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)
-        return int(found[-1]) if counted.ok and found else None
-
-    def measure(self, source: str, stdin: bytes, inst: Instrumented | None, *, state: bool) -> Measurement:
-        return measure(
-            source,
-            stdin,
-            filename=self.filename,
-            python=self.python,
-            state=state,
-            exclude_lines=inst.inserted_lines if inst else frozenset(),
-            hidden_prefix=inst.prefix if inst else None,
-            limits=self.measure_limits(),
+def line_of_text(lines: list[str], loop_text: str) -> int:
+    """The 1-based line whose stripped text is ``loop_text``; ``SpecProblem`` if none or several are."""
+    hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
+    if not hits:
+        raise SpecProblem(
+            "checkpoint.loop_text",
+            f"no line of the program is exactly {loop_text!r}",
+            "copy the loop header line exactly (surrounding spaces are ignored)",
         )
+    if len(hits) > 1:
+        raise SpecProblem(
+            "checkpoint.loop_text",
+            f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
+            "use `loop = <line>` instead, or make the header unique",
+        )
+    return hits[0]
 
-    def cyclomatic(self, source: str) -> int | None:
-        return cyclomatic(source)
 
-    def task_meta(self, measured: Measurement) -> dict[str, Any]:
-        return {"python": measured.python}
+def refusal_line(stderr: str, marker: str) -> str | None:
+    """The line of ``stderr`` that says a projected value was refused (it holds ``marker``): the first
+    that is an error line (``...Error:``, ``error:``), else the last holding the marker; None if none does.
 
-    def loops(self, source: str) -> list[int]:
-        return python_loops(source)
-
-    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
-        """The executed line-to-line transitions of the program's own lines (0: entering or leaving a frame)."""
-        with tempfile.TemporaryDirectory(prefix="arcs-", dir=workdir, ignore_cleanup_errors=True) as fresh:
-            res = run_script(
-                self.python,
-                _TRANSITIONS,
-                ["{cwd}/" + self.filename, "{cwd}/transitions.json"],
-                stdin,
-                self.measure_limits(),
-                env=scrubbed_env(0),
-                cwd=Path(fresh),
-                files={self.filename: source.encode("utf-8")},
-            )
-            out = Path(fresh) / "transitions.json"
-            if not res.ok or not out.is_file():
-                return None
-            try:
-                pairs = json.loads(out.read_text(encoding="utf-8"))
-                return frozenset((int(a), int(b)) for a, b in pairs)
-            except (ValueError, TypeError):
-                return None
-
-    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
-        return python_candidates(source, loop_line)
+    The error line names the value's type or the variable; a quoted source line holding the marker does not.
+    """
+    refusals = [line.strip() for line in stderr.splitlines() if marker in line]
+    errors = [line for line in refusals if "Error:" in line or "error:" in line]
+    return errors[0] if errors else (refusals[-1] if refusals else None)

@@ -25,31 +25,10 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass
-from typing import Literal
 
-from execstate.errors import ExecstateError
+from execstate.builder._language import COUNT_MARKER, Instrumented, Mode, line_of_text
+from execstate.errors import SpecProblem
 from execstate.metrics import parse_python
-
-Mode = Literal["inside", "post", "count"]
-COUNT_MARKER = "__execstate_iterations__="
-
-
-class AnchorError(ExecstateError, ValueError):
-    """The checkpoint's loop or variables do not fit the program; ``key`` names the spec key."""
-
-    def __init__(self, key: str, problem: str, fix: str) -> None:
-        self.key, self.problem, self.fix = key, problem, fix
-        super().__init__(f"{problem}. Fix: {fix}")
-
-
-@dataclass(frozen=True)
-class Instrumented:
-    """An instrumented copy and which of its lines were inserted (1-based)."""
-
-    source: str
-    inserted_lines: frozenset[int]
-    prefix: str
 
 
 def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
@@ -62,30 +41,12 @@ def resolve_loop(source: str, loop: int | None, loop_text: str | None) -> int:
     assert loop is not None
     if loop not in headers:
         shown = lines[loop - 1].strip() if 0 < loop <= len(lines) else "<past the end of the file>"
-        raise AnchorError(
+        raise SpecProblem(
             "checkpoint.loop",
             f"line {loop} ({shown!r}) is not the header of a for/while loop",
             f"point at one of the loop headers on lines {sorted(headers)}",
         )
     return loop
-
-
-def line_of_text(lines: list[str], loop_text: str) -> int:
-    """The 1-based line whose stripped text is ``loop_text``; ``AnchorError`` if none or several are."""
-    hits = [i + 1 for i, line in enumerate(lines) if line.strip() == loop_text]
-    if not hits:
-        raise AnchorError(
-            "checkpoint.loop_text",
-            f"no line of the program is exactly {loop_text!r}",
-            "copy the loop header line exactly (surrounding spaces are ignored)",
-        )
-    if len(hits) > 1:
-        raise AnchorError(
-            "checkpoint.loop_text",
-            f"{loop_text!r} is ambiguous: it occurs on lines {hits}",
-            "use `loop = <line>` instead, or make the header unique",
-        )
-    return hits[0]
 
 
 def check_variables(source: str, variables: tuple[str, ...]) -> None:
@@ -94,7 +55,7 @@ def check_variables(source: str, variables: tuple[str, ...]) -> None:
     names |= {a.arg for a in ast.walk(parse_python(source)) if isinstance(a, ast.arg)}
     missing = [v for v in variables if v not in names]
     if missing:
-        raise AnchorError(
+        raise SpecProblem(
             "checkpoint.variables",
             f"the program has no variable named {', '.join(missing)}",
             "project variables the program assigns",

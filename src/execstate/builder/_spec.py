@@ -5,11 +5,14 @@ from __future__ import annotations
 import keyword
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from execstate.errors import SpecError
+from execstate.builder._languages import language_entry
+from execstate.builder._study import SOURCES_KEY, STUDY_FILE, find_study, resolve_file, with_defaults
+from execstate.environments import EnvironmentSpec, parse_environment
+from execstate.errors import SpecError, SpecProblem
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
@@ -24,8 +27,10 @@ _TOP_KEYS = {
     "checkpoint",
     "provenance",
     "invariant",
+    "environment",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
+_DEFAULTABLE = ("study", "language", "program")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep"}
 _INPUT_KEYS = {"generator", "args"}
 _INVARIANT_KEYS = {"text", "check", "inputs", "placebo"}
@@ -76,7 +81,8 @@ class CaseSpec(BaseModel):
     schema_version: int = 1
     id: str
     study: str
-    language: Literal["python", "cpp"]
+    language: str
+    """A language of the builder's registry (``execstate.builder.LANGUAGES``)."""
     program: Path
     short_input: InputSource
     long_input: InputSource
@@ -87,10 +93,18 @@ class CaseSpec(BaseModel):
     """The ``[provenance]`` table: what ``execstate construct`` chose and measured (copied into the tasks' meta)."""
     invariant: Invariant | None = None
     """The optional ``[invariant]`` table; the builder audits it (check ``invariant``)."""
+    environment: EnvironmentSpec | None = None
+    """``environment = "<preset>"`` or the ``[environment]`` table: packages and include directories its programs
+    use (``execstate.environments``); None: the standard library only."""
 
 
 def load_spec(path: Path) -> CaseSpec:
-    """Read and validate one case spec; raises ``SpecError`` on any problem."""
+    """Read and validate one case spec over its study's defaults; raises ``SpecError`` on any problem.
+
+    The study root, the defaults of ``study.toml`` and where a named file may lie:
+    ``execstate.builder._study`` (docs/spec.md, section 3). A problem with a key a
+    default gave is reported against the ``study.toml`` that gives it.
+    """
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -102,29 +116,37 @@ def load_spec(path: Path) -> CaseSpec:
         raise SpecError(path, None, f"cannot read the case spec ({exc.strerror})", "check the file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
+    if SOURCES_KEY in raw:
+        fix = f"move sources to the {STUDY_FILE} of the study root (docs/spec.md, section 3)"
+        raise SpecError(path, SOURCES_KEY, "only a study.toml may widen the folders specs may name", fix)
     _check_keys(path, raw, _TOP_KEYS, "")
+    raw, stated = with_defaults(path, raw, find_study(path))
     for key in _REQUIRED:
         if key not in raw:
-            raise SpecError(path, key, "required key is missing", f"add `{key} = ...` (see SPEC section 3)")
-    case_id, study = _str(path, raw, "id"), _str(path, raw, "study")
+            default = f" here or as a default in a {STUDY_FILE} above" if key in _DEFAULTABLE else ""
+            raise SpecError(path, key, "required key is missing", f"add `{key} = ...`{default} (see SPEC section 3)")
+    case_id, study = _str(stated["id"], raw, "id"), _str(stated["study"], raw, "study")
     if not case_id.isprintable() or len(case_id) > 200:
         problem = f"id {case_id[:200]!r} has control characters or is over 200 characters"
         raise SpecError(path, "id", problem, 'use id = "<study>/<name>"')
     if not case_id.startswith(study + "/") or len(case_id) == len(study) + 1:
         raise SpecError(path, "id", f"id {case_id!r} is not of the form '<study>/<name>'", f'use id = "{study}/<name>"')
-    language = _str(path, raw, "language")
-    if language not in ("python", "cpp"):
-        raise SpecError(path, "language", f"unknown language {language!r}", 'use "python" or "cpp"')
+    language = _str(stated["language"], raw, "language")
+    try:
+        language_entry(language)
+    except SpecProblem as exc:
+        raise exc.at(stated["language"]) from None
     rule = raw.get("grading_rule", default_grading_rule(study))
     if rule not in GRADING_RULES:
-        raise SpecError(path, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
-    program = _existing(path, "program", _str(path, raw, "program"))
+        where = stated["grading_rule"]
+        raise SpecError(where, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
+    program = _existing(stated["program"], "program", _str(stated["program"], raw, "program"))
     if "checkpoint" not in raw:
         raise SpecError(
             path,
             "checkpoint",
             "no [checkpoint] table; automatic loop selection is not available yet",
-            "add [checkpoint] with `loop` or `loop_text` and `variables`",
+            f"add [checkpoint] with `loop` or `loop_text` and `variables`, here or in a {STUDY_FILE} above",
         )
     return CaseSpec(
         id=case_id,
@@ -134,11 +156,21 @@ def load_spec(path: Path) -> CaseSpec:
         short_input=_input(path, raw, "short_input"),
         long_input=_input(path, raw, "long_input"),
         grading_rule=rule,
-        checkpoint=_checkpoint(path, raw["checkpoint"]),
+        checkpoint=_checkpoint(stated["checkpoint"], raw["checkpoint"]),
         spec_path=path.resolve(),
         provenance=_provenance(path, raw.get("provenance", {})),
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
+        environment=_environment(stated["environment"], raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(path: Path, value: Any) -> EnvironmentSpec:
+    """The ``environment`` key or table stated in ``path`` (the case spec, or the ``study.toml`` giving it as a
+    default); include directories are relative to that file's folder and must lie inside it."""
+    try:
+        return parse_environment(value, path.parent)
+    except SpecProblem as exc:
+        raise exc.at(path) from None
 
 
 def _invariant(path: Path, table: Any) -> Invariant:
@@ -198,21 +230,8 @@ def _str(path: Path, raw: dict, key: str) -> str:
 
 
 def _existing(path: Path, key: str, value: str) -> Path:
-    """The file ``value`` names, resolved; it must lie in the spec file's folder or below it."""
-    example = f'{key.rpartition(".")[2]} = "{Path(value).name or "file.txt"}"'
-    fix = f"keep the file in the spec's folder or below it and name it relative to the spec, e.g. {example}"
-    base = path.parent.resolve()
-    if Path(value).is_absolute():
-        raise SpecError(path, key, f"{value!r} is an absolute path", fix)
-    try:
-        target = (base / value).resolve()
-    except (OSError, ValueError, RuntimeError) as exc:
-        raise SpecError(path, key, f"{value!r} cannot be resolved ({exc})", fix) from None
-    if not target.is_relative_to(base):
-        raise SpecError(path, key, f"{value!r} leads outside the spec's folder {base} (to {target})", fix)
-    if not target.is_file():
-        raise SpecError(path, key, f"file {base / value} does not exist", "fix the path (relative to the spec file)")
-    return target
+    """The file ``value`` names, resolved against ``path``'s folder; it must lie in the study's folders."""
+    return resolve_file(path, key, value)
 
 
 def _input(path: Path, raw: dict, key: str) -> InputSource:

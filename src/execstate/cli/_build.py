@@ -72,13 +72,14 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
 
 
 def bounds(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``BuildOptions`` keywords of ``add_bounds``."""
+    """The ``BuildOptions`` keywords of ``add_bounds``; ``--cxx`` and ``--cxxflags`` are the C++ adapter's options."""
+    from execstate.builder.cpp.options import CppOptions
+
     return {
         "measure_factor": args.measure_factor,
         "max_input_bytes": args.max_input_bytes,
         "max_checkpoint_bytes": args.max_checkpoint_bytes,
-        "cxx": args.cxx,
-        "cxxflags": tuple(shlex.split(args.cxxflags)),
+        "language_options": (CppOptions(cxx=args.cxx, cxxflags=tuple(shlex.split(args.cxxflags))),),
     }
 
 

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("pools", nargs="+", type=Path, help="problem pools (a directory of problems) or problem directories")
     p.add_argument("--out", type=Path, required=True, help="directory of the specs: one folder per problem")
-    p.add_argument("--language", choices=("python", "cpp"), default=None, help="only problems in this language")
+    p.add_argument("--language", default=None, metavar="NAME", help="only problems in this language (of the builder's)")
     p.add_argument("--study", default=None, help="study of the specs (default: problem.toml's, else 'constructed')")
     p.add_argument("--jobs", type=int, default=2, help="problems constructed in parallel (default 2)")
     p.add_argument("--max-trace", type=int, default=2_000_000, help="cap on the long input's trace (default 2000000)")
@@ -34,9 +34,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="never infer an input shape from the samples to write a gen.py for a long input (docs/construct.md)",
     )
+    p.add_argument(
+        "--vendor",
+        action="store_true",
+        help="copy each spec's program and inputs into its folder (a self-contained export) instead of naming "
+        "the pool's files",
+    )
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
+    add_environment(p)
     add_bounds(p)
     add_executor(p)
     p.set_defaults(func=main)
@@ -44,8 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.builder import BuildOptions
-    from execstate.construct import ConstructOptions, construct, read_pool
+    from execstate.builder import BuildOptions, language_entry
+    from execstate.construct import ConstructOptions, construct, environment_suggestion, read_pool
     from execstate.errors import NothingAdmitted, UsageError, output_dir
     from execstate.sandbox import Limits
 
@@ -54,9 +61,8 @@ def main(args: argparse.Namespace) -> int:
             "--jobs, --timeout, --memory-mb and --max-trace must be positive and --min-ratio above 1. "
             "Fix: e.g. --jobs 2 --timeout 20 --min-ratio 4"
         )
-    problems = [p for pool in args.pools for p in read_pool(pool)]
-    if args.language:
-        problems = [p for p in problems if p.language == args.language]
+    language = language_entry(args.language, option="--language").name if args.language else None
+    problems = [p for pool in args.pools for p in read_pool(pool) if language in (None, p.language)]
     if not problems:
         raise UsageError(f"no {args.language or ''} problem in {', '.join(map(str, args.pools))}. Fix: check the pools")
     out = output_dir(args.out)
@@ -72,15 +78,51 @@ def main(args: argparse.Namespace) -> int:
         prefer_branch_preserving=args.prefer_branch_preserving,
         synthesize=not args.no_synthesize,
         study=args.study,
+        vendor=args.vendor,
+        environment=environment(args),
     )
     kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}
     result = _with_progress(construct, problems, out, opts, kwargs)
     for o in result.rejected:
         print(f"no spec for {o.problem}: {o.check}: {o.reason}", file=sys.stderr)
     print(f"{len(result.written)} of {len(result.outcomes)} problems have a spec in {out} (why: {out}/construct.json)")
+    hint = environment_suggestion(result.outcomes)
+    if hint is not None:
+        print(hint, file=sys.stderr)
     if not result.written:
         raise NothingAdmitted(f"no problem of {len(result.outcomes)} gave a spec. Fix: see {out}/construct.json")
     return 0
+
+
+def add_environment(p: argparse.ArgumentParser) -> None:
+    """``--environment PRESET`` and ``--package NAME==VERSION``: the pool's declared third-party packages."""
+    p.add_argument(
+        "--environment",
+        default=None,
+        metavar="PRESET",
+        help="packages of a judge for problems whose problem.toml declares none (atcoder; docs/construct.md)",
+    )
+    p.add_argument(
+        "--package",
+        action="append",
+        default=[],
+        metavar="NAME==VERSION",
+        help="a pinned PyPI package those problems import (repeatable)",
+    )
+
+
+def environment(args: argparse.Namespace) -> Any:
+    """The ``EnvironmentSpec`` of ``--environment``/``--package``, or None when neither is given."""
+    from execstate.environments import EnvironmentProblem, parse_environment
+    from execstate.errors import UsageError
+
+    if args.environment is None and not args.package:
+        return None
+    table = {"packages": list(args.package), **({"preset": args.environment} if args.environment else {})}
+    try:
+        return parse_environment(table)
+    except EnvironmentProblem as exc:
+        raise UsageError(f"--environment/--package: {exc}") from None
 
 
 def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs: dict[str, Any]) -> Any:
@@ -134,6 +176,11 @@ def register_select(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-band", type=int, default=10, help="cases picked per band (default 10)")
     p.add_argument("--jobs", type=int, default=2, help="screening workers and cases checked at a time (default 2)")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
+    p.add_argument(
+        "--vendor",
+        action="store_true",
+        help="write self-contained cases (every key, a copy of main.py each) instead of naming the study's program",
+    )
     add_executor(p)
     p.set_defaults(func=select_main)
 
@@ -185,6 +232,7 @@ def select_main(args: argparse.Namespace) -> int:
             progress=report,
             executor=args.executor,
             scheduler=args.scheduler,
+            vendor=args.vendor,
         )
     pops = ", ".join(str(b["population"]) for b in result.record["bands"])
     print(f"{len(result.cases)} cases in {out} (band populations {pops}; select.json says how)")

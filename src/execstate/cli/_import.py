@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-_LANGUAGES = ("python", "cpp")
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -32,7 +30,8 @@ def _common(p: argparse.ArgumentParser, study_default: str) -> None:
 
 
 def _dataset(p: argparse.ArgumentParser, language_help: str) -> None:
-    p.add_argument("--language", choices=_LANGUAGES, default="python", help=language_help)
+    # No choices here: the languages are the builder's registry's, which the parser does not import.
+    p.add_argument("--language", default=None, metavar="NAME", help=language_help)
     p.add_argument("--limit", type=int, default=None, help="read only the first N records")
 
 
@@ -44,7 +43,7 @@ def _codecontests(kinds: argparse._SubParsersAction) -> None:
     )
     p.add_argument("records", type=Path, help="records file: .jsonl, .json (a list) or .parquet (needs pyarrow)")
     _common(p, "codecontests")
-    _dataset(p, "solutions to take (default python)")
+    _dataset(p, "solutions to take, a language of the builder (default python)")
     p.add_argument("--max-solutions", type=int, default=50, help="candidates tried per record (default 50)")
     p.add_argument("--timeout", type=float, default=10.0, help="wall and CPU limit per test run, seconds (default 10)")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per test run, MiB (default 2048)")
@@ -55,12 +54,13 @@ def _livecodebench(kinds: argparse._SubParsersAction) -> None:
     p = kinds.add_parser(
         "livecodebench",
         help="LiveCodeBench code_generation_lite records with an evaluation-output solutions file",
-        description="Take, per stdin problem, the first code whose grade is true in --solutions.",
+        description="Take, per problem, the first code whose grade is true in --solutions; a function-call "
+        "(LeetCode) problem gets a driver that reads its arguments from stdin (docs/construct.md).",
     )
     p.add_argument("records", type=Path, help="code_generation_lite records (JSON lines)")
     p.add_argument("--solutions", type=Path, required=True, help="evaluation output: [{question_id, code_list, ...}]")
     _common(p, "lcb_<language>")
-    _dataset(p, "language of the solutions' code (default python)")
+    _dataset(p, "language of the solutions' code, a language of the builder (default python)")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None, help="keep only this difficulty")
     p.set_defaults(func=_run_livecodebench)
 
@@ -68,7 +68,8 @@ def _livecodebench(kinds: argparse._SubParsersAction) -> None:
 def _folders(kinds: argparse._SubParsersAction) -> None:
     p = kinds.add_parser(
         "folders",
-        help="folders with main.py or main.cpp beside NAME.in/NAME.out or in_N.txt/out_N.txt samples",
+        help="folders with main.py or main.cpp beside NAME.in/NAME.out or in_N.txt/out_N.txt samples, "
+        "or with solution.py and tests.json (a function-call problem)",
         description="One problem per folder; a directory without a program is searched one level down.",
     )
     p.add_argument("dirs", type=Path, nargs="+", metavar="DIR", help="solution folders, or directories of them")
@@ -85,8 +86,9 @@ def _run_codecontests(args: argparse.Namespace) -> int:
         raise UsageError("--timeout and --memory-mb must be positive. Fix: e.g. --timeout 10 --memory-mb 2048")
     limits = Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb)
     kwargs: dict[str, Any] = {"study": args.study} if args.study else {}
+    kwargs |= {"language": args.language} if args.language else {}
     report = import_codecontests(
-        args.records, args.out, language=args.language, limit=args.limit, max_solutions=args.max_solutions,
+        args.records, args.out, limit=args.limit, max_solutions=args.max_solutions,
         limits=limits, jobs=args.jobs, overwrite=args.overwrite, progress=_progress, **kwargs,
     )  # fmt: skip
     return _finish(report)
@@ -95,8 +97,9 @@ def _run_codecontests(args: argparse.Namespace) -> int:
 def _run_livecodebench(args: argparse.Namespace) -> int:
     from execstate.construct import import_livecodebench
 
+    kwargs: dict[str, Any] = {"language": args.language} if args.language else {}
     report = import_livecodebench(
-        args.records, args.solutions, args.out, language=args.language, study=args.study,
+        args.records, args.solutions, args.out, study=args.study, **kwargs,
         difficulty=args.difficulty, limit=args.limit, jobs=args.jobs, overwrite=args.overwrite, progress=_progress,
     )  # fmt: skip
     return _finish(report)

@@ -14,6 +14,7 @@ study's grading rule) and below ``analyze``.
 
 from execstate.construct._codecontests import import_codecontests
 from execstate.construct._construct import ConstructOptions, ConstructResult, Outcome, construct, construct_problem
+from execstate.construct._environment import environment_suggestion
 from execstate.construct._folders import import_folders
 from execstate.construct._genpy import generator_source
 from execstate.construct._livecodebench import import_livecodebench, unpickle_plain
@@ -58,6 +59,7 @@ __all__ = [
     "construct",
     "construct_problem",
     "describe_shape",
+    "environment_suggestion",
     "generator_source",
     "import_codecontests",
     "import_folders",

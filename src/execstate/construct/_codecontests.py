@@ -17,9 +17,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from execstate.builder import BuildOptions, Language
+from execstate.builder import DEFAULT_LANGUAGE, LANGUAGES, BuildOptions, Language, language_entry
 from execstate.construct._pool import NewTest, ProblemLimits, ProvenanceValue, slug
 from execstate.construct._report import (
     Claims,
@@ -38,8 +38,9 @@ from execstate.grade import answer_matches
 from execstate.sandbox import Limits
 from execstate.studies import default_grading_rule
 
-LANGUAGE_ENUM: dict[str, int] = {"cpp": 2, "python": 3}
-"""Our language name -> CodeContests' ``Language`` enum (1, Python 2, has no entry: it is never taken)."""
+ENUM_BY_SUFFIX: dict[str, int] = {".cpp": 2, ".py": 3}
+"""CodeContests' ``Language`` enum of the solutions a language's programs are (by the suffix of its program file,
+``execstate.builder.LANGUAGES``); 1, Python 2, has no entry: it is never taken."""
 ENUM_NAMES = {0: "UNKNOWN_LANGUAGE", 1: "PYTHON", 2: "CPP", 3: "PYTHON3", 4: "JAVA"}
 TEST_FIELDS = ("public_tests", "private_tests", "generated_tests")
 DEFAULT_STUDY = "codecontests"
@@ -123,7 +124,7 @@ class _Picker:
     """Picks and writes one record's solution; shared by the records of one import."""
 
     target: Target
-    language: Literal["python", "cpp"]
+    language: str
     max_solutions: int
     limits: Limits
 
@@ -132,7 +133,7 @@ class _Picker:
         return self.target.rule or default_grading_rule("")
 
     def __call__(self, where: str, problem_id: str, rec: CodeContestsRecord) -> Outcome:
-        enum = LANGUAGE_ENUM[self.language]
+        enum = ENUM_BY_SUFFIX[language_entry(self.language).suffix]
         candidates = [(i, src) for i, (lang, src) in enumerate(rec.solutions) if lang == enum]
         if not candidates:
             counts = Counter(ENUM_NAMES.get(lang, str(lang)) for lang, _ in rec.solutions)
@@ -140,7 +141,6 @@ class _Picker:
             reason = f"no {ENUM_NAMES[enum]} solution (solutions by language: {have})"
             return Skipped(record=where, id=problem_id, kind="no-solution", reason=reason)
         lang = BuildOptions(limits=self.limits).language(self.language)
-        assert lang is not None, f"the builder has no language {self.language!r}"
         failures: list[str] = []
         with tempfile.TemporaryDirectory(prefix="execstate-import-", ignore_cleanup_errors=True) as work:
             for n, (index, src) in enumerate(candidates[: self.max_solutions], 1):
@@ -167,7 +167,7 @@ def import_codecontests(
     records: Path | str,
     pool: Path | str,
     *,
-    language: Literal["python", "cpp"] = "python",
+    language: str = DEFAULT_LANGUAGE,
     study: str = DEFAULT_STUDY,
     limit: int | None = None,
     max_solutions: int = DEFAULT_MAX_SOLUTIONS,
@@ -184,8 +184,11 @@ def import_codecontests(
     Never raises for one record; raises ``UsageError``/``InputFileError``/``RecordError``
     for bad options or an unreadable file, before anything is written.
     """
-    if language not in LANGUAGE_ENUM:
-        raise UsageError(f"language {language!r} is not importable from CodeContests. Fix: use python or cpp")
+    if language_entry(language, option="language").suffix not in ENUM_BY_SUFFIX:
+        importable = [name for name in LANGUAGES if language_entry(name).suffix in ENUM_BY_SUFFIX]
+        raise UsageError(
+            f"language {language!r} is not importable from CodeContests. Fix: use {' or '.join(importable)}"
+        )
     check_counts(jobs=jobs, max_solutions=max_solutions, limit=limit)
     found = iter_records(records, limit)
     pool = output_dir(pool)

@@ -16,7 +16,7 @@ For each problem the constructor
 4. counts every loop's iterations on the long input and tries the loops that
    run at least twice, most iterations first (ties: first line), at most
    ``max_loops`` of them;
-5. for a loop, probes the candidate variables (``Language.candidates``) at
+5. for a loop, probes the candidate variables (``ConstructLanguage.candidates``) at
    both checkpoints and keeps those that are JSON-representable with at most
    ``max_value_chars`` characters each and of one JSON type at both; prefers
    scalars, then variables the loop both reads and writes, then first
@@ -36,11 +36,9 @@ excludes the written specs by the nine checks, like any hand-written spec.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,29 +46,31 @@ from typing import Any
 from execstate.builder import (
     BuildOptions,
     Candidate,
+    ConstructLanguage,
+    Excluded,
     Language,
-    LanguageError,
     build_case,
+    construct_language,
     load_spec,
-    open_executor,
 )
-from execstate.construct._pool import Problem, _toml_value
+from execstate.construct._driver import DRIVER_LOOP, driver_start
+from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
+from execstate.construct._fanout import fan_out
+from execstate.construct._pool import Problem
+from execstate.construct._scrub import scrub
+from execstate.construct._specs import RECORD_NAME, ChosenCase, check_written, ensure_sources, write_case
 from execstate.construct._synthesize import (
-    long_files,
-    long_input_toml,
     origins,
     retry_long,
     synthesis_note,
     synthesize,
 )
-from execstate.errors import remove_tree
+from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
+from execstate.errors import SpecProblem, remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
 
 GENERATOR_SEED = 1
-SPEC_NAME = "case.toml"
-RECORD_NAME = "construct.json"
-PROGRAM_NAMES = {"python": "main.py", "cpp": "main.cpp"}
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,11 @@ class ConstructOptions:
     grow a written ``gen.py`` (``_synthesize.py``); False: such a problem is rejected (check ``inputs``)."""
     study: str | None = None
     """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
+    vendor: bool = False
+    """Copy the program and inputs into each spec folder (a self-contained export) instead of naming
+    the pool's files (``construct/_specs.py``)."""
+    environment: EnvironmentSpec | None = None
+    """The pool's environment, for problems whose ``problem.toml`` declares none (``--environment``)."""
 
 
 @dataclass
@@ -109,12 +114,6 @@ class Outcome:
     record: dict[str, Any] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall time by phase (``tests``, ``measure``, ``loops``, ``check``); kept out of ``construct.json``."""
-
-
-class _Reject(Exception):
-    def __init__(self, check: str, reason: str) -> None:
-        super().__init__(reason)
-        self.check, self.reason = check, reason
 
 
 def _trim(data: bytes, n: int = 160) -> str:
@@ -135,17 +134,24 @@ class _Work:
         if problem.limits.memory_mb is not None:
             limits = replace(limits, memory_mb=max(limits.memory_mb, problem.limits.memory_mb))
         self.build_opts = replace(opts.build, limits=limits)
-        lang = self.build_opts.language(problem.language)
+        lang = construct_language(problem.language, self.build_opts)
         if lang is None:
-            raise _Reject("spec", f"language {problem.language!r} has no builder")
-        self.lang: Language = lang
-        self.source, inlined = _inline_local_headers(problem)
+            raise Excluded("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
+        self.environment = problem.environment or opts.environment
+        try:
+            self.env = prepare_for(self.environment, self.build_opts.python)
+        except EnvironmentUnavailable as exc:
+            raise Excluded("spec", str(exc)) from None
+        self.lang: ConstructLanguage = lang.with_environment(self.env) if self.env is not None else lang
+        self.source, inlined = lang.program_text(problem.program)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
             problem = replace(problem, rule=default_grading_rule(opts.study))
             self.problem = problem
         self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
         if inlined:
             self.record["inlined_headers"] = inlined
+        if self.env is not None:
+            self.record["environment"] = self.env.record()
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
 
@@ -162,33 +168,6 @@ class _Work:
     def trace(self, data: bytes) -> int | None:
         m = self.lang.measure(self.source, data, None, state=False)
         return m.trace_length if m.status == "ok" else None
-
-
-_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/\\]+)"[ \t]*(//.*)?$', re.MULTILINE)
-
-
-def _inline_local_headers(problem: Problem) -> tuple[str, list[str]]:
-    """The program's text with each ``#include "NAME"`` of a file beside it replaced by that file.
-
-    A case's program is one file (the builder compiles it alone); a C++ solution that keeps
-    its fast I/O in ``fastio.h`` next to ``main.cpp`` becomes one translation unit, each
-    header once, marked by comments. Python programs are returned as they are.
-    """
-    source = problem.program.read_text(encoding="utf-8")
-    if problem.language != "cpp":
-        return source, []
-    inlined: list[str] = []
-
-    def expand(m: re.Match[str]) -> str:
-        name = m.group(1)
-        path = problem.dir / name
-        if not path.is_file() or name in inlined:
-            return m.group(0) if not path.is_file() else f"// execstate construct: {name} is inlined above"
-        inlined.append(name)
-        body = _LOCAL_INCLUDE.sub(expand, path.read_text(encoding="utf-8"))
-        return f"// ---- {name} (inlined by execstate construct) ----\n{body.rstrip()}\n// ---- end of {name} ----"
-
-    return _LOCAL_INCLUDE.sub(expand, source), inlined
 
 
 # ---------------------------------------------------------------- inputs
@@ -214,11 +193,11 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise _Reject("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise Excluded("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
-                raise _Reject(
+                raise Excluded(
                     "tests",
                     f"the program fails its test {test.name} under rule {w.problem.rule}: printed "
                     f"{_trim(res.stdout)!r}, expected {_trim(expected.encode())!r}",
@@ -254,6 +233,7 @@ def _generated(w: _Work) -> list[dict[str, Any]]:
     text = gen.path.read_text(encoding="utf-8")
     runner = w.build_opts.language(gen.language)
     assert runner is not None
+    runner = runner.with_environment(w.env) if w.env is not None else runner
     for size in w.opts.generator_sizes:
         row: dict[str, Any] = {
             "input": f"generator seed={GENERATOR_SEED} size={size}",
@@ -322,7 +302,7 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
 
 
 def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
-    """Whether the two inputs take the same set of branch outcomes (``Language.branch_outcomes``)."""
+    """Whether the two inputs take the same set of branch outcomes (``ConstructLanguage.branch_outcomes``)."""
     for r in (short, long):
         if "branches" not in r:
             r["branches"] = w.lang.branch_outcomes(w.source, r["data"], w.tmp)
@@ -335,13 +315,17 @@ def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) ->
 def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
     """Every loop with its iteration count on the long input, best first (most iterations, then first line)."""
     rows = []
+    driver = driver_start(w.source)  # a function-call problem's driver (construct/_driver.py) is not the program's
     for line in w.lang.loops(w.source):
         row: dict[str, Any] = {"line": line, "header": w.source.split("\n")[line - 1].strip()}
         rows.append(row)
+        if driver is not None and line >= driver:
+            row["rejected"] = DRIVER_LOOP
+            continue
         try:
             w.lang.locate_loop(w.source, line, None, ())
             counted = w.lang.instrument(w.source, line, (), "count")
-        except LanguageError as exc:
+        except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
         K = w.lang.iterations(w.run(counted.source, long))
@@ -386,7 +370,7 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
         rows.append(row)
         try:
             w.lang.locate_loop(w.source, line, None, (cand.name,))
-        except LanguageError as exc:
+        except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
         ok.append(cand)
@@ -428,57 +412,11 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
 # ---------------------------------------------------------------- the spec
 
 
-def _spec_text(
-    w: _Work, case_id: str, study: str, loop: dict[str, Any], names: list[str], prov: dict[str, Any], long_input: str
-) -> str:
+def _anchor(w: _Work, loop: dict[str, Any]) -> dict[str, Any]:
+    """The loop's header text when it is unique in the program (it survives edits above it), else its line."""
     header = loop["header"]
     lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
-    anchor = f"loop_text = {_toml_value(header)}" if len(lines_with_header) == 1 else f"loop = {loop['line']}"
-    out = [
-        f"# Made by `execstate construct` from problem {w.problem.id!r}; construct.json says why each choice won.",
-        f"id = {_toml_value(case_id)}",
-        f"study = {_toml_value(study)}",
-        f"language = {_toml_value(w.problem.language)}",
-        f"program = {_toml_value(PROGRAM_NAMES[w.problem.language])}",
-        'short_input = "short.txt"',
-        f"long_input = {long_input}",
-        f"grading_rule = {_toml_value(w.problem.rule)}",
-        "",
-        "[checkpoint]",
-        anchor,
-        f"variables = {_toml_value(names)}",
-        "",
-        "[provenance]",
-        *(f"{key} = {_toml_value(value)}" for key, value in prov.items()),
-    ]
-    return "\n".join(out) + "\n"
-
-
-def _write_spec(spec_dir: Path, w: _Work, text: str, short: bytes, long: dict[str, bytes]) -> None:
-    spec_dir.mkdir(parents=True, exist_ok=True)
-    (spec_dir / PROGRAM_NAMES[w.problem.language]).write_text(w.source, encoding="utf-8")
-    (spec_dir / "short.txt").write_bytes(short)
-    for name, data in long.items():  # long.txt, or a synthesized gen.py
-        (spec_dir / name).write_bytes(data)
-    (spec_dir / SPEC_NAME).write_text(text, encoding="utf-8")
-
-
-_DIRECTORY = re.compile(r"(?<![\w.])/(?:[^\s\"'|:,;()<>/]+/)+(?=[^\s\"'|:,;()<>/])")
-
-
-def _scrub(value: Any) -> Any:
-    """``value`` with the directory part of every absolute path removed from its strings.
-
-    Failure messages quote the sandbox's fresh directories (``/tmp/execstate-run-x7f.../work/main.py``);
-    without them the same pool gives the same ``construct.json`` byte for byte.
-    """
-    if isinstance(value, str):
-        return _DIRECTORY.sub("", value)
-    if isinstance(value, list):
-        return [_scrub(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(v) for k, v in value.items()}
-    return value
+    return {"loop_text": header} if len(lines_with_header) == 1 else {"loop": loop["line"]}
 
 
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -489,9 +427,13 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     """Construct ``problem``'s case spec into ``out/<problem id>/``; never raises for the problem's faults.
 
     The directory receives ``construct.json`` in every case and, when a loop's spec
-    was admitted by the nine checks, ``case.toml`` with the program and the two inputs.
+    was admitted by the nine checks, ``case.toml`` naming the program and the two inputs
+    (the pool's files, or copies with ``opts.vendor``; ``construct/_specs.py``). Naming the
+    pool's files may write ``out/study.toml`` (``ensure_sources``).
     """
     opts = opts or ConstructOptions()
+    if not opts.vendor:
+        ensure_sources(Path(out), [problem.dir.parent])
     spec_dir = Path(out) / problem.id
     study = opts.study or problem.study or "constructed"
     case_id = f"{study}/{problem.id}"
@@ -504,7 +446,7 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         w = _Work(problem, opts, tmp)
         record = w.record
         outcome = _construct(w, spec_dir, case_id, study)
-    except _Reject as exc:
+    except Excluded as exc:
         outcome = Outcome(problem.id, None, None, exc.check, exc.reason)
     except Exception as exc:  # one bad problem never stops the batch
         outcome = Outcome(problem.id, None, None, "internal", f"{type(exc).__name__}: {exc}")
@@ -513,9 +455,9 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     if w is not None:
         w.phase(None)
         outcome.seconds = w.seconds
-    outcome.reason = _scrub(outcome.reason)
+    outcome.reason = scrub(outcome.reason)
     record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
-    record = _scrub(record)
+    record = scrub(record)
     record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
     outcome.record = record
     spec_dir.mkdir(parents=True, exist_ok=True)
@@ -536,7 +478,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         chosen = synthesize(w, rows, _choose_inputs)
     w.record["inputs"] = _record_rows(rows)
     if chosen is None:
-        raise _Reject(
+        raise Excluded(
             "inputs",
             f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
             f"{w.opts.min_ratio}x the short one's" + synthesis_note(w.record),
@@ -544,7 +486,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
     short, long = chosen
     try:
         return _with_pair(w, short, long, spec_dir, case_id, study)
-    except _Reject as exc:
+    except Excluded as exc:
         retry = retry_long(w, rows, short, long, (exc.check, exc.reason), _choose_inputs) if w.opts.synthesize else None
         w.record["inputs"] = _record_rows(rows)
         if retry is None:
@@ -555,7 +497,7 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
 def _with_pair(
     w: _Work, short: dict[str, Any], long: dict[str, Any], spec_dir: Path, case_id: str, study: str
 ) -> Outcome:
-    """The spec of the first loop (best first) admitted on this pair of inputs; ``_Reject`` with the last reason."""
+    """The spec of the first loop (best first) admitted on this pair of inputs; ``Excluded`` with the last reason."""
     w.record["short"], w.record["long"] = short["input"], long["input"]
     w.phase("loops")
     loops = _loops(w, long["data"])
@@ -587,18 +529,31 @@ def _with_pair(
             **origins(short, long),
         }
         prov["branch_preserving"] = _branch_preserving(w, short, long)
-        text = _spec_text(w, case_id, study, loop, names, prov, long_input_toml(long))
-        trial = w.tmp / f"trial-{loop['line']}"
-        _write_spec(trial, w, text, short["data"], long_files(long))
+        case = ChosenCase(
+            w.problem,
+            case_id,
+            study,
+            w.source,
+            _anchor(w, loop),
+            tuple(names),
+            prov,
+            short["data"],
+            long["data"],
+            environment=w.environment,
+            long_generator=long.get("generator") if long.get("origin") == "synthesized" else None,
+            long_args=tuple(long.get("args", ())),
+        )
+        # the trial is a self-contained copy: admission does not depend on where the files lie
+        trial = write_case(w.tmp / f"trial-{loop['line']}", case, vendor=True)
         w.phase("check")
-        built = build_case(load_spec(trial / SPEC_NAME), w.build_opts)
+        built = build_case(load_spec(trial), w.build_opts)
         if isinstance(built, list):
-            _write_spec(spec_dir, w, text, short["data"], long_files(long))
+            check_written(write_case(spec_dir, case, vendor=w.opts.vendor), case)
             loop["chosen"] = True
             return Outcome(w.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"
         last = (built.check, f"loop on line {loop['line']}: excluded by {built.check}: {built.reason}")
-    raise _Reject(*last)
+    raise Excluded(*last)
 
 
 # ---------------------------------------------------------------- a pool
@@ -643,9 +598,11 @@ def construct(
     opts = opts or ConstructOptions()
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
+    if not opts.vendor:  # once, before the workers: each then finds the pools already listed
+        ensure_sources(root, [p.dir.parent for p in problems])
     work = [(p, str(root), opts) for p in problems]
     results: dict[str, Outcome] = {}
-    for outcome in _map(work, jobs, executor, scheduler):
+    for outcome in fan_out(_one, work, jobs, executor, scheduler):
         results[outcome.problem] = outcome
         if progress is not None:
             progress(outcome, len(results), len(work))
@@ -657,19 +614,11 @@ def construct(
             {"problem": o.problem, "case_id": o.case_id, "check": o.check, "reason": o.reason} for o in outcomes
         ],
     }
+    hint = environment_suggestion(outcomes)
+    if hint is not None:
+        summary["suggestion"] = hint
     (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return ConstructResult(outcomes)
-
-
-def _map(work: list[tuple[Problem, str, ConstructOptions]], jobs: int, executor: str, scheduler: str | None):
-    if executor == "local" and jobs <= 1:
-        for item in work:
-            yield _one(item)
-        return
-    with open_executor(executor, jobs, scheduler, processes=True) as pool:
-        futures = [pool.submit(_one, item) for item in work]
-        for future in as_completed(futures):
-            yield future.result()
 
 
 __all__ = ["ConstructOptions", "ConstructResult", "Outcome", "construct", "construct_problem"]

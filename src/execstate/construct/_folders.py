@@ -1,5 +1,8 @@
 """Import folders of solutions: ``main.py`` or ``main.cpp`` beside sample files, one folder per problem.
 
+A folder holding ``solution.py`` and ``tests.json`` instead is a function-call
+problem, made a stdin one with a driver (``_calls.py``).
+
 Samples are ``NAME.in`` with ``NAME.out``, or ``in_N.txt`` with ``out_N.txt``;
 an input without output is kept (a test with no expected output), an output
 without input makes the folder ``invalid``. A directory given that holds no
@@ -14,9 +17,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Literal
 
-from execstate.construct._pool import PROGRAMS, NewTest, is_problem_dir, natural_key, slug
+from execstate.builder import program_languages
+from execstate.construct._calls import import_call_folder, is_call_folder
+from execstate.construct._pool import NewTest, is_problem_dir, natural_key, program_files_problem, slug
 from execstate.construct._report import (
     Claims,
     Imported,
@@ -65,16 +69,20 @@ class _Copier:
     target: Target
 
     def __call__(self, folder: Path, problem_id: str) -> Outcome:
-        name = next(n for n in PROGRAMS if (folder / n).is_file())
-        if all((folder / n).is_file() for n in PROGRAMS):
-            raise BadRecord("invalid", "holds both main.py and main.cpp; keep one")
+        if is_call_folder(folder):  # solution.py with tests.json: a function-call problem (construct/_calls.py)
+            return import_call_folder(self.target, folder, problem_id)
+        programs = program_languages()
+        found = [n for n in programs if (folder / n).is_file()]
+        if len(found) > 1:
+            raise BadRecord("invalid", f"{program_files_problem(found)}; keep one")
+        name = found[0]
         try:
             program = (folder / name).read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise BadRecord("invalid", f"{folder / name} is not UTF-8 text") from None
         tests = folder_samples(folder)
-        language: Literal["python", "cpp"] = PROGRAMS[name]
-        path = self.target.write(problem_id, program, language, tests, {"dataset": "folder", "folder": str(folder)})
+        source = {"dataset": "folder", "folder": str(folder)}
+        path = self.target.write(problem_id, program, programs[name], tests, source)
         expected = sum(t.output is not None for t in tests)
         detail = f"{name} with {len(tests)} samples ({expected} with expected output)"
         return Imported(id=problem_id, record=str(folder), path=str(path), detail=detail)
@@ -97,7 +105,8 @@ def import_folders(
     check_counts(jobs=jobs)
     for d in dirs:
         if not Path(d).is_dir():
-            raise InputFileError(f"{d} is not a directory. Fix: pass folders holding main.py or main.cpp and samples")
+            programs = " or ".join(program_languages())
+            raise InputFileError(f"{d} is not a directory. Fix: pass folders holding {programs} and samples")
     pool = output_dir(pool)
     target = Target(pool, study, overwrite)
     options = {"study": study, "grading_rule": target.rule}
@@ -118,15 +127,16 @@ def _items(dirs: list[Path], copier: _Copier, claims: Claims) -> Iterator[Outcom
 
 def _solution_folders(dirs: list[Path]) -> Iterator[Path | Skipped]:
     for d in dirs:
-        if is_problem_dir(d):
+        if is_problem_dir(d) or is_call_folder(d):
             yield d
             continue
         subs = sorted((s for s in d.iterdir() if s.is_dir() and not s.name.startswith(".")), key=lambda s: s.name)
         if not subs:
-            yield Skipped(record=str(d), kind="invalid", reason="holds no main.py or main.cpp and no folders")
+            reason = f"holds no {' or '.join(program_languages())} and no folders"
+            yield Skipped(record=str(d), kind="invalid", reason=reason)
         for sub in subs:
             yield (
                 sub
-                if is_problem_dir(sub)
-                else Skipped(record=str(sub), kind="invalid", reason="holds neither main.py nor main.cpp")
+                if is_problem_dir(sub) or is_call_folder(sub)
+                else Skipped(record=str(sub), kind="invalid", reason=program_files_problem([]))
             )

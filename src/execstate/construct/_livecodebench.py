@@ -5,8 +5,9 @@ A record has ``question_id``, ``platform``, ``difficulty``, ``public_test_cases`
 ``private_test_cases``: either that JSON, or base64 of zlib of a pickle that
 holds the JSON string. The pickle is read by an unpickler that refuses every
 global, so a pickle that names one (``os.system``, ...) is a ``refused`` record
-and nothing it names is ever called. Only problems whose tests are all
-``stdin`` are imported. LiveCodeBench ships no solutions: the program is the
+and nothing it names is ever called. A problem whose tests are ``functional``
+(LeetCode's: a ``func_name`` to call) is made a stdin problem with a visible
+driver (``_calls.py``). LiveCodeBench ships no solutions: the program is the
 first code whose grade is true in a solutions file of LiveCodeBench's own
 evaluation output, a JSON list of ``{"question_id", "code_list", "graded_list"}``.
 """
@@ -22,8 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
+from execstate.builder import DEFAULT_LANGUAGE, language_entry
+from execstate.construct._calls import CALL_RULE, lcb_call_problem
 from execstate.construct._pool import NewTest, ProvenanceValue, slug
 from execstate.construct._report import (
     Claims,
@@ -63,7 +66,7 @@ def unpickle_plain(data: bytes) -> object:
 def decode_test_cases(text: object, field: str) -> list[NewTest] | None:
     """The stdin tests of a ``public_test_cases``/``private_test_cases`` value, named ``<public|private>-N``.
 
-    None when a test is not ``stdin`` (a LeetCode-style function test). A value that
+    None when a test is not ``stdin`` (a LeetCode-style function test: ``_calls.py`` makes those). A value that
     is neither JSON nor base64-zlib-pickle, or malformed tests: ``BadRecord``
     (``refused`` when the pickle names a global).
     """
@@ -174,14 +177,17 @@ def _solution(entry: object, where: str) -> tuple[str, Solution | str]:
 @dataclass(frozen=True)
 class _Writer:
     target: Target
-    language: Literal["python", "cpp"]
+    language: str
 
     def __call__(self, where: str, problem_id: str, record: dict[str, Any], solution: Solution) -> Outcome:
-        public = decode_test_cases(record.get("public_test_cases", "[]"), "public_test_cases")
-        private = decode_test_cases(record.get("private_test_cases", "[]"), "private_test_cases")
-        if public is None or private is None:
-            reason = "its tests are not all stdin tests (a function-call problem)"
-            return Skipped(record=where, id=problem_id, kind="unsupported", reason=reason)
+        raw = {k: _cases(record.get(f"{k}_test_cases", "[]"), f"{k}_test_cases") for k in ("public", "private")}
+        public = decode_test_cases(raw["public"], "public_test_cases")
+        private = decode_test_cases(raw["private"], "private_test_cases")
+        program, rule, call = solution.code, None, None
+        if public is None or private is None:  # a function-call problem gets a driver (construct/_calls.py)
+            call = lcb_call_problem(record, solution.code, raw, self.language)
+            program, rule = call.program, CALL_RULE
+            public, private = ([t for t in call.tests if t.name.startswith(k)] for k in ("public-", "private-"))
         if not public + private:
             return Skipped(record=where, id=problem_id, kind="invalid", reason="no tests")
         source: dict[str, ProvenanceValue] = {
@@ -190,8 +196,10 @@ class _Writer:
         }
         source |= {k: record[k] for k in ("platform", "difficulty", "contest_id", "contest_date") if _scalar(record, k)}
         source |= {"solutions": solution.where, "code_index": solution.position}
-        path = self.target.write(problem_id, solution.code, self.language, public + private, source)
+        source |= {"call": call.target.call} if call is not None else {}
+        path = self.target.write(problem_id, program, self.language, public + private, source, rule=rule)
         detail = f"code {solution.position} of {solution.where}; {len(public)} public and {len(private)} private tests"
+        detail += f"; driven as {call.target.call}" if call is not None else ""
         return Imported(id=problem_id, record=where, path=str(path), detail=detail)
 
 
@@ -204,7 +212,7 @@ def import_livecodebench(
     solutions: Path | str,
     pool: Path | str,
     *,
-    language: Literal["python", "cpp"] = "python",
+    language: str = DEFAULT_LANGUAGE,
     study: str | None = None,
     difficulty: str | None = None,
     limit: int | None = None,
@@ -220,8 +228,7 @@ def import_livecodebench(
     run here: a solutions file's grade is LiveCodeBench's own verdict, and the
     constructor checks every program against its tests again.
     """
-    if language not in ("python", "cpp"):
-        raise UsageError(f"language {language!r} is not supported. Fix: use --language python or cpp")
+    language_entry(language, option="language")
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise UsageError(f"difficulty {difficulty!r} is unknown. Fix: use one of {', '.join(DIFFICULTIES)}")
     check_counts(jobs=jobs, limit=limit)

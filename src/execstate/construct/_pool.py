@@ -2,13 +2,14 @@
 
 A pool is a directory of problem directories (or one problem directory)::
 
-    NAME/main.py | NAME/main.cpp    the program (exactly one of the two)
+    NAME/main.py | NAME/main.cpp    the program (exactly one; the file name says its language)
     NAME/tests/T.in                 an input; NAME/tests/T.out, if present, its expected output
     NAME/gen.py | NAME/gen.cpp      optional seeded generator: ``gen SEED SIZE`` prints one input
     NAME/validator.py               optional: exits 0 when the input on its stdin is valid for the problem
     NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source]
 
-Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
+The program and generator names are the registry's (``execstate.builder.LANGUAGES``: one
+per language). Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
 their generators take only a seed, so the one ``tests/MANIFEST.tsv`` names
 (else the first ``[[tests]]`` generator of ``info.toml``) is recorded with
 ``takes_size = False``, and ``info.toml``'s ``timelimit`` becomes the time limit.
@@ -23,24 +24,29 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
-from execstate.errors import InputFileError, SpecError, remove_tree
+from execstate.builder import (
+    generator_languages,
+    language_entry,
+    language_of_file,
+    program_languages,
+    toml_key,
+    toml_value,
+)
+from execstate.environments import EnvironmentSpec, parse_environment
+from execstate.errors import InputFileError, SpecError, SpecProblem, remove_tree
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
 PROBLEM_FILE = "problem.toml"
 """The optional description file of a problem directory."""
-PROGRAMS: dict[str, Literal["python", "cpp"]] = {"main.py": "python", "main.cpp": "cpp"}
-"""A problem's program file name -> its language."""
-GENERATORS: dict[str, Literal["python", "cpp"]] = {"gen.py": "python", "gen.cpp": "cpp"}
-"""Generator file names that take ``SEED SIZE`` -> their language."""
 VALIDATOR = "validator.py"
 """A problem's optional input validator: run like a generator (Python), the input on stdin, exit 0 = valid."""
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
-_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source"}
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "environment"}
 
 
 class PoolTest(NamedTuple):
@@ -56,7 +62,7 @@ class Generator:
     """A seeded input generator of a problem."""
 
     path: Path
-    language: Literal["python", "cpp"]
+    language: str
     takes_size: bool
     """True: called as ``gen SEED SIZE``; False: ``gen SEED`` (sizes fixed in the source, Library Checker)."""
 
@@ -76,7 +82,8 @@ class Problem:
     id: str
     """``problem.toml``'s ``id``, else the directory name."""
     dir: Path
-    language: Literal["python", "cpp"]
+    language: str
+    """A language of the builder's registry, from the program's file name."""
     program: Path
     tests: tuple[PoolTest, ...]
     """In natural order of their names (``2`` before ``10``)."""
@@ -91,6 +98,8 @@ class Problem:
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
     validator: Path | None = None
     """``validator.py`` beside the program: synthesized inputs count only if it accepts them."""
+    environment: EnvironmentSpec | None = None
+    """``problem.toml``'s ``environment`` declaration (packages, include directories inside the problem)."""
 
 
 class NewTest(NamedTuple):
@@ -107,8 +116,15 @@ def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
 
 
 def is_problem_dir(path: Path) -> bool:
-    """True when ``path`` holds a program file (``main.py`` or ``main.cpp``)."""
-    return any((path / name).is_file() for name in PROGRAMS)
+    """True when ``path`` holds a program file (``main.py``, ``main.cpp``: a registered language's program)."""
+    return any((path / name).is_file() for name in program_languages())
+
+
+def program_files_problem(found: Sequence[str]) -> str:
+    """What is wrong with a problem folder holding the program files ``found`` (not exactly one)."""
+    if not found:
+        return "holds neither " + " nor ".join(program_languages())
+    return ("holds both " if len(found) == 2 else "holds ") + " and ".join(found)
 
 
 def read_pool(path: Path | str) -> list[Problem]:
@@ -141,9 +157,10 @@ def read_pool(path: Path | str) -> list[Problem]:
 def read_problem(directory: Path | str) -> Problem:
     """The problem in ``directory`` (see the module docstring); errors as ``read_pool``."""
     d = Path(directory).absolute()
-    found = [name for name in PROGRAMS if (d / name).is_file()]
+    programs = program_languages()
+    found = [name for name in programs if (d / name).is_file()]
     if len(found) != 1:
-        problem = "holds both main.py and main.cpp" if found else "holds neither main.py nor main.cpp"
+        problem = program_files_problem(found)
         raise InputFileError(f"problem directory {d} {problem}. Fix: keep exactly one program file in it")
     raw = _read_toml(d / PROBLEM_FILE) if (d / PROBLEM_FILE).is_file() else {}
     _check_keys(d / PROBLEM_FILE, raw, _TOP_KEYS, "")
@@ -157,7 +174,7 @@ def read_problem(directory: Path | str) -> Problem:
     return Problem(
         id=_problem_id(d, raw),
         dir=d,
-        language=PROGRAMS[found[0]],
+        language=programs[found[0]],
         program=d / found[0],
         tests=tests,
         generator=generator,
@@ -167,7 +184,15 @@ def read_problem(directory: Path | str) -> Problem:
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
         validator=d / VALIDATOR if (d / VALIDATOR).is_file() else None,
+        environment=_environment(d, raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(d: Path, value: Any) -> EnvironmentSpec:
+    try:
+        return parse_environment(value, d)
+    except SpecProblem as exc:
+        raise exc.at(d / PROBLEM_FILE) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -227,7 +252,7 @@ def _tests(tests_dir: Path) -> tuple[PoolTest, ...]:
 def _generator(d: Path, raw: Mapping[str, Any]) -> Generator | None:
     if "generator" in raw:
         return _declared_generator(d, raw["generator"])
-    for name, language in GENERATORS.items():
+    for name, language in generator_languages().items():
         if (d / name).is_file():
             return Generator(d / name, language, takes_size=True)
     return _library_checker_generator(d)
@@ -246,9 +271,13 @@ def _declared_generator(d: Path, table: object) -> Generator:
     target = (d / name).resolve()
     if not target.is_relative_to(d.resolve()) or not target.is_file():
         raise SpecError(path, "generator.file", f"{name!r} is not a file in {d}", "name a file inside the problem")
-    if target.suffix not in (".py", ".cpp"):
-        raise SpecError(path, "generator.file", f"{name!r} is neither .py nor .cpp", "use a Python or C++ generator")
-    return Generator(d / name, "python" if target.suffix == ".py" else "cpp", takes_size)
+    language = language_of_file(target)
+    if language is None:
+        suffixes = " or ".join(Path(program).suffix for program in program_languages())
+        raise SpecError(
+            path, "generator.file", f"{name!r} is not a program of a known language", f"name a {suffixes} file"
+        )
+    return Generator(d / name, language, takes_size)
 
 
 def _library_checker_generator(d: Path) -> Generator | None:
@@ -262,7 +291,8 @@ def _library_checker_generator(d: Path) -> Generator | None:
         tests = _read_toml(d / "info.toml").get("tests", [])
         names += [f"gen/{t['name']}" for t in tests if isinstance(t, dict) and str(t.get("name", "")).endswith(".cpp")]
     found = next((n for n in names if (d / n).is_file()), None)
-    return Generator(d / found, "cpp", takes_size=False) if found else None
+    language = language_of_file(found) if found else None  # Library Checker's generators are C++
+    return Generator(d / found, language, takes_size=False) if found and language else None
 
 
 def _limits(d: Path, raw: Mapping[str, Any]) -> ProblemLimits:
@@ -300,7 +330,7 @@ def write_problem(
     pool: Path | str,
     problem_id: str,
     program: str,
-    language: Literal["python", "cpp"],
+    language: str,
     tests: Sequence[NewTest],
     *,
     study: str | None = None,
@@ -349,7 +379,7 @@ def _check_name(name: str, what: str) -> None:
 
 
 def _fill(d: Path, program: str, language: str, tests: Sequence[NewTest]) -> None:
-    main = next(name for name, lang in PROGRAMS.items() if lang == language)
+    main = language_entry(language).program
     (d / main).write_text(program, encoding="utf-8", newline="")
     (d / "tests").mkdir()
     for test in tests:
@@ -378,33 +408,11 @@ def problem_toml(
     source: Mapping[str, ProvenanceValue] | None = None,
 ) -> str:
     """The text of a ``problem.toml`` with these values (``None`` values are left out)."""
-    lines = [f"id = {_toml_value(problem_id)}"]
-    lines += [f"{key} = {_toml_value(v)}" for key, v in (("study", study), ("grading_rule", rule)) if v is not None]
+    lines = [f"id = {toml_value(problem_id)}"]
+    lines += [f"{key} = {toml_value(v)}" for key, v in (("study", study), ("grading_rule", rule)) if v is not None]
     if limits is not None and limits != ProblemLimits():
         given = (("time_s", limits.time_s), ("memory_mb", limits.memory_mb))
-        lines += ["", "[limits]"] + [f"{k} = {_toml_value(v)}" for k, v in given if v is not None]
+        lines += ["", "[limits]"] + [f"{k} = {toml_value(v)}" for k, v in given if v is not None]
     if source:
-        lines += ["", "[source]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in source.items()]
+        lines += ["", "[source]"] + [f"{toml_key(k)} = {toml_value(v)}" for k, v in source.items()]
     return "\n".join(lines) + "\n"
-
-
-def _toml_value(value: object) -> str:
-    """``value`` as a TOML value: a boolean, a number, a list of values or a basic string."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot be written
-    escaped = "".join(ch if ch.isprintable() and ch not in '"\\' else _toml_escape(ch) for ch in text)
-    return f'"{escaped}"'
-
-
-def _toml_escape(ch: str) -> str:
-    named = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch)
-    return named or (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-
-
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)

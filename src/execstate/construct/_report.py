@@ -214,14 +214,15 @@ class Target:
         self,
         problem_id: str,
         program: str,
-        language: Literal["python", "cpp"],
+        language: str,
         tests: Sequence[NewTest],
         source: Mapping[str, ProvenanceValue],
         limits: ProblemLimits | None = None,
+        rule: str | None = None,
     ) -> Path:
-        """``write_problem`` into the pool with this import's study, rule and overwrite choice."""
+        """``write_problem`` into the pool with this import's study, rule (unless ``rule`` is given) and overwrite."""
         return write_problem(
-            self.pool, problem_id, program, language, tests, study=self.study, rule=self.rule, limits=limits,
+            self.pool, problem_id, program, language, tests, study=self.study, rule=rule or self.rule, limits=limits,
             source=source, overwrite=self.overwrite,
         )  # fmt: skip
 

@@ -1,17 +1,18 @@
 """Select a single-source study's cases from generated candidates by trace-length bands (the NetworkX study).
 
 A screened study is a folder with one program (``main.py``), a seeded generator
-(``generator.py`` with ``instance(seed, nodes, **params) -> str``) and a
-``study.toml``::
+(``generator.py`` with ``instance(seed, nodes) -> str`` and
+``candidate_nodes(seed)``) and a ``study.toml``::
 
-    [select]
+    study = "networkx"          # defaults of every case (docs/spec.md, section 3)
+    language = "python"
+    program = "main.py"
+    [generator]                 # the candidates (generator.DEFAULTS repeats them)
     candidates = 90000          # seeds 0 .. candidates-1
-    nodes = [lo, hi]            # candidate with seed s has lo + s % (hi - lo + 1) nodes
-    short_nodes = 4             # its short input: the same seed at this size
-    per_band = 10
-    bands = [[lo, hi], ...]     # trace length in instruction events, lo <= t < hi
-    [generator]                 # keyword arguments of instance()
-    [checkpoint]                # the cases' loop_text and variables
+    short_nodes = 5             # a case's short input: its seed at this size
+    [bands]
+    edges = [[lo, hi], ...]     # trace length in instruction events, lo <= t < hi
+    [checkpoint]                # the cases' loop_text and variables (a default of every case)
 
 Every candidate's trace length is measured (``screen_trace_lengths``: one
 sandboxed worker per batch, the probe's own counter). Within a band the
@@ -36,9 +37,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from execstate.builder import BuildOptions, build_case, load_spec, open_executor
-from execstate.construct._construct import _scrub
-from execstate.construct._pool import _toml_value
+from execstate.builder import (
+    STUDY_FILE,
+    BuildOptions,
+    SpecDraft,
+    build_case,
+    find_study,
+    language_of_file,
+    load_spec,
+    open_executor,
+    relative_name,
+    write_spec,
+)
+from execstate.construct._scrub import scrub
 from execstate.errors import SpecError, remove_tree
 from execstate.metrics import screen_trace_lengths
 
@@ -98,11 +109,16 @@ def select_cases(
     progress: Callable[[str, int, int], None] | None = None,
     executor: str = "local",
     scheduler: str | None = None,
+    vendor: bool = False,
 ) -> Selection:
     """Screen the study's candidates, pick ``per_band`` per band, admit each by the nine checks, write cases.
 
-    ``out`` receives one case folder per admitted pick (``case.toml``, ``main.py``,
-    ``short.txt``, ``long.txt``) and ``select.json``. ``progress(phase, done, total)``
+    ``out`` receives one case folder per admitted pick (``case.toml``, ``short.txt``,
+    ``long.txt``) and ``select.json``. A case names the study's ``main.py`` and takes its
+    study, language and ``[checkpoint]`` from the study's ``study.toml`` when ``out`` lies
+    in the study folder; elsewhere ``out/study.toml`` is written to give them (``sources``
+    naming the study folder). ``vendor=True`` writes self-contained cases instead: each
+    states every key and holds a copy of ``main.py``. ``progress(phase, done, total)``
     reports screening and checking. Deterministic: the same study folder and
     ``candidates`` give the same bytes, on ``jobs`` local workers or on the Dask cluster at
     ``scheduler`` (``executor="dask"``: each chunk of candidates is generated and screened there).
@@ -139,6 +155,7 @@ def select_cases(
         m.sort()
     remove_tree(out)
     out.mkdir(parents=True)
+    stated = _case_keys(folder, out, config, study, vendor)
     record: dict[str, Any] = {
         "study": study,
         "candidates": total,
@@ -161,7 +178,7 @@ def select_cases(
             batch, order = order[: per_band - len(band["picks"])], order[per_band - len(band["picks"]) :]
             dirs = [out / f"band{b}_seed{m[rank][1]}" for rank in batch]
             for rank, case_dir in zip(batch, dirs):
-                _write_case(case_dir, config, gen, source, m[rank][1], study)
+                _write_case(case_dir, stated, gen, source, (b, m[rank][1]), study, int(params["short_nodes"]))
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 outcomes = list(pool.map(lambda d: build_case(load_spec(d / "case.toml"), opts), dirs))
             for rank, case_dir, built in zip(batch, dirs, outcomes):
@@ -172,7 +189,7 @@ def select_cases(
                     cases.append(case_dir)
                 else:
                     shutil.rmtree(case_dir)
-                    reason = {"seed": seed, "trace": trace, "check": built.check, "reason": _scrub(built.reason)}
+                    reason = {"seed": seed, "trace": trace, "check": built.check, "reason": scrub(built.reason)}
                     band["replaced"].append(reason)
             if progress is not None:
                 progress("checking", checked, per_band * len(edges))
@@ -197,35 +214,71 @@ def _pick_order(n: int, per_band: int) -> list[int]:
     return first + [r for r in range(n) if r not in set(first)]
 
 
-def _write_case(case_dir: Path, config: dict[str, Any], gen: ModuleType, source: str, seed: int, study: str) -> None:
-    params = config["generator"]
-    cp = config["checkpoint"]
-    case_dir.mkdir(parents=True)
-    (case_dir / "main.py").write_text(source, encoding="utf-8")
-    (case_dir / "short.txt").write_text(gen.instance(seed, int(params["short_nodes"])), encoding="utf-8")
-    (case_dir / "long.txt").write_text(gen.instance(seed, gen.candidate_nodes(seed)), encoding="utf-8")
-    lines = [
-        f"# Selected by `execstate select {study}` (select.json says how).",
-        f"id = {_toml_value(f'{study}/{case_dir.name}')}",
-        f"study = {_toml_value(study)}",
-        'language = "python"',
-        'program = "main.py"',
-        'short_input = "short.txt"',
-        'long_input = "long.txt"',
-        "",
-        "[checkpoint]",
-        f"loop_text = {_toml_value(cp['loop_text'])}",
-        f"variables = {_toml_value(list(cp['variables']))}",
-        "",
-        "[provenance]",
-        f"seed = {seed}",
-        f"nodes = {gen.candidate_nodes(seed)}",
-        f"short_nodes = {int(params['short_nodes'])}",
-    ]
-    (case_dir / "case.toml").write_text(
-        "\n".join(lines) + "\n",
-        encoding="utf-8",
+def _case_keys(folder: Path, out: Path, config: dict[str, Any], study: str, vendor: bool) -> dict[str, Any]:
+    """The keys every case states besides its inputs and provenance (``"program": "main.py"`` means a copy).
+
+    Writes ``out/study.toml`` when ``out`` lies outside the study folder, so the cases still
+    take the study's program and checkpoint from one place.
+    """
+    program = (folder / "main.py").resolve()
+    checkpoint: dict[str, Any] = dict(config["checkpoint"])
+    language = language_of_file(program)  # the screened program's own language (the registry knows main.py)
+    wanted: dict[str, Any] = {"study": study, "language": language, "checkpoint": checkpoint}
+    if vendor:
+        return {**wanted, "program": "main.py"}
+    found = find_study(out / "_" / "case.toml")
+    if found.file is not None and found.file.resolve() == (folder / STUDY_FILE).resolve():
+        given = dict(found.defaults)
+        stated = {key: value for key, value in wanted.items() if given.get(key) != value}
+        if "program" not in given or (folder / str(given["program"])).resolve() != program:
+            stated["program"] = program  # named relative to each case folder
+        return stated
+    comment = (
+        f"Written by `execstate select {study}`: the selected cases take the study's program and checkpoint from here."
     )
+    draft = SpecDraft(
+        comment=comment,
+        study=study,
+        language=language,
+        program=relative_name(program, out),
+        sources=(relative_name(folder, out),),
+        checkpoint=checkpoint,
+    )
+    write_spec(out / STUDY_FILE, draft)
+    return {}
+
+
+def _write_case(
+    case_dir: Path,
+    stated: dict[str, Any],
+    gen: ModuleType,
+    source: str,
+    band_seed: tuple[int, int],
+    study: str,
+    short_nodes: int,
+) -> None:
+    """One case folder: its spec and inputs; ``[provenance]`` holds its band (0-based), seed and node counts."""
+    band, seed = band_seed
+    case_dir.mkdir(parents=True)
+    program = stated.get("program")
+    if program == "main.py":
+        (case_dir / "main.py").write_text(source, encoding="utf-8")
+    elif isinstance(program, Path):
+        program = relative_name(program, case_dir)
+    (case_dir / "short.txt").write_text(gen.instance(seed, short_nodes), encoding="utf-8")
+    (case_dir / "long.txt").write_text(gen.instance(seed, gen.candidate_nodes(seed)), encoding="utf-8")
+    draft = SpecDraft(
+        comment=f"Selected by `execstate select {study}` (select.json says how).",
+        id=f"{study}/{case_dir.name}" if "study" in stated else None,
+        study=stated.get("study"),
+        language=stated.get("language"),
+        program=program,
+        short_input="short.txt",
+        long_input="long.txt",
+        checkpoint=stated.get("checkpoint"),
+        provenance={"band": band, "seed": seed, "nodes": gen.candidate_nodes(seed), "short_nodes": short_nodes},
+    )
+    write_spec(case_dir / "case.toml", draft)
 
 
 __all__ = ["SELECT_NAME", "Selection", "select_cases"]

@@ -25,16 +25,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from execstate.builder import BuildOptions, Language
+from execstate.builder import BuildOptions, ConstructLanguage
 from execstate.construct._genpy import generator_source
-from execstate.construct._pool import GENERATORS, Problem
+from execstate.construct._pool import Problem
 from execstate.construct._properties import infer_shapes
 from execstate.construct._shape import Shape, check, describe
 
 SEED = 1
 """The seed every synthesized input is drawn with (the generator's first argument)."""
-GENERATOR_FILE = "gen.py"
-"""The synthesized generator's name in the spec's folder."""
+GENERATOR_LANGUAGE = "python"
+"""The synthesized generator's language, whatever the program's (a C++ program gets a Python ``gen.py`` too)."""
 MAX_TRIED = 3
 """Shapes tried, best first, before the problem is given up."""
 STALL = 3
@@ -48,7 +48,7 @@ class Work(Protocol):
 
     problem: Problem
     source: str
-    lang: Language
+    lang: ConstructLanguage
     build_opts: BuildOptions
     record: dict[str, Any]
 
@@ -143,7 +143,7 @@ def _why_not(grown: list[dict[str, Any]]) -> str:
 def _grow(w: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
     """Inputs of ``shape`` at growing sizes, up to the first that fails, is over a cap, or stops the growth."""
     text = generator_source(shape, w.problem.id)
-    runner = w.build_opts.language(GENERATORS[GENERATOR_FILE])
+    runner = w.build_opts.language(GENERATOR_LANGUAGE)
     assert runner is not None
     rows: list[dict[str, Any]] = []
     grown: list[tuple[int, int]] = []  # (bytes, trace) of each usable size
@@ -196,7 +196,7 @@ def _unusable(w: Work, shape: Shape, data: bytes) -> str | None:
         return "the program's output differs between two runs (hash seeds 0 and 1)"
     validator = w.problem.validator
     if validator is not None:
-        checker = w.build_opts.language(GENERATORS[GENERATOR_FILE])
+        checker = w.build_opts.language(GENERATOR_LANGUAGE)
         assert checker is not None
         verdict = checker.run(validator.read_text(encoding="utf-8"), data, w.tmp)
         if not verdict.ok:
@@ -212,21 +212,6 @@ def synthesis_note(record: dict[str, Any]) -> str:
     if "reason" in tried:
         return f"; no input shape could be inferred from the samples ({tried['reason']})"
     return f"; nor in {len(tried['shapes'])} synthesized input shape(s) (construct.json: synthesis)"
-
-
-def long_input_toml(row: dict[str, Any]) -> str:
-    """The spec's ``long_input`` value for the chosen long row: ``"long.txt"`` or the synthesized generator."""
-    if row.get("origin") != "synthesized":
-        return '"long.txt"'
-    args = ", ".join(f'"{a}"' for a in row["args"])
-    return f'{{ generator = "{GENERATOR_FILE}", args = [{args}] }}'
-
-
-def long_files(row: dict[str, Any]) -> dict[str, bytes]:
-    """The files the long input needs in the spec's folder: ``long.txt``, or the synthesized ``gen.py``."""
-    if row.get("origin") != "synthesized":
-        return {"long.txt": row["data"]}
-    return {GENERATOR_FILE: row["generator"].encode("utf-8")}
 
 
 def origins(short: dict[str, Any], long: dict[str, Any]) -> dict[str, str]:

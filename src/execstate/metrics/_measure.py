@@ -6,14 +6,13 @@ import functools
 import json
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from execstate.metrics._accel import accelerator_dir
 from execstate.metrics._channel import ResultPipe
-from execstate.sandbox import LAUNCHER, Limits, SandboxResult, run_script, scrubbed_env
+from execstate.sandbox import LAUNCHER, Limits, SandboxResult, program_directory, run_script, scrubbed_env
 
 PROBE = Path(__file__).with_name("_probe.py")
 """The fast probe: a stdlib-only script the measuring interpreter runs as the child."""
@@ -35,8 +34,9 @@ class Measurement:
     """max_t |S_t| over observations; ``None`` when measured with ``state=False``."""
     state_load: int | None
     """sum_t |S_t| over observations; ``None`` when measured with ``state=False``."""
-    python: str
-    """x.y.z of the measuring interpreter."""
+    toolchain: str
+    """The version of what ran and measured the program: x.y.z of the interpreter (Python), the compiler's
+    version string (C++). The builder's adapter writes it into each task's meta under its own key."""
     stdout: bytes
     """The program's own standard output."""
     accelerated: bool = False
@@ -58,6 +58,7 @@ def measure(
     state: bool = True,
     timeout_s: float = 60.0,
     limits: Limits | None = None,
+    library: Path | None = None,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -69,12 +70,14 @@ def measure(
     call of ``os._exit`` (the state arms' checkpoint). ``state=False`` measures
     only ``trace_length`` (faster). ``python`` is the interpreter that runs the
     program (default: the one running execstate); counts differ across CPython
-    versions, so ``Measurement.python`` records it. ``limits`` are the sandbox
+    versions, so ``Measurement.toolchain`` records it. ``limits`` are the sandbox
     limits of the run (wall, CPU, memory, output, file size); without them the
     run gets ``Limits(wall_s=timeout_s, cpu_s=timeout_s)`` (``timeout_s`` is
     ignored when ``limits`` is given). Each call runs a fresh copy of ``source``
     alone in a fresh directory, and the metrics come back over an inherited
-    pipe, never through a file the program could write.
+    pipe, never through a file the program could write. ``library`` is a
+    declared environment's package folder, on ``sys.path`` read-only; its code
+    is foreign (never counted) like the standard library's.
     """
     return run_probe(
         PROBE,
@@ -87,6 +90,7 @@ def measure(
         state=state,
         timeout_s=timeout_s,
         limits=limits,
+        library=library,
     )
 
 
@@ -103,6 +107,7 @@ def run_probe(
     timeout_s: float = 60.0,
     limits: Limits | None = None,
     accelerate: bool = True,
+    library: Path | None = None,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
 
@@ -113,7 +118,8 @@ def run_probe(
     options: dict[str, Any] = {"filename": filename, "exclude_lines": sorted(exclude_lines), "state": state}
     options |= {"hidden_prefix": hidden_prefix, "accelerate": accelerate}
     options["accelerator_dir"] = accelerator_dir(interpreter) if accelerate else None
-    with tempfile.TemporaryDirectory(prefix="execstate-metrics-") as tmp, ResultPipe() as pipe:
+    # not TemporaryDirectory: its recursive clean-up fails on a program's 1,500-deep tree (RecursionError)
+    with program_directory("execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
         limits = limits or Limits(wall_s=timeout_s, cpu_s=timeout_s)
         env = scrubbed_env()
@@ -129,6 +135,7 @@ def run_probe(
             cwd=config.parent,
             pass_fds=(pipe.write_fd,),
             readable=readable,
+            library=library,
         )
     report, problem = pipe.report()
     return _classify(result, report, problem, version)

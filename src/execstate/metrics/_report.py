@@ -38,5 +38,5 @@ def metrics_report(
         "peak_state": result.peak_state,
         "state_load": result.state_load,
         "cyclomatic": complexity,
-        "python": result.python,
+        "python": result.toolchain,
     }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -13,7 +12,7 @@ from execstate.errors import ScreeningFailed
 from execstate.metrics._accel import accelerator_dir
 from execstate.metrics._channel import ResultPipe
 from execstate.metrics._measure import _LAUNCHER, PROBE, _write_config
-from execstate.sandbox import Limits, run_script, scrubbed_env
+from execstate.sandbox import Limits, program_directory, run_script, scrubbed_env
 
 WORKER = Path(__file__).with_name("_screen_probe.py")
 """The child-side worker: runs the program once per input under ``_probe.py``'s counters."""
@@ -108,7 +107,7 @@ def _run_worker(
         file_mb=limits.file_mb,
     )
     stdin = b"".join(len(x).to_bytes(_LENGTH_BYTES, "big") + x for x in inputs)
-    with tempfile.TemporaryDirectory(prefix="execstate-screen-") as tmp, ResultPipe() as pipe:
+    with program_directory("execstate-screen-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
         run_script(
             python,

@@ -35,11 +35,15 @@ Every run ends in one named status:
 - ``output-limit``  stdout or stderr exceeded ``Limits.output_bytes``
 
 A machine that cannot create the namespaces gets ``SandboxUnavailable`` with
-the reason, never an unisolated run.
+the reason, never an unisolated run. A run that cannot be finished cleanly
+because of what the program did (it left its working directory in a state that
+cannot be removed) raises ``SandboxFault``: the program's fault, which a build
+records as a ``run`` exclusion.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -54,7 +58,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -88,6 +92,36 @@ SECCOMP_ENV = "EXECSTATE_SECCOMP_BPF"
 
 class SandboxUnavailable(ExecstateError):
     """This machine cannot create the sandbox's namespaces; no program is run unisolated."""
+
+
+class SandboxFault(ExecstateError):
+    """A run could not be finished cleanly because of what the program did, not because of a bug of its caller.
+
+    Raised by ``program_directory`` (and so by every run) when the program left its working directory in a
+    state that cannot be removed. A build records it as the case's ``run`` exclusion, never ``internal``.
+    """
+
+
+@contextlib.contextmanager
+def program_directory(prefix: str = "execstate-run-") -> Iterator[Path]:
+    """A fresh, empty temporary directory for a program to work in, removed on exit however the program
+    left it: any depth, without permissions, with symlinks (never followed); see ``remove_tree``.
+
+    ``SandboxFault`` if it cannot be removed. An exception from the body passes through unchanged (the
+    removal is then best effort). The fault's message names no path: exclusion reasons stay the same
+    from one build to the next.
+    """
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    except BaseException:
+        remove_tree(path)
+        raise
+    if not remove_tree(path):
+        raise SandboxFault(
+            "the program left its working directory in a state that cannot be removed. "
+            "Fix: keep the program's files and directories few, shallow and writable"
+        )
 
 
 @dataclass(frozen=True)
@@ -368,6 +402,7 @@ def run_script(
     readable: Sequence[Path | str] = (),
     files: Mapping[str, bytes] | None = None,
     confine: bool = True,
+    library: Path | None = None,
 ) -> SandboxResult:
     """Run the stdlib-only Python ``script`` as ``python -s -B SCRIPT ARGS`` would, isolated like ``run``.
 
@@ -375,12 +410,28 @@ def run_script(
     runs the script, which saves one interpreter start-up per run. ``script``
     is made readable. ``files`` (name -> bytes) are written into the fresh
     working directory first; an argument ``{cwd}/NAME`` names such a file.
+    ``library`` is a folder of third-party packages (a declared environment's,
+    ``execstate.environments``) mounted read-only and put on ``sys.path``
+    (``library_env``); without it the program sees the standard library only.
     Other arguments as for ``run``.
     """
     exe = os.path.realpath(shutil.which(python) or python)
     env = dict(env if env is not None else scrubbed_env())
+    if library is not None:
+        env.update(library_env(library))
+        readable = [*readable, library]
     spec = {"script": str(script), "argv": [str(a) for a in args], "env": env, "confine": confine}
     return _isolated([exe, "-s", "-B"], spec, exe, stdin, limits, cwd, pass_fds, [*readable, script], files)
+
+
+def library_env(library: Path) -> dict[str, str]:
+    """Environment variables of a run that imports from the package folder ``library``.
+
+    ``PYTHONPATH`` puts it on ``sys.path`` (after the program's own folder); numeric libraries
+    (OpenBLAS, OpenMP) use one thread, so their results do not depend on the machine's cores
+    and their threads' buffers do not eat the address-space limit.
+    """
+    return {"PYTHONPATH": str(library), "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def _isolated(
@@ -394,8 +445,7 @@ def _isolated(
     readable: Sequence[Path | str],
     files: Mapping[str, bytes] | None = None,
 ) -> SandboxResult:
-    tmp = Path(tempfile.mkdtemp(prefix="execstate-run-"))
-    try:
+    with program_directory() as tmp:  # whatever the program leaves there is removed, however deep
         work = Path(cwd) if cwd is not None else tmp / "work"
         work.mkdir(exist_ok=True)
         for name, data in (files or {}).items():
@@ -410,8 +460,6 @@ def _isolated(
             "readable": _readable(exe, readable),
         }
         return _run_in(init, cfg, stdin, limits, pass_fds)
-    finally:
-        remove_tree(tmp)  # whatever the program left there, however deep
 
 
 def _readable(exe: str, extra: Sequence[Path | str]) -> list[str]:
@@ -650,11 +698,13 @@ def run_python(
     python: str | None = None,
     hash_seed: int = 0,
     args: tuple[str, ...] = (),
+    library: Path | None = None,
 ) -> SandboxResult:
     """Run a fresh copy of a Python program file as ``__main__`` in a fresh directory, through the launcher.
 
     The launcher (trusted, first in the process) installs the seccomp filter and
     an audit hook that refuses process creation, then runs the program.
+    ``library``: a read-only package folder on ``sys.path`` (``run_script``).
     """
     name = Path(program).name
     env = scrubbed_env(hash_seed)
@@ -666,4 +716,5 @@ def run_python(
         limits,
         env=env,
         files={name: Path(program).read_bytes()},
+        library=library,
     )

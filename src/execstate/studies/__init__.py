@@ -140,7 +140,7 @@ STUDIES: dict[str, Study] = {
             "12 long-trace programs with audited invariants for the invariant-guidance pilot (execstate pilot)",
             cases_dir=HERE / "pilot",
             main_grid=False,
-            origin="authored for execstate (copies of classic programs and examples/ C++ cases)",
+            origin="authored for execstate (the classic study's programs, named, and copies of examples/ C++ cases)",
             licence="MIT",
         ),
     )

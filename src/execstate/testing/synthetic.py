@@ -15,14 +15,11 @@ import hashlib
 import numpy as np
 
 from execstate.records import ARMS, Grade, Metrics, Task
-from execstate.studies import default_grading_rule, shared_source_studies
+from execstate.studies import default_grading_rule, get_study, shared_source_studies
 
-STUDIES: tuple[tuple[str, str, int], ...] = (
-    ("classic", "python", 30),
-    ("lcb_python", "python", 283),
-    ("lcb_cpp", "cpp", 35),
-    ("codecontests", "cpp", 22),
-    ("networkx", "python", 30),
+STUDIES: tuple[tuple[str, str, int], ...] = tuple(
+    (name, get_study(name).languages[0], cases)  # each study's language, as the study registry declares it
+    for name, cases in (("classic", 30), ("lcb_python", 283), ("lcb_cpp", 35), ("codecontests", 22), ("networkx", 30))
 )
 SETTINGS: dict[str, float] = {
     "alpha-high": -1.2,

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from execstate.errors import ExecstateError, remove_tree
-from execstate.sandbox import Limits, SandboxResult, run, scrubbed_env
+from execstate.sandbox import Limits, SandboxResult, program_directory, run, scrubbed_env
 
 CACHE_FORMAT = 1
 """Bumped whenever the layout or the meaning of a cache entry changes (old entries are then never read)."""
@@ -403,14 +403,11 @@ def _stdcpp_header(executable: str, flags: tuple[str, ...]) -> Path | None:
 @contextmanager
 def fresh_copy(compiled: Compiled) -> Iterator[Path]:
     """A fresh directory holding only a copy of the binary (``prog``); removed, however filled, afterwards."""
-    tmp = Path(tempfile.mkdtemp(prefix="execstate-cpp-run-"))
-    try:
+    with program_directory("execstate-cpp-run-") as tmp:
         work = tmp / "work"
         work.mkdir()
         shutil.copy2(compiled.binary, work / BINARY_NAME)
         yield work
-    finally:
-        remove_tree(tmp)
 
 
 def run_binary(

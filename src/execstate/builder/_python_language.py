@@ -1,0 +1,178 @@
+"""Python as a builder language: ast instrumentation (``_python.py``), runs in the sandbox, the tracing probe's metrics.
+
+The registry's ``python`` adapter (``Language`` and ``ConstructLanguage``), and the runner of
+the builder's own helper programs (input generators, invariant audits), which are Python
+programs whatever the case's language (``_languages.helper_language``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from execstate.builder._candidates import Candidate, python_candidates, python_loops
+from execstate.builder._language import (
+    COUNT_MARKER,
+    CheckpointFault,
+    Endpoint,
+    Instrumented,
+    Mode,
+    Variation,
+    measurement_limits,
+    refusal_line,
+)
+from execstate.builder._languages import language_entry
+from execstate.builder._python import check_variables, instrument, resolve_loop
+from execstate.environments import Environment
+from execstate.errors import SpecProblem
+from execstate.metrics import Measurement, cyclomatic, measure
+from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
+
+if TYPE_CHECKING:
+    from execstate.builder._options import BuildOptions
+
+HASH_SEEDS = (0, 1, 2)
+"""The ``PYTHONHASHSEED`` values of the determinism runs: a program's output must not depend on them."""
+_TRANSITIONS = Path(__file__).with_name("_transitions.py")
+"""The script that records a Python run's line-to-line transitions (branch-preserving pairs)."""
+_REFUSAL = "not JSON-representable"
+"""What the inserted emitter's TypeError says of a projected value it cannot write as JSON."""
+
+
+@dataclass(frozen=True)
+class PythonLanguage:
+    """CPython programs, run and measured by ``python`` (default: the running interpreter).
+
+    A measurement runs under ``limits`` with wall and CPU time multiplied by
+    ``measure_factor`` (tracing every instruction is slower than a plain run).
+    ``filename`` is the name each run gives the program (``gen.py`` for an input generator).
+    """
+
+    limits: Limits = Limits()  # noqa: RUF009 (Limits is frozen: one shared default is safe)
+    python: str = sys.executable
+    measure_factor: float = 6.0
+    filename: str = "main.py"
+    name: str = "python"
+    variations: tuple[Variation, ...] = tuple(Variation(seed, f"PYTHONHASHSEED={seed}") for seed in HASH_SEEDS)
+    library: Path | None = None
+    """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
+
+    @classmethod
+    def from_options(cls, opts: BuildOptions, filename: str = "main.py") -> PythonLanguage:
+        """The adapter of a build with ``opts`` (its ``python``, limits, measure factor); programs are ``filename``."""
+        return cls(opts.limits, opts.python, opts.measure_factor, filename)
+
+    def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
+        try:
+            compile(source, self.filename, "exec")
+        except SyntaxError as exc:
+            raise SpecProblem("program", f"syntax error at line {exc.lineno}: {exc.msg}", "fix the program") from None
+        line = resolve_loop(source, loop, loop_text)
+        check_variables(source, variables)
+        return line
+
+    def instrument(
+        self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+    ) -> Instrumented:
+        return instrument(source, loop_line, variables, mode, k, active=active)
+
+    def disabled(self, inst: Instrumented) -> str:
+        return inst.source.replace(f"{inst.prefix}active = True\n", f"{inst.prefix}active = False\n", 1)
+
+    def run(
+        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
+    ) -> SandboxResult:
+        with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
+            path = Path(fresh) / self.filename
+            path.write_text(source, encoding="utf-8")
+            return run_python(
+                path, stdin, self.limits, python=self.python, hash_seed=seed, args=args, library=self.library
+            )
+
+    def measure_limits(self) -> Limits:
+        """``limits`` scaled for a measurement (``measurement_limits``)."""
+        return measurement_limits(self.limits, self.measure_factor)
+
+    def iterations(self, counted: SandboxResult) -> int | None:
+        found = re.findall(rb"\n" + re.escape(COUNT_MARKER.encode()) + rb"(\d+)\n", counted.stderr)
+        return int(found[-1]) if counted.ok and found else None
+
+    def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
+        """``unbound``: the run ended in a NameError or UnboundLocalError (its last line); ``refused``: the
+        emitter's TypeError about a value that is not JSON-representable."""
+        err = stderr.decode("utf-8", "replace")
+        if "NameError" in err or "UnboundLocalError" in err:
+            return "unbound", err.strip().splitlines()[-1]
+        line = refusal_line(err, _REFUSAL)
+        return ("refused", line) if line is not None else None
+
+    def measure(self, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool) -> Measurement:
+        """The probe's metrics; an instrumented copy's inserted lines and names are not the program's, so
+        they are neither counted nor state (the checkpoint needs no other knowledge of the loop)."""
+        inst = endpoint.inst if endpoint is not None else None
+        return measure(
+            inst.source if inst else source,
+            stdin,
+            filename=self.filename,
+            python=self.python,
+            state=state,
+            exclude_lines=inst.inserted_lines if inst else frozenset(),
+            hidden_prefix=inst.prefix if inst else None,
+            limits=self.measure_limits(),
+            library=self.library,
+        )
+
+    def cyclomatic(self, source: str) -> int | None:
+        return cyclomatic(source)
+
+    def task_meta(self, measured: Measurement) -> dict[str, Any]:
+        return {language_entry(self.name).toolchain_key: measured.toolchain}
+
+    def build_meta(self) -> dict[str, Any]:
+        """Nothing: the manifest records the interpreter's version from the tasks (``BuildManifest.python``)."""
+        return {}
+
+    def loops(self, source: str) -> list[int]:
+        return python_loops(source)
+
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """The executed line-to-line transitions of the program's own lines (0: entering or leaving a frame)."""
+        # the program runs in this directory: removed however deep it left it (a SandboxFault if it cannot be)
+        with program_directory(prefix="execstate-arcs-") as fresh:
+            res = run_script(
+                self.python,
+                _TRANSITIONS,
+                ["{cwd}/" + self.filename, "{cwd}/transitions.json"],
+                stdin,
+                self.measure_limits(),
+                env=scrubbed_env(0),
+                cwd=fresh,
+                files={self.filename: source.encode("utf-8")},
+                library=self.library,
+            )
+            out = fresh / "transitions.json"
+            if not res.ok or not out.is_file():
+                return None
+            try:
+                pairs = json.loads(out.read_text(encoding="utf-8"))
+                return frozenset((int(a), int(b)) for a, b in pairs)
+            except (ValueError, TypeError):
+                return None
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        return python_candidates(source, loop_line)
+
+    def program_text(self, path: Path) -> tuple[str, list[str]]:
+        """The program as it is: a Python case is one file."""
+        return path.read_text(encoding="utf-8"), []
+
+    def with_environment(self, env: Environment) -> PythonLanguage:
+        return replace(self, library=env.site)
+
+
+__all__ = ["HASH_SEEDS", "PythonLanguage"]

@@ -1,0 +1,354 @@
+"""C++ checkpoint instrumentation: readable whole-line insertions placed by the tree-sitter parse (``syntax.py``).
+
+The C++ counterpart of ``_python.py`` (same modes, same ``Instrumented`` result), plus an
+``observe`` mode for the state metrics. Only whole lines are inserted, except the minimal
+splitting C++ needs: a brace-less loop body gets braces (``{`` after the header, ``}`` after the
+body), and a loop or body that shares its line with other code is split onto its own line.
+Comments and layout of the clean source are kept. Every inserted name starts with a prefix that
+occurs nowhere in the program's text.
+
+The instrumented copy ``#include``s ``execstate_emit.hpp`` (``protocol.HEADER_PATH``; compile with
+``-I HEADER_PATH.parent`` or copy it next to the source), first of all, before the program's own
+lines (after only leading comments and configuration macros such as ``_GLIBCXX_DEBUG``), so the
+program's macros (``#define int long long``) cannot change it. The header documents the JSON of
+each type, the refusal markers and the ``observe`` format (read by ``protocol.py``).
+
+Modes (``k`` is the selected iteration, counted cumulatively over the whole run):
+- ``inside``: output silenced at start-up (fd 1 -> /dev/null); at the top of iteration ``k``,
+  before the body runs (a ``for`` header's increment and condition and a range-for's element
+  binding have run), the projection is written as one canonical JSON line to the real stdout and
+  the program ends with ``std::exit(0)`` (so a ``--coverage`` build writes its counts).
+- ``post``: the loop statement is wrapped in a block holding a local flag, set when iteration
+  ``k`` starts in that loop execution; right after the loop (normal exit or ``break``) the
+  projection is emitted if the flag is set. Leaving by ``return``, ``goto``, an exception or
+  ``exit()`` never reaches it: the program ends without emitting (``reachability`` excludes it).
+  When the projection names a variable a ``for`` loop's init-statement declares, that declaration
+  moves, unchanged, in front of the loop inside the block (the header keeps its ``;``): the one
+  edit of clean text besides the splits above, so the variable is in scope at the exit.
+- ``count``: no silencing, no checkpoint; at exit ``\\n__execstate_iterations__=K\\n`` on stderr.
+- ``observe``: no silencing, no checkpoint; the slots of the projection at the top of every
+  iteration, and each loop exit, on stderr (format: ``protocol.parse_slots``).
+
+``active=False`` gives the preservation variant (inside/post): identical to the task source
+except the one guard constant, so nothing fires and output is not silenced.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from execstate.builder._language import Instrumented
+from execstate.builder.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
+from execstate.builder.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, parse
+from execstate.errors import SpecProblem
+
+CppMode = Literal["inside", "post", "count", "observe"]
+
+# Macros a program may define before its first #include to configure the standard library: the
+# prelude goes after them (it includes standard headers), and before everything else.
+_CONFIG_MACRO = re.compile(rb"_[A-Z_][A-Za-z0-9_]*|NDEBUG\Z")
+
+
+def choose_prefix_cpp(source: str) -> str:
+    """``_es_``, or ``_es1_``, ``_es2_``...: the first prefix that occurs nowhere in the source text."""
+    n = 0
+    while True:
+        prefix = "_es_" if n == 0 else f"_es{n}_"
+        if prefix not in source:
+            return prefix
+        n += 1
+
+
+class _Editor:
+    """Insertions anchored at byte offsets of the clean source, rendered as whole lines.
+
+    ``before(offset)``: lines before the line holding ``offset`` if only blanks precede it there,
+    else the line is split at ``offset``. ``after(offset)``: lines after the line holding
+    ``offset`` if only blanks or a ``//`` comment follow it, else the line is split there.
+    A split moves the rest of the line onto its own line at ``cont`` indentation.
+    """
+
+    def __init__(self, data: bytes, newline: bytes) -> None:
+        self.data, self.nl = data, newline
+        self.inline: list[tuple[int, bytes]] = []
+        self.replaced: list[tuple[int, int, bytes]] = []
+        self.befores: dict[int, tuple[list[bytes], bytes]] = {}
+        self.afters: dict[int, tuple[list[bytes], bytes]] = {}
+
+    def line_start(self, offset: int) -> int:
+        return self.data.rfind(b"\n", 0, offset) + 1
+
+    def line_end(self, offset: int) -> int:
+        end = self.data.find(b"\n", offset)
+        return len(self.data) if end < 0 else end
+
+    def indent_at(self, offset: int) -> bytes:
+        start = self.line_start(offset)
+        line = self.data[start : self.line_end(offset)]
+        return line[: len(line) - len(line.lstrip(b" \t"))]
+
+    def starts_line(self, offset: int) -> bool:
+        return self.data[self.line_start(offset) : offset].strip(b" \t") == b""
+
+    def insert(self, offset: int, text: bytes) -> None:
+        self.inline.append((offset, text))
+
+    def replace(self, start: int, end: int, text: bytes) -> None:
+        self.replaced.append((start, end, text))
+
+    def before(self, offset: int, lines: list[bytes], cont: bytes) -> None:
+        self.befores.setdefault(offset, ([], cont))[0].extend(lines)
+
+    def after(self, offset: int, lines: list[bytes], cont: bytes) -> None:
+        self.afters.setdefault(offset, ([], cont))[0].extend(lines)
+
+    def render(self) -> tuple[str, frozenset[int]]:
+        data, nl = self.data, self.nl
+        edits: list[tuple[int, int, int, bytes]] = []  # start, kind (sort order at one offset), end, text
+        for offset, text in self.inline:
+            edits.append((offset, 0, offset, text))
+        for start, end, text in self.replaced:
+            edits.append((start, 0, end, text))
+        for offset, (lines, cont) in self.afters.items():
+            block = b"".join(line + nl for line in lines)
+            end = self.line_end(offset)
+            rest = data[offset:end].strip()
+            if rest == b"" or rest.startswith(b"//"):
+                if end == len(data):
+                    edits.append((end, 1, end, nl + block[: -len(nl)]))
+                else:
+                    edits.append((end + 1, 1, end + 1, block))
+            else:
+                stop = offset
+                while data[stop : stop + 1] in (b" ", b"\t"):
+                    stop += 1
+                edits.append((offset, 1, stop, nl + block + cont))
+        for offset, (lines, cont) in self.befores.items():
+            block = b"".join(line + nl for line in lines)
+            start = self.line_start(offset)
+            if self.starts_line(offset):
+                edits.append((start, 2, start, block))
+            else:
+                first = offset
+                while first > start and data[first - 1 : first] in (b" ", b"\t"):
+                    first -= 1
+                edits.append((first, 2, offset, nl + block + cont))
+        out, flags = bytearray(), bytearray()
+        cursor = 0
+        for start, _, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
+            if start < cursor:
+                raise AssertionError(f"overlapping insertions at byte {start}")  # a bug of this module
+            out += data[cursor:start]
+            flags += bytes(start - cursor)
+            out += text
+            flags += b"\1" * len(text)
+            cursor = max(cursor, end)
+        out += data[cursor:]
+        flags += bytes(len(data) - cursor)
+        inserted: set[int] = set()
+        line_no, pos = 1, 0
+        for line in bytes(out).split(b"\n"):
+            mine = theirs = False
+            for i, ch in enumerate(line):
+                if ch not in b" \t\r":
+                    if flags[pos + i]:
+                        mine = True
+                    else:
+                        theirs = True
+            if mine and not theirs:
+                inserted.add(line_no)
+            line_no += 1
+            pos += len(line) + 1
+        return bytes(out).decode("utf-8"), frozenset(inserted)
+
+
+def _prelude_offset(data: bytes, root: Node) -> int:
+    """Where the prelude goes: before the first top-level node that is not a comment or a
+    configuration macro (``#define _GLIBCXX_DEBUG``, ``#define NDEBUG``), at a line start."""
+    skipped: list[Node] = []
+    first: Node | None = None
+    for c in root.children:
+        if c.type == "comment":
+            skipped.append(c)
+            continue
+        name = c.child_by_field_name("name") if c.type == "preproc_def" else None
+        if name is not None and _CONFIG_MACRO.match(data[name.start_byte : name.end_byte]):
+            skipped.append(c)
+            continue
+        first = c
+        break
+    if first is None:
+        return len(data)
+    offset = data.rfind(b"\n", 0, first.start_byte) + 1
+    for s in reversed(skipped):  # a comment ending on the first node's line: go before it
+        if s.start_byte < offset < s.end_byte:
+            offset = data.rfind(b"\n", 0, s.start_byte) + 1
+    if offset == 0 and data.startswith(b"\xef\xbb\xbf"):
+        offset = 3
+    return offset
+
+
+def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
+    if mode == "count":
+        return [
+            "// --- execstate: count iterations of the selected loop (inserted) ---",
+            f'#include "{HEADER_NAME}"',
+            f"static long long {p}count = 0;",
+            f"static void {p}report() {{ execstate_emit::report_count({p}count); }}",
+            f"[[maybe_unused]] static const int {p}reporting = std::atexit({p}report);",
+            "// --- end of execstate code ---",
+        ]
+    if mode == "observe":
+        return [
+            "// --- execstate: record the size of the selected variables at every iteration of the selected loop"
+            " (inserted) ---",
+            f'#include "{HEADER_NAME}"',
+            "// --- end of execstate code ---",
+        ]
+    return [
+        "// --- execstate checkpoint support (inserted) ---",
+        "// The program's own output is silenced. At the checkpoint below, the selected",
+        "// variables are printed as one line of JSON and the program stops. In that JSON a",
+        "// char is a 1-character string; vectors, arrays, deques, lists, sets, pairs and",
+        "// tuples are lists; a map with string keys is an object, any other map a list of",
+        "// [key, value] lists.",
+        f'#include "{HEADER_NAME}"',
+        f"static const bool {p}active = {'true' if active else 'false'};",
+        f"static long long {p}count = 0;  // iterations of the selected loop so far, over the whole run",
+        f"[[maybe_unused]] static const bool {p}silenced = execstate_emit::silence({p}active);",
+        "// --- end of execstate checkpoint support ---",
+    ]
+
+
+def _asserts(variables: tuple[str, ...]) -> list[str]:
+    return [f'static_assert(execstate_emit::serializable<decltype({v})>, "{REFUSAL_MARKER}{v}\'");' for v in variables]
+
+
+def _unit(data: bytes, indent: bytes) -> bytes:
+    if b"\t" in indent or (not indent and data.count(b"\n\t") > data.count(b"\n    ")):
+        return b"\t"
+    return b"    "
+
+
+def _body_parts(loop: Node) -> tuple[Node, Node]:
+    """The loop's body and the last header token before it (the ``)`` or ``do``), comments skipped."""
+    body = loop.child_by_field_name("body")
+    assert body is not None  # the grammar gives every loop a body
+    head = None
+    for c in loop.children:
+        if c.start_byte >= body.start_byte:
+            break
+        if c.type != "comment":
+            head = c
+    assert head is not None
+    return body, head
+
+
+def instrument_cpp(
+    source: str,
+    loop_line: int,
+    variables: tuple[str, ...],
+    mode: CppMode,
+    k: int = 1,
+    *,
+    active: bool = True,
+) -> Instrumented:
+    """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``.
+
+    ``loop_line`` comes from ``resolve_loop_cpp`` and ``variables`` passed ``check_variables_cpp``.
+    ``inserted_lines`` are the 1-based lines of the result that hold only inserted text (a split
+    clean line and a header line that gained a ``{`` are not among them).
+    """
+    if mode not in ("inside", "post", "count", "observe"):
+        raise ValueError(f"unknown instrumentation mode {mode!r}")
+    if k < 1:
+        raise ValueError(f"the selected iteration k must be at least 1, not {k}")
+    bad = [v for v in variables if not IDENT.match(v) or v in KEYWORDS]
+    if bad:
+        raise SpecProblem("checkpoint.variables", f"{bad[0]!r} is not a C++ variable name", "project variable names")
+    data, root = parse(source)
+    loop = loop_at(source, root, loop_line)
+    p = choose_prefix_cpp(source)
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    ed = _Editor(data, nl)
+    enc = lambda lines, indent=b"": [indent + line.encode("utf-8") for line in lines]
+
+    ed.before(_prelude_offset(data, root), enc(_prelude(p, mode, active)), b"")
+
+    loop_indent = ed.indent_at(loop.start_byte)
+    unit = _unit(data, loop_indent)
+    wrapped = mode in ("post", "observe")
+    # The loop's own indentation; a loop that follows other code on its line (`if (c) for ...`)
+    # is moved onto a line of its own, one level deeper, when it is wrapped in a block.
+    outer = loop_indent if ed.starts_line(loop.start_byte) or not wrapped else loop_indent + unit
+    body, head = _body_parts(loop)
+    if body.type == "compound_statement":
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        if stmts and ed.starts_line(stmts[0].start_byte) and stmts[0].start_point.row > body.start_point.row:
+            inner = ed.indent_at(stmts[0].start_byte)
+        elif body.start_point.row == loop.start_point.row:
+            inner = outer + unit
+        else:
+            inner = ed.indent_at(body.start_byte) + unit
+        top_at = body.start_byte + 1
+    else:
+        inner = outer + unit
+        ed.insert(head.end_byte, b" {")
+        top_at = head.end_byte
+
+    projection = ", ".join(f'"{v}", {v}' for v in variables)
+    emit = [f"execstate_emit::emit({projection});"]
+    if mode == "count":
+        top = [f"++{p}count;  // execstate (inserted)"]
+    elif mode == "observe":
+        top = _asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
+    elif mode == "inside":
+        top = [f"++{p}count;", f"if ({p}active && {p}count == {k}) {{  // the inside checkpoint"]
+        top += [unit.decode() + line for line in _asserts(variables) + emit] + ["}"]
+    else:
+        top = [f"++{p}count;", f"if ({p}count == {k}) {p}seen = true;"]
+    ed.after(top_at, enc(top, inner), inner)
+    if body.type != "compound_statement":
+        ed.after(body.end_byte, enc(["}"], outer), ed.indent_at(body.end_byte))
+
+    if mode in ("post", "observe"):
+        # The loop statement (not its label) goes into a block that holds the local flag (or run
+        # id); the lines after it run only when the loop ends normally or by `break`.
+        if mode == "post":
+            opening = [
+                "{  // execstate (inserted): the selected loop, then its post checkpoint",
+                f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
+            ]
+            moved = [v for v in init_names(data, loop) if v in variables]
+            init = loop.child_by_field_name("initializer")
+            if moved and init is not None:
+                # `for (int i = 0; c; u)` becomes `int i = 0;` then `for (; c; u)` inside the block:
+                # the init-statement still runs once, right before the loop, and `i` lives on to the
+                # post checkpoint (the block ends right after it).
+                ed.replace(init.start_byte, init.end_byte, b";")
+                opening.append(
+                    f"{node_text(data, init)}  // execstate: moved here from the loop's header, so the post checkpoint "
+                    f"can show {', '.join(moved)}"
+                )
+            closing = [f"if ({p}active && {p}seen) {{  // the post checkpoint"]
+            closing += [unit.decode() + line for line in _asserts(variables) + emit] + ["}"]
+        else:
+            opening = [
+                "{  // execstate (inserted): the selected loop, observed",
+                f"const long long {p}run = execstate_emit::loop_enter();",
+            ]
+            closing = [f"execstate_emit::loop_exit({p}run);"]
+        closing.append("}  // execstate: end of the inserted block")
+        ed.before(loop.start_byte, enc(opening, outer), outer)
+        ed.after(loop.end_byte, enc(closing, outer), ed.indent_at(loop.end_byte))
+    text, inserted = ed.render()
+    return Instrumented(text, inserted, p)
+
+
+def disabled_cpp(inst: Instrumented) -> str:
+    """The preservation variant of an ``inside``/``post`` copy: its guard constant set to false."""
+    on = f"static const bool {inst.prefix}active = true;"
+    if on not in inst.source:
+        raise ValueError("not an inside/post copy made by instrument_cpp")
+    return inst.source.replace(on, f"static const bool {inst.prefix}active = false;", 1)

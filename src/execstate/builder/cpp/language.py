@@ -1,0 +1,202 @@
+"""C++ as a builder language: tree-sitter instrumentation, g++ builds, runs in the sandbox, gcov and observe metrics.
+
+The registry's ``cpp`` adapter (``Language`` and ``ConstructLanguage``). Every copy is compiled
+once per build directory key (``execstate.metrics.cpp.compile_cpp``) with ``-I`` the folder of
+``execstate_emit.hpp``. A compile failure comes back as a ``crash`` run whose stderr holds the
+compiler's first error lines (``diagnostics.compile_failure``), so the builder's checks exclude
+it with the evidence (``run``; ``fields`` when the emitter refused a projected variable's type).
+The state metrics come from an ``observe`` copy of the case's loop and projection, which
+``measure`` is given in its ``Endpoint``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from execstate.builder._candidates import Candidate
+from execstate.builder._language import (
+    CheckpointFault,
+    Endpoint,
+    Instrumented,
+    Mode,
+    Variation,
+    measurement_limits,
+    refusal_line,
+)
+from execstate.builder._languages import language_entry
+from execstate.builder.cpp.candidates import cpp_candidates, cpp_loops
+from execstate.builder.cpp.diagnostics import compile_failure
+from execstate.builder.cpp.instrument import disabled_cpp, instrument_cpp
+from execstate.builder.cpp.options import CppOptions
+from execstate.builder.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
+from execstate.environments import Environment
+from execstate.metrics import Measurement
+from execstate.metrics.cpp import (
+    CompileFailure,
+    Compiler,
+    CompilerMissing,
+    compile_cpp,
+    cyclomatic_cpp,
+    measure_cpp,
+    run_binary,
+)
+from execstate.sandbox import Limits, SandboxResult
+
+if TYPE_CHECKING:
+    from execstate.builder._options import BuildOptions
+
+_INCLUDES = (HEADER_PATH.parent,)
+_RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
+"""A binary takes no seed, but its three runs must still agree (a program may read the clock or addresses)."""
+
+
+@dataclass(frozen=True)
+class CppLanguage:
+    """C++20 programs compiled by ``compiler`` (default: the machine's ``g++``), run and measured in the sandbox."""
+
+    limits: Limits = field(default_factory=Limits)
+    measure_factor: float = 6.0
+    compiler: Compiler = field(default_factory=Compiler)
+    name: str = "cpp"
+    variations: tuple[Variation, ...] = _RUNS
+    include_dirs: tuple[Path, ...] = ()
+    """A declared environment's include directories (``g++ -I``), after the emitter's."""
+
+    @classmethod
+    def from_options(cls, opts: BuildOptions) -> CppLanguage:
+        """The adapter of a build with ``opts`` (its ``CppOptions``: compiler and flags)."""
+        return cls(opts.limits, opts.measure_factor, opts.options(CppOptions).compiler())
+
+    @property
+    def _includes(self) -> tuple[Path, ...]:
+        return (*_INCLUDES, *self.include_dirs)
+
+    def with_environment(self, env: Environment) -> CppLanguage:
+        return replace(self, include_dirs=env.spec.include_dirs)
+
+    def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
+        self.compiler.executable()  # no g++: CompilerMissing names the Debian package, before any case work
+        line = resolve_loop_cpp(source, loop, loop_text)
+        check_variables_cpp(source, line, variables)
+        return line
+
+    def instrument(
+        self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+    ) -> Instrumented:
+        return instrument_cpp(source, loop_line, variables, mode, k, active=active)
+
+    def disabled(self, inst: Instrumented) -> str:
+        return disabled_cpp(inst)
+
+    def run(
+        self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
+    ) -> SandboxResult:
+        """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++."""
+        built = compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
+        if isinstance(built, CompileFailure):
+            return compile_failure(built)
+        return run_binary(built, stdin, self.limits, args=args)
+
+    def iterations(self, counted: SandboxResult) -> int | None:
+        return iterations_cpp(counted.stderr) if counted.ok else None
+
+    def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
+        """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound
+        variable does not compile, so it is never ``unbound``)."""
+        line = refusal_line(stderr.decode("utf-8", "replace"), REFUSAL_MARKER)
+        return ("refused", line) if line is not None else None
+
+    def measure(self, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool) -> Measurement:
+        limits = self.measure_limits()
+        inst = endpoint.inst if endpoint is not None else None
+        m = measure_cpp(
+            inst.source if inst else source,
+            stdin,
+            inserted_lines=inst.inserted_lines if inst else frozenset(),
+            limits=limits,
+            compiler=self.compiler,
+            include_dirs=self._includes,
+            first_header=HEADER_PATH,
+        )
+        if m.status != "ok" or not state:
+            return Measurement(m.status, m.detail, m.trace_length, None, None, m.compiler, m.stdout)
+        if endpoint is None:
+            return Measurement("error", "no loop was given to observe", None, None, None, m.compiler, m.stdout)
+        peak_load, problem = self._state(source, endpoint, stdin, limits)
+        if peak_load is None:
+            return Measurement("error", problem, None, None, None, m.compiler, m.stdout)
+        return Measurement("ok", "", m.trace_length, peak_load[0], peak_load[1], m.compiler, m.stdout)
+
+    def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
+        """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
+        observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
+        built = compile_cpp(
+            observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
+        )
+        if isinstance(built, CompileFailure):
+            return None, f"the observing copy does not compile: {built.errors}"
+        res = run_binary(built, stdin, limits)
+        if not res.ok:
+            return None, f"the observing copy failed: {res.describe()}"
+        found = parse_slots(res.stderr).metrics(at.mode, at.k if at.mode != "final" else None)
+        return (found, "") if found is not None else (None, f"the {at.mode} endpoint is never reached")
+
+    def measure_limits(self) -> Limits:
+        return measurement_limits(self.limits, self.measure_factor)
+
+    def cyclomatic(self, source: str) -> int | None:
+        return cyclomatic_cpp(source)
+
+    def task_meta(self, measured: Measurement) -> dict[str, Any]:
+        """What a C++ task records of its toolchain: the compiler's version string and the flags."""
+        return {language_entry(self.name).toolchain_key: measured.toolchain, "flags": list(self.compiler.flags)}
+
+    def build_meta(self) -> dict[str, Any]:
+        """The compiler's version (``None`` when it is missing: every C++ case says so in its exclusion) and flags."""
+        try:
+            version: str | None = self.compiler.version()
+        except CompilerMissing:
+            version = None
+        return {"compiler": version, "compiler_flags": list(self.compiler.flags)}
+
+    def loops(self, source: str) -> list[int]:
+        return cpp_loops(source)
+
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
+        m = measure_cpp(
+            source, stdin, limits=self.measure_limits(), compiler=self.compiler, include_dirs=self.include_dirs
+        )
+        return m.branches if m.status == "ok" else None
+
+    def candidates(self, source: str, loop_line: int) -> list[Candidate]:
+        return cpp_candidates(source, loop_line)
+
+    def program_text(self, path: Path) -> tuple[str, list[str]]:
+        """The program's text with each ``#include "NAME"`` of a file beside it replaced by that file.
+
+        A case's program is one file (the builder compiles it alone); a solution that keeps its fast
+        I/O in ``fastio.h`` next to ``main.cpp`` becomes one translation unit, each header once,
+        marked by comments.
+        """
+        inlined: list[str] = []
+
+        def expand(m: re.Match[str]) -> str:
+            name = m.group(1)
+            local = path.parent / name
+            if not local.is_file() or name in inlined:
+                return m.group(0) if not local.is_file() else f"// execstate construct: {name} is inlined above"
+            inlined.append(name)
+            body = _LOCAL_INCLUDE.sub(expand, local.read_text(encoding="utf-8"))
+            return f"// ---- {name} (inlined by execstate construct) ----\n{body.rstrip()}\n// ---- end of {name} ----"
+
+        return _LOCAL_INCLUDE.sub(expand, path.read_text(encoding="utf-8")), inlined
+
+
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/\\]+)"[ \t]*(//.*)?$', re.MULTILINE)
+
+__all__ = ["CppLanguage"]

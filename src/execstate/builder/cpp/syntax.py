@@ -1,0 +1,364 @@
+"""C++ syntax for checkpoints: a tree-sitter-cpp parse, the program's loops, and the scopes of its variables.
+
+Positions come from the tree-sitter-cpp grammar, never from regexes on the text.
+``resolve_loop_cpp`` finds the selected loop (a ``for``, range-``for``, ``while``
+or ``do`` statement by its header line or text) and ``check_variables_cpp``
+refuses a projection that cannot be shown at both checkpoints of it; both raise
+``SpecProblem`` naming the spec key to fix. The instrumentation
+(``instrument.py``) and the constructor's candidates (``candidates.py``) walk the
+same parse with ``parse``, ``walk``, ``loop_at`` and the scope helpers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import tree_sitter
+import tree_sitter_cpp
+
+from execstate.builder._language import line_of_text
+from execstate.errors import SpecProblem
+
+LOOP_KINDS = {"for_statement": "for", "for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_KEYWORD_TEXT = (
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t "
+    "char32_t class compl concept const consteval constexpr constinit const_cast continue co_await "
+    "co_return co_yield decltype default delete do double dynamic_cast else enum explicit export extern "
+    "false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr "
+    "operator or or_eq private protected public register reinterpret_cast requires return short signed "
+    "sizeof static static_assert static_cast struct switch template this thread_local throw true try "
+    "typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq"
+)
+KEYWORDS = frozenset(_KEYWORD_TEXT.split())
+_LANGUAGE = tree_sitter.Language(tree_sitter_cpp.language())
+Node = tree_sitter.Node
+
+
+def parse(source: str) -> tuple[bytes, Node]:
+    data = source.encode("utf-8")
+    return data, tree_sitter.Parser(_LANGUAGE).parse(data).root_node  # a parser per call: thread-safe
+
+
+def walk(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def node_text(data: bytes, node: Node) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def loop_headers(root: Node) -> dict[int, list[Node]]:
+    headers: dict[int, list[Node]] = {}
+    for n in walk(root):
+        if n.type in LOOP_KINDS:
+            headers.setdefault(n.start_point.row + 1, []).append(n)
+    return headers
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    found = None
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_definition", "lambda_expression"):
+            found = parent
+        parent = parent.parent
+    return found  # the outermost: a lambda or a macro-made "function" sits inside a real one
+
+
+def loop_at(source: str, root: Node, loop_line: int) -> Node:
+    headers = loop_headers(root)
+    lines = source.split("\n")
+    if loop_line not in headers:
+        shown = lines[loop_line - 1].strip() if 0 < loop_line <= len(lines) else "<past the end of the file>"
+        raise SpecProblem(
+            "checkpoint.loop",
+            f"line {loop_line} ({shown!r}) is not the header of a for/while/do loop",
+            f"point at one of the loop headers on lines {sorted(headers)}",
+        )
+    nodes = headers[loop_line]
+    if len(nodes) > 1:
+        raise SpecProblem(
+            "checkpoint.loop",
+            f"line {loop_line} starts {len(nodes)} loops, so the selected one is ambiguous",
+            "put the selected loop's header on a line of its own",
+        )
+    node = nodes[0]
+    # A statement the grammar cannot read elsewhere (`rep(i, n) x++;`, a macro) does not matter;
+    # one inside the loop, or a loop inside an unreadable region, would misplace the insertions.
+    broken = node.has_error
+    parent = node.parent
+    while parent is not None and not broken:
+        broken = parent.type == "ERROR"
+        parent = parent.parent
+    if broken:
+        first, last = node.start_point.row + 1, node.end_point.row + 1
+        raise SpecProblem(
+            "program",
+            f"the C++ parser (tree-sitter-cpp) cannot read the loop on line {loop_line} (lines {first}-{last})",
+            "check that the program compiles; a macro that hides braces or statements there cannot be instrumented",
+        )
+    return node
+
+
+def resolve_loop_cpp(source: str, loop: int | None, loop_text: str | None) -> int:
+    """Return the 1-based header line of the selected ``for``/range-``for``/``while``/``do`` loop.
+
+    A loop's header line is the line its keyword (``for``, ``while``, ``do``) is on; ``loop_text``
+    is that line's exact text with surrounding spaces stripped, and must be unique in the file.
+    """
+    _, root = parse(source)
+    lines = [line.rstrip("\r") for line in source.split("\n")]
+    if loop_text is not None:
+        loop = line_of_text(lines, loop_text)
+    if loop is None:
+        raise SpecProblem("checkpoint", "the checkpoint names no loop", "set `loop = <line>` or `loop_text`")
+    loop_at(source, root, loop)
+    return loop
+
+
+# --- scopes -------------------------------------------------------------------------------------
+
+_DECLARATOR_WRAPPERS = (
+    "init_declarator",
+    "pointer_declarator",
+    "reference_declarator",
+    "array_declarator",
+    "function_declarator",  # `vector<int> v(n);` parses as a function declaration: accept the name
+    "attributed_declarator",
+    "parenthesized_declarator",
+)
+
+
+def _declarator_names(data: bytes, node: Node | None) -> list[str]:
+    if node is None:
+        return []
+    if node.type in ("identifier", "field_identifier"):
+        return [node_text(data, node)]
+    if node.type == "structured_binding_declarator":
+        return [node_text(data, c) for c in node.named_children if c.type == "identifier"]
+    if node.type in _DECLARATOR_WRAPPERS:
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type != "comment"), None)
+        return _declarator_names(data, inner)
+    return []
+
+
+def _declared(data: bytes, node: Node | None) -> list[str]:
+    """Names a declaration (``int a, *b = 0, c[3];``, a parameter, a field) introduces."""
+    if node is None:
+        return []
+    if node.type in ("init_statement", "template_declaration"):
+        return [n for c in node.named_children for n in _declared(data, c)]
+    if node.type not in (
+        "declaration",
+        "field_declaration",
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "variadic_parameter_declaration",
+    ):
+        return []
+    return [n for i, c in enumerate(node.children) if node.field_name_for_child(i) == "declarator"
+            for n in _declarator_names(data, c)]  # fmt: skip
+
+
+def _block_names(data: bytes, nodes: list[Node]) -> list[str]:
+    """Declarations among the statements ``nodes`` (looking into preprocessor blocks and case labels)."""
+    names: list[str] = []
+    for c in nodes:
+        if c.type in ("declaration", "template_declaration"):
+            names += _declared(data, c)
+        elif c.type.startswith("preproc_") or c.type == "case_statement":
+            names += _block_names(data, c.named_children)
+    return names
+
+
+def _namespace_names(data: bytes, nodes: list[Node]) -> list[str]:
+    """Declarations at namespace scope, looking into namespaces, extern "C" and preprocessor blocks."""
+    names: list[str] = []
+    for c in nodes:
+        if c.type in ("declaration", "template_declaration"):
+            names += _declared(data, c)
+        elif c.type in ("namespace_definition", "linkage_specification"):
+            body = c.child_by_field_name("body")
+            if body is not None:
+                names += _namespace_names(data, body.named_children if body.type == "declaration_list" else [body])
+        elif c.type.startswith("preproc_"):
+            names += _namespace_names(data, c.named_children)
+    return names
+
+
+def _class_members(data: bytes, root: Node, function: Node) -> list[str]:
+    """Fields of the class a member function belongs to (defined in its body, or as ``C::f``)."""
+    bodies: list[Node] = []
+    if function.parent is not None and function.parent.type == "field_declaration_list":
+        bodies.append(function.parent)
+    else:
+        declarator = function.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        name = declarator.child_by_field_name("declarator") if declarator is not None else None
+        if name is not None and name.type == "qualified_identifier":
+            scope = name.child_by_field_name("scope")
+            owner = node_text(data, scope).split("<")[0] if scope is not None else ""
+            for n in walk(root):
+                if n.type in ("class_specifier", "struct_specifier", "union_specifier"):
+                    cname, body = n.child_by_field_name("name"), n.child_by_field_name("body")
+                    if cname is not None and body is not None and node_text(data, cname) == owner:
+                        bodies.append(body)
+    return [name for body in bodies for c in body.named_children for name in _declared(data, c)]
+
+
+def _parameters(data: bytes, declarator: Node | None) -> list[str]:
+    while declarator is not None and declarator.type not in ("function_declarator", "abstract_function_declarator"):
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    return [n for c in (params.named_children if params is not None else []) for n in _declared(data, c)]
+
+
+def header_names(data: bytes, loop: Node) -> list[str]:
+    """Names the loop's own header declares (for-init, range-for element, a condition declaration)."""
+    names: list[str] = []
+    if loop.type == "for_statement":
+        names += _declared(data, loop.child_by_field_name("initializer"))
+    elif loop.type == "for_range_loop":
+        names += _declarator_names(data, loop.child_by_field_name("declarator"))
+        names += _declared(data, loop.child_by_field_name("initializer"))
+    elif loop.type == "while_statement":
+        cond = loop.child_by_field_name("condition")
+        if cond is not None:
+            names += _declared(data, cond.child_by_field_name("value"))
+            names += _declared(data, cond.child_by_field_name("initializer"))
+    return names
+
+
+def init_names(data: bytes, loop: Node) -> list[str]:
+    """Names a classic ``for`` loop's init-statement declares (``for (int i = 0; ...)``).
+
+    Unlike the other header names these can be projected: the post copy moves that declaration
+    into the block it wraps the loop in, so the names are still in scope at the loop's exit.
+    """
+    if loop.type != "for_statement":
+        return []
+    return _declared(data, loop.child_by_field_name("initializer"))
+
+
+def visible_names(data: bytes, root: Node, loop: Node) -> set[str]:
+    """Variables in scope at the loop statement (before its header), from the enclosing scopes.
+
+    Deliberately generous where C++ is hard to see through (a function-style declaration, a member
+    of a class, a macro block): the compiler is the final judge; this check catches the common
+    mistakes (a name declared in the loop, after it, or in a sibling block) with a clear message.
+    """
+    visible: set[str] = set()
+    allowed: set[str] | None = None  # inside a lambda without default capture: its captures only
+    in_function = True
+    child, node = loop, loop.parent
+
+    def add_local(names: list[str]) -> None:
+        visible.update(n for n in names if allowed is None or n in allowed)
+
+    while node is not None:
+        kind = node.type
+        before = [c for c in node.named_children if c.end_byte <= child.start_byte]
+        if kind in ("translation_unit", "declaration_list") or (not in_function and kind.startswith("preproc_")):
+            visible.update(_namespace_names(data, before))
+        elif kind == "field_declaration_list":
+            visible.update(n for c in node.named_children for n in _declared(data, c))
+        elif not in_function:
+            pass
+        elif kind in ("compound_statement", "case_statement") or kind.startswith("preproc_"):
+            add_local(_block_names(data, before))
+        elif kind in ("for_statement", "for_range_loop", "while_statement"):
+            add_local(header_names(data, node))
+        elif kind in ("if_statement", "switch_statement"):
+            cond = node.child_by_field_name("condition")
+            if cond is not None:
+                add_local(_declared(data, cond.child_by_field_name("initializer")))
+                add_local(_declared(data, cond.child_by_field_name("value")))
+        elif kind == "catch_clause":
+            params = node.child_by_field_name("parameters")
+            add_local([n for c in (params.named_children if params else []) for n in _declared(data, c)])
+        elif kind == "lambda_expression":
+            add_local(_parameters(data, node.child_by_field_name("declarator")))
+            captures = node.child_by_field_name("captures")
+            items = captures.named_children if captures is not None else []
+            if not any(c.type == "lambda_default_capture" for c in items):
+                own: set[str] = set()
+                for c in items:
+                    target = c.child_by_field_name("left") if c.type == "lambda_capture_initializer" else c
+                    if target is not None and target.type == "identifier":
+                        own.add(node_text(data, target))
+                add_local(sorted(own))
+                allowed = own if allowed is None else allowed & own
+        elif kind == "function_definition":
+            if node.parent is not None and node.parent.type == "compound_statement":
+                # A macro call with a block (`rep(i, n) { ... }`) parses as a nested function: its
+                # arguments may be the names the macro declares.
+                params = node.child_by_field_name("declarator")
+                add_local([node_text(data, n) for n in walk(params) if n.type in ("identifier", "type_identifier")]
+                          if params is not None else [])  # fmt: skip
+            else:
+                add_local(_parameters(data, node.child_by_field_name("declarator")))
+                visible.update(_class_members(data, root, node))
+                in_function = False
+        child, node = node, node.parent
+    return visible
+
+
+def check_variables_cpp(source: str, loop_line: int, variables: tuple[str, ...]) -> None:
+    """Refuse a projection that cannot be shown at both checkpoints of the loop at ``loop_line``.
+
+    Each name must be a variable declared, and in scope, where the loop statement starts:
+    a local of an enclosing block declared before the loop, a parameter, a class member, or a
+    global declared before the function; or one a classic ``for`` loop's init-statement declares
+    (``for (int i = 0; ...)``: the post copy moves that declaration in front of the loop, see
+    ``instrument_cpp``). A range-for element or a condition variable is refused: it does not
+    exist after the loop, at the post checkpoint. So is a variable declared in the loop body
+    (not in scope at the top of an iteration).
+    """
+    data, root = parse(source)
+    loop = loop_at(source, root, loop_line)
+    bad = [v for v in variables if not IDENT.match(v) or v in KEYWORDS]
+    if bad:
+        raise SpecProblem(
+            "checkpoint.variables",
+            f"{', '.join(map(repr, bad))} {'is' if len(bad) == 1 else 'are'} not a C++ variable name",
+            "project plain variable names (no expressions, members or indexing)",
+        )
+    twice = sorted({v for v in variables if variables.count(v) > 1})
+    if twice:
+        raise SpecProblem("checkpoint.variables", f"{', '.join(twice)} listed twice", "list each variable once")
+    init = set(init_names(data, loop))
+    header = set(header_names(data, loop)) - init
+    for v in variables:
+        if v in header:
+            kind = "range-for element" if loop.type == "for_range_loop" else "condition variable"
+            raise SpecProblem(
+                "checkpoint.variables",
+                f"{v!r} is the {kind} of the loop on line {loop_line}: it does not exist after the loop, so "
+                "the post checkpoint cannot show it",
+                "project variables declared before the loop (copy the value into one if it matters)",
+            )
+    visible = visible_names(data, root, loop) | init
+    missing = [v for v in variables if v not in visible]
+    if missing:
+        body = loop.child_by_field_name("body")
+        inner = {n for c in (walk(body) if body is not None else iter(())) for n in _declared(data, c)}
+        parts = [f"{v!r} (declared inside the loop body)" if v in inner else repr(v) for v in missing]
+        scope = _enclosing_function(loop)
+        unread = ""
+        if scope is not None and scope.has_error:
+            unread = " (the C++ parser could not read every statement of the enclosing function; a declaration in an "
+            unread += "unreadable statement, e.g. inside a macro call, is not seen)"
+        raise SpecProblem(
+            "checkpoint.variables",
+            f"no variable {', '.join(parts)} is in scope at the loop on line {loop_line}{unread}",
+            "project variables declared before the loop in an enclosing scope (locals, parameters, globals)",
+        )

@@ -1,0 +1,36 @@
+"""Fan construction out over problems: in this process, on a local process pool, or on a Dask cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import as_completed
+from typing import TypeVar
+
+from execstate.builder import open_executor
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def fan_out(
+    func: Callable[[Item], Result],
+    items: Sequence[Item],
+    jobs: int,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Iterator[Result]:
+    """``func`` applied to every item, yielded as each finishes (not in order).
+
+    ``executor="local"`` with ``jobs <= 1`` runs in this process, in order; otherwise the items
+    go to ``open_executor``'s pool (``jobs`` processes, or the Dask cluster at ``scheduler``),
+    so ``func`` and the items must pickle (a module-level function). The caller restores the
+    order it needs: results that depend on finishing order would not be reproducible.
+    """
+    if executor == "local" and jobs <= 1:
+        for item in items:
+            yield func(item)
+        return
+    with open_executor(executor, jobs, scheduler, processes=True) as pool:
+        futures = [pool.submit(func, item) for item in items]
+        for future in as_completed(futures):
+            yield future.result()

@@ -1,0 +1,102 @@
+"""The built-in studies' tasks are pinned: every task line's SHA-256 is in a golden file that a test reads.
+
+A refactor of the builder, the spec reader or the studies' layout must leave every ``tasks.jsonl`` line
+byte-identical (``source`` and ``source_sha256`` included). The golden file holds one hash per task of
+every built-in study; the tests rebuild a sample of cases of each study (every study, in one batch: the
+whole set takes minutes) and load CRUXEval whole, and compare line by line.
+
+Regenerate (about 6 minutes on 2 cores; only after a change that is meant to alter tasks, and say so
+in the commit and in docs/records.md)::
+
+    python tests/studies/test_study_golden.py --regenerate
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from execstate.builder import build
+from execstate.studies import STUDIES, builtin_studies
+
+GOLDEN = Path(__file__).with_name("golden") / "study_tasks.sha256.json"
+SAMPLE = {
+    # a few cases per study, chosen to cover each layout: classic folders holding their own files, a
+    # networkx case that takes its id, program and checkpoint from study.toml, constructed specs naming
+    # their pool's program and test inputs, a C++ spec naming its pool and one holding its header-inlined
+    # program, and a pilot case ([invariant]) running a classic program through `sources`
+    "classic": ["bisection", "run_length"],
+    "networkx": ["band0_seed23374"],
+    "codecontests_py": ["445_b_dzy_loves_chemistry_1921", "103_b_cthulhu_4280"],
+    "library_cpp": ["zalgorithm", "shortest_path"],
+    "pilot": ["decode_ways"],
+}
+
+
+def _digest(line: str) -> str:
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+
+
+def _golden() -> dict[str, dict[str, str]]:
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+def _case_dirs(study: str, names: list[str]) -> list[Path]:
+    cases_dir = STUDIES[study].cases_dir
+    assert cases_dir is not None
+    return [cases_dir / name for name in names]
+
+
+def test_the_golden_file_covers_every_built_in_study():
+    golden = _golden()
+    assert sorted(golden) == builtin_studies()
+    for study, hashes in golden.items():
+        cases_dir = STUDIES[study].cases_dir
+        if cases_dir is None:
+            continue
+        specs = sorted(cases_dir.rglob("case.toml"))
+        case_names = {f"{study}/{p.parent.name}" for p in specs}
+        assert {task_id.rsplit("/", 1)[0] for task_id in hashes} == case_names
+
+
+def test_cruxeval_tasks_are_byte_identical_to_the_golden_file():
+    tasks = STUDIES["cruxeval"].load_tasks()
+    golden = _golden()["cruxeval"]
+    assert {t.task_id: _digest(t.to_json_line()) for t in tasks} == golden
+
+
+@pytest.mark.parametrize("study", sorted(SAMPLE))
+def test_a_sample_of_each_built_study_is_byte_identical_to_the_golden_file(study, built_sample):
+    golden = _golden()[study]
+    mine = {t.task_id: _digest(t.to_json_line()) for t in built_sample if t.study == study}
+    assert mine, f"no task of {study} was built"
+    assert mine == {task_id: golden[task_id] for task_id in mine}
+
+
+@pytest.fixture(scope="module")
+def built_sample():
+    result = build([d for study, cases in SAMPLE.items() for d in _case_dirs(study, cases)], jobs=2)
+    assert result.exclusions == []
+    return result.tasks
+
+
+def _regenerate() -> None:
+    table: dict[str, dict[str, str]] = {}
+    for study in builtin_studies():
+        result = build([], studies=[study], jobs=2)
+        assert result.exclusions == [], result.exclusions
+        table[study] = {t.task_id: _digest(t.to_json_line()) for t in result.tasks}
+        print(f"{study}: {len(result.tasks)} tasks", flush=True)
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {GOLDEN}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit("usage: python tests/studies/test_study_golden.py --regenerate")
+    _regenerate()
