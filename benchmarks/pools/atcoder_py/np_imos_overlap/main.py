@@ -1,0 +1,22 @@
+"""Busiest moment. N guests stay at a hotel; guest i is present at the integer times t with S_i <= t < T_i (if S_i > T_i the two are swapped). Print the largest number of guests present at one time. Input: `N`, then N lines `S_i T_i`. Constraints: 1 <= N <= 2*10^5, 0 <= S_i, T_i <= 10^6."""
+import sys
+
+import numpy as np
+
+input = sys.stdin.readline
+
+
+def main():
+    n = int(input())
+    stays = [tuple(map(int, input().split())) for _ in range(n)]
+    end = max((max(s, t) for s, t in stays), default=0)
+    diff = np.zeros(end + 2, dtype=np.int64)
+    for s, t in stays:
+        if s > t:
+            s, t = t, s
+        diff[s] += 1
+        diff[t] -= 1
+    print(int(np.cumsum(diff).max()))
+
+
+main()
