@@ -8,14 +8,17 @@ input = sys.stdin.readline
 
 def main():
     n = int(input())
-    stays = [tuple(map(int, input().split())) for _ in range(n)]
-    end = max((max(s, t) for s, t in stays), default=0)
-    diff = np.zeros(end + 2, dtype=np.int64)
-    for s, t in stays:
+    arrive = []
+    leave = []
+    for _ in range(n):
+        s, t = map(int, input().split())
         if s > t:
             s, t = t, s
-        diff[s] += 1
-        diff[t] -= 1
+        arrive.append(s)
+        leave.append(t)
+    diff = np.zeros(max(leave, default=0) + 2, dtype=np.int64)
+    np.add.at(diff, arrive, 1)
+    np.add.at(diff, leave, -1)
     print(int(np.cumsum(diff).max()))
 
 
