@@ -97,6 +97,19 @@ def test_a_shape_that_cannot_be_inferred_is_a_reason(samples, reason):
 # ---------------------------------------------------------------- checking and generating
 
 
+def test_queries_after_an_array_whose_candidate_structures_include_unwalkable_ones():
+    """N Q, N values, Q queries of three numbers: some structures the search finds over-read a sample when
+    walked value by value; inference drops them instead of failing (found on atcoder_py's Fenwick problem)."""
+    samples = [
+        b"5 4\n1 2 3 4 5\n1 0 5\n1 2 4\n0 3 10\n1 0 5\n",
+        b"3 3\n0 0 0\n0 1 7\n1 1 2\n1 2 3\n",
+        b"6 6\n4 1 4 2 1 3\n1 0 3\n0 5 6\n1 3 6\n0 0 1\n1 0 1\n1 0 6\n",
+    ]
+    inferred = infer_shapes(samples)
+    assert inferred.shapes, inferred.reason
+    assert all(check(shape, sample) is None for shape in inferred.shapes for sample in samples)
+
+
 def test_check_names_the_first_mismatch():
     shape = Shape((Line((Int("n", 1, None, exponent=1.0),)), Array(Count("n"), Int(None, 0, 9))))
     assert check(shape, b"2\n3 4\n") is None

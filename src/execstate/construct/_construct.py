@@ -456,6 +456,8 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         w.phase(None)
         outcome.seconds = w.seconds
     outcome.reason = scrub(outcome.reason)
+    if isinstance(record.get("inputs"), list):  # a step that failed early may have left the raw rows (bytes)
+        record["inputs"] = _record_rows(record["inputs"])
     record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
     record = scrub(record)
     record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
@@ -484,14 +486,16 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             f"{w.opts.min_ratio}x the short one's" + synthesis_note(w.record),
         )
     short, long = chosen
-    try:
-        return _with_pair(w, short, long, spec_dir, case_id, study)
-    except Excluded as exc:
-        retry = retry_long(w, rows, short, long, (exc.check, exc.reason), _choose_inputs) if w.opts.synthesize else None
-        w.record["inputs"] = _record_rows(rows)
-        if retry is None:
-            raise
-        return _with_pair(w, short, retry, spec_dir, case_id, study)
+    while True:  # retry_long gives a few other long inputs at most (a synthesized one, then smaller ones)
+        try:
+            return _with_pair(w, short, long, spec_dir, case_id, study)
+        except Excluded as exc:
+            failed = (exc.check, exc.reason)
+            retry = retry_long(w, rows, short, long, failed, _choose_inputs) if w.opts.synthesize else None
+            w.record["inputs"] = _record_rows(rows)
+            if retry is None:
+                raise
+            long = retry
 
 
 def _with_pair(

@@ -63,7 +63,14 @@ def infer_shapes(samples: Sequence[bytes]) -> Inferred:
     if not found:
         return Inferred((), reason)
     lines = [tokenize(s) for s in samples]
-    observed = [(skeleton, _observe(skeleton, lines)) for skeleton in found]
+    observed = []
+    for skeleton in found:
+        try:
+            observed.append((skeleton, _observe(skeleton, lines)))
+        except (IndexError, ValueError):  # the walk reads past a sample where the search's consume did not
+            continue
+    if not observed:
+        return Inferred((), "no structure that fits every sample can be walked value by value")
     for skeleton, obs in observed:
         _forget_digit_strings(skeleton, obs, _link_vars(skeleton))
     observed.sort(key=lambda pair: _score(*pair))  # stable: the search's order breaks ties

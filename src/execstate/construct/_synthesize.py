@@ -39,6 +39,8 @@ MAX_TRIED = 3
 """Shapes tried, best first, before the problem is given up."""
 STALL = 3
 """Sizes in a row whose input grows but whose trace does not before growing stops (a size floor is no stall)."""
+MAX_TIMEOUT_RETRIES = 3
+"""Smaller synthesized long inputs tried after measurements that ran out of time (each at most half the last)."""
 OVERSHOOT = 2
 """Growing stops when the next size's trace, extrapolated from the last two, is over this many times the cap."""
 
@@ -109,21 +111,25 @@ def retry_long(
       at most half its trace that is still ``min_ratio`` times the short's: state measurement costs
       grow with the trace, and the cap says nothing of how big a program's state is.
 
-    Tried once; the first attempt is kept in ``w.record["first_pair"]``.
+    The first is tried once, the second up to ``MAX_TIMEOUT_RETRIES`` times (halving the trace each
+    time), and in this order only (a synthesized long input that replaced a test's may
+    still be replaced by a smaller one); the failed attempts are kept in ``w.record["first_pair"]``
+    and ``w.record["timeout_pairs"]``.
     """
     check_, reason = failed
     loops = w.record.get("loops", [])
-    if "first_pair" in w.record:
-        return None
     if long.get("origin") == "synthesized":
-        if check_ != "run" or "timeout" not in reason:
+        timeouts = w.record.get("timeout_pairs", [])
+        if check_ != "run" or "timeout" not in reason or len(timeouts) >= MAX_TIMEOUT_RETRIES:
             return None
-        w.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
+        w.record["timeout_pairs"] = [*timeouts, {"long": long["input"], "check": check_, "loops": loops}]
         smaller = [
             r for r in rows if r.get("origin") == "synthesized" and r.get("trace", long["trace"]) <= long["trace"] // 2
         ]
         chosen = choose(w, [short, *(r for r in smaller if "rejected" not in r)])
         return chosen[1] if chosen is not None else None
+    if "first_pair" in w.record or "timeout_pairs" in w.record:
+        return None
     if check_ != "projection" or any(str(loop.get("rejected", "")).startswith("excluded by") for loop in loops):
         return None
     w.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
