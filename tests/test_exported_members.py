@@ -8,6 +8,7 @@ import execstate.cli
 
 PUBLIC = {
     "execstate.builder": {
+        "helper_language",
         "CARD_NAME",
         "dataset_card",
         "dataset_features",

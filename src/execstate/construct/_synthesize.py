@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from execstate.builder import BuildOptions, ConstructLanguage
+from execstate.builder import BuildOptions, ConstructLanguage, helper_language
 from execstate.construct._genpy import generator_source
 from execstate.construct._pool import Problem
 from execstate.construct._properties import infer_shapes
@@ -33,8 +33,6 @@ from execstate.construct._shape import Shape, check, describe
 
 SEED = 1
 """The seed every synthesized input is drawn with (the generator's first argument)."""
-GENERATOR_LANGUAGE = "python"
-"""The synthesized generator's language, whatever the program's (a C++ program gets a Python ``gen.py`` too)."""
 MAX_TRIED = 3
 """Shapes tried, best first, before the problem is given up."""
 STALL = 3
@@ -149,7 +147,7 @@ def _why_not(grown: list[dict[str, Any]]) -> str:
 def _grow(w: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
     """Inputs of ``shape`` at growing sizes, up to the first that fails, is over a cap, or stops the growth."""
     text = generator_source(shape, w.problem.id)
-    runner = w.build_opts.language(GENERATOR_LANGUAGE)
+    runner = helper_language(w.build_opts, "gen.py")  # the builder's helper language, whatever the program's
     assert runner is not None
     rows: list[dict[str, Any]] = []
     grown: list[tuple[int, int]] = []  # (bytes, trace) of each usable size
@@ -202,7 +200,7 @@ def _unusable(w: Work, shape: Shape, data: bytes) -> str | None:
         return "the program's output differs between two runs (hash seeds 0 and 1)"
     validator = w.problem.validator
     if validator is not None:
-        checker = w.build_opts.language(GENERATOR_LANGUAGE)
+        checker = helper_language(w.build_opts, validator.name)
         assert checker is not None
         verdict = checker.run(validator.read_text(encoding="utf-8"), data, w.tmp)
         if not verdict.ok:
