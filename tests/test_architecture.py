@@ -20,7 +20,7 @@ SRC = Path(execstate.__file__).resolve().parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.errors",),
     ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox"),
-    ("execstate.metrics",),
+    ("execstate.metrics", "execstate.environments"),
     ("execstate.studies",),
     ("execstate.builder",),
     ("execstate.run",),

@@ -298,6 +298,9 @@ class BuildManifest(Record):
     """Ids of the cases that were running when the build stopped: killed by the builder, recorded nowhere else."""
     cases_not_started: list[str] = Field(default_factory=list)
     """Ids of the cases the stopped build never started."""
+    environments: list[dict[str, Any]] = Field(default_factory=list)
+    """Each distinct declared environment of the admitted tasks (their ``meta["environment"]``: preset, python,
+    every installed package as ``name==version``, include directories with their SHA-256); empty: none declared."""
 
 
 class Usage(Record):

@@ -71,10 +71,22 @@ def test_other_tools_tables_are_allowed_in_study_toml(tmp_path):
     assert load_spec(_case(root / "c")).id == "s/c"
 
 
+def test_an_environment_default_names_include_folders_relative_to_study_toml(tmp_path):
+    root = _study(tmp_path / "s", 'environment = { preset = "atcoder", include = ["acl"] }\n' + STUDY)
+    (root / "acl").mkdir()
+    spec = load_spec(_case(root / "cases" / "c"))
+    assert spec.environment is not None and spec.environment.preset == "atcoder"
+    assert spec.environment.include_dirs == ((root / "acl").resolve(),)
+    own = load_spec(_case(root / "d", 'short_input = "short.txt"\nlong_input = "long.txt"\nenvironment = "atcoder"\n'))
+    assert own.environment is not None and own.environment.include == ()  # the case's own replaces the default
+
+
 @pytest.mark.parametrize(
     ("extra", "key", "fix"),
     [
-        ("environment = 1\n", "environment", "remove it or use one of: study, language"),
+        ("flavour = 1\n", "flavour", "remove it or use one of: study, language"),
+        ("environment = 1\n", "environment", 'write environment = "atcoder"'),
+        ('environment = { include = ["../acl"] }\n', "environment.include", "name folders beside the declaring file"),
         ('short_input = "x.txt"\n', "short_input", "state short_input in each case.toml"),
         ("sources = 3\n", "sources", 'write sources = ["../classic"]'),
         ('sources = ["/etc"]\n', "sources", "relative to study.toml's folder"),

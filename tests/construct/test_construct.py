@@ -105,7 +105,7 @@ def test_a_generator_is_asked_for_growing_sizes_when_the_tests_are_too_alike(tmp
 def test_without_inputs_far_enough_apart_the_problem_is_excluded_by_inputs(tmp_path):
     _problem(tmp_path / "pool", "sums", [30, 31, 32])
     (problem,) = read_pool(tmp_path / "pool")
-    outcome = construct_problem(problem, tmp_path / "specs", ConstructOptions())
+    outcome = construct_problem(problem, tmp_path / "specs", ConstructOptions(synthesize=False))
     assert outcome.check == "inputs" and "4.0x" in (outcome.reason or "")
 
 
@@ -134,14 +134,15 @@ def test_construct_is_deterministic_and_the_same_on_a_process_pool(tmp_path):
     for name, sizes in (("a", [2, 30, 300]), ("b", [3, 60, 500]), ("c", [30, 31])):
         _problem(tmp_path / "pool", name, sizes)
     problems = read_pool(tmp_path / "pool")
-    one = construct(problems, tmp_path / "one", jobs=1)
-    construct(problems, tmp_path / "two", jobs=2)
+    opts = ConstructOptions(synthesize=False)  # c stays without a pair (test_synthesize.py covers synthesis)
+    one = construct(problems, tmp_path / "one", opts, jobs=1)
+    construct(problems, tmp_path / "two", opts, jobs=2)
     assert [o.check for o in one.outcomes] == [None, None, "inputs"]
     assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
     summary = json.loads((tmp_path / "one" / "construct.json").read_text())
     assert summary["specs"] == 2 and [o["problem"] for o in summary["outcomes"]] == ["a", "b", "c"]
     shutil.rmtree(tmp_path / "one" / "a")
-    again = construct(problems[:1], tmp_path / "one", jobs=1)
+    again = construct(problems[:1], tmp_path / "one", opts, jobs=1)
     assert again.outcomes[0].check is None and tree_bytes(tmp_path / "one" / "a") == tree_bytes(tmp_path / "two" / "a")
 
 
@@ -189,9 +190,10 @@ def test_the_dask_executor_gives_the_same_specs(tmp_path):
     for name, sizes in (("a", [2, 30, 300]), ("b", [30, 31])):
         _problem(tmp_path / "pool", name, sizes)
     problems = read_pool(tmp_path / "pool")
-    local = construct(problems, tmp_path / "local", jobs=1)
+    opts = ConstructOptions(synthesize=False)
+    local = construct(problems, tmp_path / "local", opts, jobs=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        remote = construct(problems, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address)
+        remote = construct(problems, tmp_path / "dask", opts, executor="dask", scheduler=cluster.scheduler_address)
         built_there = build([tmp_path / "dask"], jobs=2, executor="dask", scheduler=cluster.scheduler_address)
     assert [o.check for o in remote.outcomes] == [o.check for o in local.outcomes] == [None, "inputs"]
     assert tree_bytes(tmp_path / "local") == tree_bytes(tmp_path / "dask")

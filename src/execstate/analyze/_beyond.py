@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from execstate.analyze._config import AnalysisConfig
+from execstate.analyze._origin import origin_rows
 from execstate.analyze._paired import branch_preserving_rows
 from execstate.analyze._stability import stability_rows
 from execstate.analyze._sweep import sweep_rows
@@ -78,5 +79,6 @@ def beyond_paper(
         "truncation": None if responses is None else truncation_tables(paper, own, responses, config.level),
         "sweep": {k: v for k, v in sweep.items() if k != "figure"},
         "branch_preserving": branch_preserving_rows(frame, config),
+        "input_origin": origin_rows(frame, config),
         "figures": figures,
     }

@@ -2,7 +2,8 @@
 
 Columns: task_id, case_id, study, language, arm, setting, sample, status,
 source_sha256, the four metrics as floats (NaN = not measured), ``branch_preserving`` (the
-constructor's flag from ``meta["provenance"]``: True, False, or None when not recorded), and the
+constructor's flag from ``meta["provenance"]``: True, False, or None when not recorded), ``long_origin``
+(where the constructor's long input came from: ``test``, ``generator``, ``synthesized``, or None), and the
 derived booleans ``completed`` (status is not ``no-response``), ``correct``
 (a correct status) and ``error`` (completed and not correct).
 """
@@ -21,7 +22,16 @@ METRICS: tuple[str, ...] = ("trace_length", "peak_state", "state_load", "cycloma
 DYNAMIC_METRICS: tuple[str, ...] = ("trace_length", "peak_state", "state_load")
 
 _TASK_COLUMNS = ("task_id", "case_id", "study", "language", "arm", "source_sha256")
-_COLUMNS = (*_TASK_COLUMNS, "setting", "sample", "status", "pipeline_check", *METRICS, "branch_preserving")
+_COLUMNS = (
+    *_TASK_COLUMNS,
+    "setting",
+    "sample",
+    "status",
+    "pipeline_check",
+    *METRICS,
+    "branch_preserving",
+    "long_origin",
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,8 @@ def _task_row(task: Task) -> dict:
         row[metric] = np.nan if value is None else float(value)
     flag = task.meta.get("provenance", {}).get("branch_preserving")
     row["branch_preserving"] = flag if isinstance(flag, bool) else None
+    origin = task.meta.get("provenance", {}).get("long_origin")
+    row["long_origin"] = origin if isinstance(origin, str) else None
     return row
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from execstate import __version__
 from execstate.builder._card import CARD_NAME, dataset_card
@@ -302,7 +303,14 @@ def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[st
         interrupted=any(unfinished),
         cases_interrupted=unfinished[0],
         cases_not_started=unfinished[1],
+        environments=_environments(tasks),
     )
+
+
+def _environments(tasks: list[Task]) -> list[dict[str, Any]]:
+    """The distinct ``meta["environment"]`` records of ``tasks``, in a fixed order."""
+    found = {json.dumps(t.meta["environment"], sort_keys=True) for t in tasks if "environment" in t.meta}
+    return [json.loads(text) for text in sorted(found)]
 
 
 def write_build(result: BuildResult, out: Path | str) -> None:

@@ -22,6 +22,7 @@ from execstate.builder._neighbours import inside_neighbours, post_neighbours, sw
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import source_lines
 from execstate.builder._spec import CaseSpec, InputSource
+from execstate.environments import Environment, EnvironmentUnavailable, prepare, undeclared_import
 from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.metrics import Measurement
 from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task
@@ -99,10 +100,13 @@ def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) 
 
 
 def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
-    lang = make_language(spec.language, opts)
+    lang, generators = make_language(spec.language, opts), helper_language(opts, "gen.py")
+    env = _environment(spec, opts)
+    if env is not None:  # the program and its generators alike see the declared packages and headers
+        lang, generators = lang.with_environment(env), generators.with_environment(env)
     source = _read_source(spec)
     loop_line = _locate_loop(spec, lang, source)
-    case = _Case(spec, lang, source, tmp, helper_language(opts, "gen.py"), opts)
+    case = _Case(spec, lang, source, tmp, generators, opts)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
     traces = {name: _trace_lengths(case, data, name, outs[name]) for name, data in (("short", short), ("long", long))}
@@ -140,6 +144,8 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     }
     if spec.provenance:
         meta["provenance"] = dict(spec.provenance)
+    if env is not None:
+        meta["environment"] = env.record()
     if spec.invariant is not None:
         meta["invariant"] = _audit(case, {"short": (short, outs["short"]), "long": (long, outs["long"])}, oracles)
     probe = _prober(case, loop_line, long)
@@ -195,6 +201,16 @@ def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str,
         )
     except InvariantRefused as exc:
         raise Excluded("invariant", f"{case.spec.spec_path} [invariant]: {exc}") from None
+
+
+def _environment(spec: CaseSpec, opts: BuildOptions) -> Environment | None:
+    """The spec's declared environment, installed (cached) for the build's interpreter; None if it declares none."""
+    if spec.environment is None:
+        return None
+    try:
+        return prepare(spec.environment, opts.python)
+    except EnvironmentUnavailable as exc:
+        raise Excluded("spec", f"{spec.spec_path} [environment]: {exc}") from None
 
 
 def _read_source(spec: CaseSpec) -> str:
@@ -258,7 +274,8 @@ def _clean_outputs(case: _Case, name: str, data: bytes) -> bytes:
     reference, *others = case.lang.variations
     first = case.run(case.source, data, reference)
     if not first.ok:
-        raise Excluded("run", f"clean program on the {name} input: {first.describe()}")
+        undeclared = undeclared_import(first.stderr, "the case spec")  # names the module and the declaration
+        raise Excluded("run", f"clean program on the {name} input: {undeclared or first.describe()}")
     for variation in others:
         other = case.run(case.source, data, variation)
         if not other.ok:

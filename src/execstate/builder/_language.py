@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 from execstate.builder._candidates import Candidate
+from execstate.environments import Environment
 from execstate.errors import SpecProblem
 from execstate.metrics import Measurement
 from execstate.sandbox import Limits, SandboxResult
@@ -121,6 +122,10 @@ class Language(Protocol):
     def build_meta(self) -> dict[str, Any]:
         """What the build's manifest records of this language's toolchain (``BuildManifest`` fields); called
         once per build for each language its specs name."""
+
+    def with_environment(self, env: Environment) -> Self:
+        """This language with every run, instrumented copy and measurement seeing ``env`` (its packages
+        for Python, its include directories for C++)."""
 
 
 @runtime_checkable

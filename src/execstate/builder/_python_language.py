@@ -11,7 +11,7 @@ import json
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from execstate.builder._language import (
 )
 from execstate.builder._languages import language_entry
 from execstate.builder._python import check_variables, instrument, resolve_loop
+from execstate.environments import Environment
 from execstate.errors import SpecProblem
 from execstate.metrics import Measurement, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
@@ -58,6 +59,8 @@ class PythonLanguage:
     filename: str = "main.py"
     name: str = "python"
     variations: tuple[Variation, ...] = tuple(Variation(seed, f"PYTHONHASHSEED={seed}") for seed in HASH_SEEDS)
+    library: Path | None = None
+    """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions, filename: str = "main.py") -> PythonLanguage:
@@ -87,7 +90,9 @@ class PythonLanguage:
         with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
             path = Path(fresh) / self.filename
             path.write_text(source, encoding="utf-8")
-            return run_python(path, stdin, self.limits, python=self.python, hash_seed=seed, args=args)
+            return run_python(
+                path, stdin, self.limits, python=self.python, hash_seed=seed, args=args, library=self.library
+            )
 
     def measure_limits(self) -> Limits:
         """``limits`` scaled for a measurement (``measurement_limits``)."""
@@ -119,6 +124,7 @@ class PythonLanguage:
             exclude_lines=inst.inserted_lines if inst else frozenset(),
             hidden_prefix=inst.prefix if inst else None,
             limits=self.measure_limits(),
+            library=self.library,
         )
 
     def cyclomatic(self, source: str) -> int | None:
@@ -147,6 +153,7 @@ class PythonLanguage:
                 env=scrubbed_env(0),
                 cwd=fresh,
                 files={self.filename: source.encode("utf-8")},
+                library=self.library,
             )
             out = fresh / "transitions.json"
             if not res.ok or not out.is_file():
@@ -163,6 +170,9 @@ class PythonLanguage:
     def program_text(self, path: Path) -> tuple[str, list[str]]:
         """The program as it is: a Python case is one file."""
         return path.read_text(encoding="utf-8"), []
+
+    def with_environment(self, env: Environment) -> PythonLanguage:
+        return replace(self, library=env.site)
 
 
 __all__ = ["HASH_SEEDS", "PythonLanguage"]

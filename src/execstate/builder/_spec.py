@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from execstate.builder._languages import language_entry
 from execstate.builder._study import SOURCES_KEY, STUDY_FILE, find_study, resolve_file, with_defaults
+from execstate.environments import EnvironmentSpec, parse_environment
 from execstate.errors import SpecError, SpecProblem
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
@@ -26,6 +27,7 @@ _TOP_KEYS = {
     "checkpoint",
     "provenance",
     "invariant",
+    "environment",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _DEFAULTABLE = ("study", "language", "program")
@@ -91,6 +93,9 @@ class CaseSpec(BaseModel):
     """The ``[provenance]`` table: what ``execstate construct`` chose and measured (copied into the tasks' meta)."""
     invariant: Invariant | None = None
     """The optional ``[invariant]`` table; the builder audits it (check ``invariant``)."""
+    environment: EnvironmentSpec | None = None
+    """``environment = "<preset>"`` or the ``[environment]`` table: packages and include directories its programs
+    use (``execstate.environments``); None: the standard library only."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -155,7 +160,17 @@ def load_spec(path: Path) -> CaseSpec:
         spec_path=path.resolve(),
         provenance=_provenance(path, raw.get("provenance", {})),
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
+        environment=_environment(stated["environment"], raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(path: Path, value: Any) -> EnvironmentSpec:
+    """The ``environment`` key or table stated in ``path`` (the case spec, or the ``study.toml`` giving it as a
+    default); include directories are relative to that file's folder and must lie inside it."""
+    try:
+        return parse_environment(value, path.parent)
+    except SpecProblem as exc:
+        raise exc.at(path) from None
 
 
 def _invariant(path: Path, table: Any) -> Invariant:

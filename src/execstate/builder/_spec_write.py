@@ -46,6 +46,9 @@ class SpecDraft:
     provenance: Mapping[str, Any] | None = None
     """The ``[provenance]`` table: flat keys with strings, numbers, booleans or lists of them."""
     invariant: Mapping[str, Any] | None = None
+    environment: str | Mapping[str, Any] | None = None
+    """A preset's name (written as the top-level ``environment = "..."``, after ``grading_rule``), or the
+    ``[environment]`` table (``preset``, ``packages``, ``include``; written last)."""
 
 
 _TOP = ("id", "study", "language", "program", "short_input", "long_input", "grading_rule")
@@ -53,15 +56,18 @@ _TABLES = ("checkpoint", "provenance", "invariant")
 
 
 def spec_toml(draft: SpecDraft) -> str:
-    """The TOML text of ``draft``: comment, top-level keys, then the ``[checkpoint]``, ``[provenance]``
-    and ``[invariant]`` tables, each after a blank line; always ends in one newline."""
+    """The TOML text of ``draft``: comment, top-level keys, then the ``[checkpoint]``, ``[provenance]``,
+    ``[invariant]`` and ``[environment]`` tables, each after a blank line; always ends in one newline."""
     lines = [f"# {line}".rstrip() for line in draft.comment.split("\n")] if draft.comment else []
     lines += [f"{key} = {toml_value(getattr(draft, key))}" for key in _TOP if getattr(draft, key) is not None]
+    environment = draft.environment
+    if isinstance(environment, str):
+        lines.append(f"environment = {toml_value(environment)}")
     if draft.sources:
         lines.append(f"sources = {toml_value(list(draft.sources))}")
-    for name in _TABLES:
+    for name in (*_TABLES, "environment"):
         table: Mapping[str, Any] | None = getattr(draft, name)
-        if table:
+        if table and not isinstance(table, str):
             lines += ["", f"[{name}]", *(f"{toml_key(k)} = {toml_value(v)}" for k, v in table.items())]
     return "\n".join(lines) + "\n"
 

@@ -32,7 +32,7 @@ from execstate.errors import SpecError
 
 STUDY_FILE = "study.toml"
 """The file that marks a study root."""
-DEFAULT_KEYS = ("study", "language", "program", "grading_rule", "checkpoint")
+DEFAULT_KEYS = ("study", "language", "program", "grading_rule", "checkpoint", "environment")
 """Case-spec keys a ``study.toml`` may give for all its cases."""
 SOURCES_KEY = "sources"
 TOOL_TABLES = {"generator": "execstate select", "bands": "execstate select"}

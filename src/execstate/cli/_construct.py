@@ -30,6 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="pick a long input that takes the short input's branch outcomes, when one exists",
     )
     p.add_argument(
+        "--no-synthesize",
+        action="store_true",
+        help="never infer an input shape from the samples to write a gen.py for a long input (docs/construct.md)",
+    )
+    p.add_argument(
         "--vendor",
         action="store_true",
         help="copy each spec's program and inputs into its folder (a self-contained export) instead of naming "
@@ -38,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
+    add_environment(p)
     add_bounds(p)
     add_executor(p)
     p.set_defaults(func=main)
@@ -46,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from execstate.builder import BuildOptions, language_entry
-    from execstate.construct import ConstructOptions, construct, read_pool
+    from execstate.construct import ConstructOptions, construct, environment_suggestion, read_pool
     from execstate.errors import NothingAdmitted, UsageError, output_dir
     from execstate.sandbox import Limits
 
@@ -70,17 +76,53 @@ def main(args: argparse.Namespace) -> int:
         max_trace=args.max_trace,
         min_ratio=args.min_ratio,
         prefer_branch_preserving=args.prefer_branch_preserving,
+        synthesize=not args.no_synthesize,
         study=args.study,
         vendor=args.vendor,
+        environment=environment(args),
     )
     kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}
     result = _with_progress(construct, problems, out, opts, kwargs)
     for o in result.rejected:
         print(f"no spec for {o.problem}: {o.check}: {o.reason}", file=sys.stderr)
     print(f"{len(result.written)} of {len(result.outcomes)} problems have a spec in {out} (why: {out}/construct.json)")
+    hint = environment_suggestion(result.outcomes)
+    if hint is not None:
+        print(hint, file=sys.stderr)
     if not result.written:
         raise NothingAdmitted(f"no problem of {len(result.outcomes)} gave a spec. Fix: see {out}/construct.json")
     return 0
+
+
+def add_environment(p: argparse.ArgumentParser) -> None:
+    """``--environment PRESET`` and ``--package NAME==VERSION``: the pool's declared third-party packages."""
+    p.add_argument(
+        "--environment",
+        default=None,
+        metavar="PRESET",
+        help="packages of a judge for problems whose problem.toml declares none (atcoder; docs/construct.md)",
+    )
+    p.add_argument(
+        "--package",
+        action="append",
+        default=[],
+        metavar="NAME==VERSION",
+        help="a pinned PyPI package those problems import (repeatable)",
+    )
+
+
+def environment(args: argparse.Namespace) -> Any:
+    """The ``EnvironmentSpec`` of ``--environment``/``--package``, or None when neither is given."""
+    from execstate.environments import EnvironmentProblem, parse_environment
+    from execstate.errors import UsageError
+
+    if args.environment is None and not args.package:
+        return None
+    table = {"packages": list(args.package), **({"preset": args.environment} if args.environment else {})}
+    try:
+        return parse_environment(table)
+    except EnvironmentProblem as exc:
+        raise UsageError(f"--environment/--package: {exc}") from None
 
 
 def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs: dict[str, Any]) -> Any:

@@ -55,10 +55,18 @@ from execstate.builder import (
     measure_once,
 )
 from execstate.construct._driver import DRIVER_LOOP, driver_start
+from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
 from execstate.construct._pool import Problem
 from execstate.construct._scrub import scrub
 from execstate.construct._specs import RECORD_NAME, ChosenCase, check_written, ensure_sources, write_case
+from execstate.construct._synthesize import (
+    origins,
+    retry_long,
+    synthesis_note,
+    synthesize,
+)
+from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
 from execstate.errors import SpecProblem, remove_tree
 from execstate.grade import answer_matches
 from execstate.studies import default_grading_rule
@@ -82,11 +90,16 @@ class ConstructOptions:
     """Loops tried through the nine checks before the problem is given up."""
     generator_sizes: tuple[int, ...] = tuple(2**i for i in range(1, 21))
     prefer_branch_preserving: bool = False
+    synthesize: bool = True
+    """Without a short/long pair from the tests or a generator, infer the input's shape from the samples and
+    grow a written ``gen.py`` (``_synthesize.py``); False: such a problem is rejected (check ``inputs``)."""
     study: str | None = None
     """Study of the written specs (default: the problem's ``problem.toml`` study, else ``constructed``)."""
     vendor: bool = False
     """Copy the program and inputs into each spec folder (a self-contained export) instead of naming
     the pool's files (``construct/_specs.py``)."""
+    environment: EnvironmentSpec | None = None
+    """The pool's environment, for problems whose ``problem.toml`` declares none (``--environment``)."""
 
 
 @dataclass
@@ -125,7 +138,12 @@ class _Work:
         lang = construct_language(problem.language, self.build_opts)
         if lang is None:
             raise Excluded("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
-        self.lang: ConstructLanguage = lang
+        self.environment = problem.environment or opts.environment
+        try:
+            self.env = prepare_for(self.environment, self.build_opts.python)
+        except EnvironmentUnavailable as exc:
+            raise Excluded("spec", str(exc)) from None
+        self.lang: ConstructLanguage = lang.with_environment(self.env) if self.env is not None else lang
         self.source, inlined = lang.program_text(problem.program)
         if opts.study is not None and not problem.rule_given:  # the caller's study decides its default rule
             problem = replace(problem, rule=default_grading_rule(opts.study))
@@ -133,6 +151,8 @@ class _Work:
         self.record: dict[str, Any] = {"problem": problem.id, "language": problem.language, "rule": problem.rule}
         if inlined:
             self.record["inlined_headers"] = inlined
+        if self.env is not None:
+            self.record["environment"] = self.env.record()
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
 
@@ -163,6 +183,7 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             "input": f"tests/{test.input.name}",
             "bytes": len(data),
             "expected": test.output is not None,
+            "origin": "test",
         }
         rows.append(row)
         if len(data) > w.build_opts.max_input_bytes:
@@ -173,7 +194,7 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
         if not res.ok:
-            raise Excluded("tests", f"the program fails its test {test.name}: {res.describe()}")
+            raise Excluded("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
             if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
@@ -213,8 +234,13 @@ def _generated(w: _Work) -> list[dict[str, Any]]:
     text = gen.path.read_text(encoding="utf-8")
     runner = w.build_opts.language(gen.language)
     assert runner is not None
+    runner = runner.with_environment(w.env) if w.env is not None else runner
     for size in w.opts.generator_sizes:
-        row: dict[str, Any] = {"input": f"generator seed={GENERATOR_SEED} size={size}", "expected": False}
+        row: dict[str, Any] = {
+            "input": f"generator seed={GENERATOR_SEED} size={size}",
+            "expected": False,
+            "origin": "generator",
+        }
         rows.append(row)
         made = _generate(runner, text, size, w.tmp)
         if isinstance(made, str):
@@ -250,7 +276,10 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
     usable = [r for r in rows if "trace" in r and "rejected" not in r]
     if len(usable) < 2:
         return None
-    short = min(usable, key=lambda r: (r["trace"], r["bytes"], r["input"]))
+    firsts = [r for r in usable if r["origin"] != "synthesized"]  # the short input is a test's (or the generator's)
+    if not firsts:
+        return None
+    short = min(firsts, key=lambda r: (r["trace"], r["bytes"], r["input"]))
     longs = sorted(
         (r for r in usable if r is not short and r["trace"] >= w.opts.min_ratio * short["trace"]),
         key=lambda r: (-r["trace"], r["bytes"], r["input"]),
@@ -392,7 +421,7 @@ def _anchor(w: _Work, loop: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in ("data", "branches")} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("data", "branches", "generator")} for r in rows]
 
 
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
@@ -428,6 +457,8 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         w.phase(None)
         outcome.seconds = w.seconds
     outcome.reason = scrub(outcome.reason)
+    if isinstance(record.get("inputs"), list):  # a step that failed early may have left the raw rows (bytes)
+        record["inputs"] = _record_rows(record["inputs"])
     record.update({"case_id": outcome.case_id, "check": outcome.check, "reason": outcome.reason})
     record = scrub(record)
     record = {k: v for k, v in record.items() if v is not None or k in ("case_id",)}
@@ -446,14 +477,32 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
         gen_rows = _generated(w)
         rows += gen_rows
         chosen = _choose_inputs(w, rows)
+    if chosen is None and w.opts.synthesize:
+        chosen = synthesize(w, rows, _choose_inputs)
     w.record["inputs"] = _record_rows(rows)
     if chosen is None:
         raise Excluded(
             "inputs",
             f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
-            f"{w.opts.min_ratio}x the short one's",
+            f"{w.opts.min_ratio}x the short one's" + synthesis_note(w.record),
         )
     short, long = chosen
+    while True:  # retry_long gives a few other long inputs at most (a synthesized one, then smaller ones)
+        try:
+            return _with_pair(w, short, long, spec_dir, case_id, study)
+        except Excluded as exc:
+            failed = (exc.check, exc.reason)
+            retry = retry_long(w, rows, short, long, failed, _choose_inputs) if w.opts.synthesize else None
+            w.record["inputs"] = _record_rows(rows)
+            if retry is None:
+                raise
+            long = retry
+
+
+def _with_pair(
+    w: _Work, short: dict[str, Any], long: dict[str, Any], spec_dir: Path, case_id: str, study: str
+) -> Outcome:
+    """The spec of the first loop (best first) admitted on this pair of inputs; ``Excluded`` with the last reason."""
     w.record["short"], w.record["long"] = short["input"], long["input"]
     w.phase("loops")
     loops = _loops(w, long["data"])
@@ -482,10 +531,22 @@ def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
             "short_trace": short["trace"],
             "long_trace": long["trace"],
             "loop_iterations": loop["iterations"],
+            **origins(short, long),
         }
         prov["branch_preserving"] = _branch_preserving(w, short, long)
         case = ChosenCase(
-            w.problem, case_id, study, w.source, _anchor(w, loop), tuple(names), prov, short["data"], long["data"]
+            w.problem,
+            case_id,
+            study,
+            w.source,
+            _anchor(w, loop),
+            tuple(names),
+            prov,
+            short["data"],
+            long["data"],
+            environment=w.environment,
+            long_generator=long.get("generator") if long.get("origin") == "synthesized" else None,
+            long_args=tuple(long.get("args", ())),
         )
         # the trial is a self-contained copy: admission does not depend on where the files lie
         trial = write_case(w.tmp / f"trial-{loop['line']}", case, vendor=True)
@@ -558,6 +619,9 @@ def construct(
             {"problem": o.problem, "case_id": o.case_id, "check": o.check, "reason": o.reason} for o in outcomes
         ],
     }
+    hint = environment_suggestion(outcomes)
+    if hint is not None:
+        summary["suggestion"] = hint
     (root / RECORD_NAME).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return ConstructResult(outcomes)
 

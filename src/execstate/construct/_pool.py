@@ -5,6 +5,7 @@ A pool is a directory of problem directories (or one problem directory)::
     NAME/main.py | NAME/main.cpp    the program (exactly one; the file name says its language)
     NAME/tests/T.in                 an input; NAME/tests/T.out, if present, its expected output
     NAME/gen.py | NAME/gen.cpp      optional seeded generator: ``gen SEED SIZE`` prints one input
+    NAME/validator.py               optional: exits 0 when the input on its stdin is valid for the problem
     NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source]
 
 The program and generator names are the registry's (``execstate.builder.LANGUAGES``: one
@@ -33,16 +34,19 @@ from execstate.builder import (
     toml_key,
     toml_value,
 )
-from execstate.errors import InputFileError, SpecError, remove_tree
+from execstate.environments import EnvironmentSpec, parse_environment
+from execstate.errors import InputFileError, SpecError, SpecProblem, remove_tree
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 
 PROBLEM_FILE = "problem.toml"
 """The optional description file of a problem directory."""
+VALIDATOR = "validator.py"
+"""A problem's optional input validator: run like a generator (Python), the input on stdin, exit 0 = valid."""
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
-_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source"}
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "environment"}
 
 
 class PoolTest(NamedTuple):
@@ -92,6 +96,10 @@ class Problem:
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+    validator: Path | None = None
+    """``validator.py`` beside the program: synthesized inputs count only if it accepts them."""
+    environment: EnvironmentSpec | None = None
+    """``problem.toml``'s ``environment`` declaration (packages, include directories inside the problem)."""
 
 
 class NewTest(NamedTuple):
@@ -175,7 +183,16 @@ def read_problem(directory: Path | str) -> Problem:
         rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
+        validator=d / VALIDATOR if (d / VALIDATOR).is_file() else None,
+        environment=_environment(d, raw["environment"]) if "environment" in raw else None,
     )
+
+
+def _environment(d: Path, value: Any) -> EnvironmentSpec:
+    try:
+        return parse_environment(value, d)
+    except SpecProblem as exc:
+        raise exc.at(d / PROBLEM_FILE) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ program, ``short.txt``, ``long.txt``): a spec folder that can be moved alone.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,13 @@ from typing import Any
 
 from execstate.builder import STUDY_FILE, SpecDraft, find_study, language_entry, load_spec, relative_name, write_spec
 from execstate.construct._pool import Problem
+from execstate.environments import EnvironmentSpec
 from execstate.errors import SpecError
 
 SPEC_NAME = "case.toml"
 RECORD_NAME = "construct.json"
+SYNTHESIZED_GENERATOR = "gen.py"
+"""The file name of a synthesized long input's generator beside its spec."""
 STUDY_COMMENT = (
     "Written by `execstate construct`: the case specs in this folder name files of the problem pools listed\n"
     "in sources instead of copying them (`execstate construct --vendor` copies them instead)."
@@ -47,6 +51,12 @@ class ChosenCase:
     """Must hold ``short_input`` and ``long_input``: a pool test (``tests/NAME.in``) or a generator's description."""
     short: bytes
     long: bytes
+    environment: EnvironmentSpec | None = None
+    """The declaration the problem ran with; the spec states it, and holds copies of its include folders."""
+    long_generator: str | None = None
+    """A synthesized long input's ``gen.py`` (written beside the spec, which names it with ``long_args``):
+    a rebuild re-creates ``long`` from it."""
+    long_args: tuple[str, ...] = ()
 
 
 def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Path:
@@ -62,9 +72,12 @@ def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Pat
     else:
         (spec_dir / program_name).write_text(case.source, encoding="utf-8")
         program = program_name
-    inputs = {
-        arm: _input(spec_dir, case, arm, data, vendor) for arm, data in (("short", case.short), ("long", case.long))
-    }
+    inputs: dict[str, str | dict[str, Any]] = {"short": _input(spec_dir, case, "short", case.short, vendor)}
+    if case.long_generator is not None:
+        (spec_dir / SYNTHESIZED_GENERATOR).write_text(case.long_generator, encoding="utf-8")
+        inputs["long"] = {"generator": SYNTHESIZED_GENERATOR, "args": list(case.long_args)}
+    else:
+        inputs["long"] = _input(spec_dir, case, "long", case.long, vendor)
     draft = SpecDraft(
         comment=f"Made by `execstate construct` from problem {problem.id!r}; construct.json says why each choice won.",
         id=case.case_id,
@@ -76,8 +89,19 @@ def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Pat
         grading_rule=problem.rule,
         checkpoint={**case.anchor, "variables": list(case.variables)},
         provenance=case.provenance,
+        environment=_declaration(spec_dir, case.environment),
     )
     return write_spec(spec_dir / SPEC_NAME, draft)
+
+
+def _declaration(spec_dir: Path, env: EnvironmentSpec | None) -> str | dict[str, Any] | None:
+    """What the spec states of ``env``, with its include folders copied beside the spec: a declaration's
+    include folders lie in the declaring file's folder (``parse_environment``)."""
+    if env is None or env.is_empty():
+        return None
+    for name, folder in zip(env.include, env.include_dirs, strict=True):
+        shutil.copytree(folder, spec_dir / name, dirs_exist_ok=True)
+    return env.declaration()
 
 
 def _input(spec_dir: Path, case: ChosenCase, arm: str, data: bytes, vendor: bool) -> str:
@@ -96,7 +120,13 @@ def check_written(spec_path: Path, case: ChosenCase) -> None:
     named = {  # the builder reads a program as text (universal newlines), an input as bytes
         "program": spec.program.read_text(encoding="utf-8") == case.source,
         "short_input": spec.short_input.file is not None and spec.short_input.file.read_bytes() == case.short,
-        "long_input": spec.long_input.file is not None and spec.long_input.file.read_bytes() == case.long,
+        "long_input": (
+            spec.long_input.file is not None and spec.long_input.file.read_bytes() == case.long
+            if case.long_generator is None
+            else spec.long_input.generator is not None
+            and spec.long_input.generator.read_text(encoding="utf-8") == case.long_generator
+            and spec.long_input.args == case.long_args
+        ),
     }
     for key, same in named.items():
         if not same:

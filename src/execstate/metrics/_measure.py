@@ -58,6 +58,7 @@ def measure(
     state: bool = True,
     timeout_s: float = 60.0,
     limits: Limits | None = None,
+    library: Path | None = None,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -74,7 +75,9 @@ def measure(
     run gets ``Limits(wall_s=timeout_s, cpu_s=timeout_s)`` (``timeout_s`` is
     ignored when ``limits`` is given). Each call runs a fresh copy of ``source``
     alone in a fresh directory, and the metrics come back over an inherited
-    pipe, never through a file the program could write.
+    pipe, never through a file the program could write. ``library`` is a
+    declared environment's package folder, on ``sys.path`` read-only; its code
+    is foreign (never counted) like the standard library's.
     """
     return run_probe(
         PROBE,
@@ -87,6 +90,7 @@ def measure(
         state=state,
         timeout_s=timeout_s,
         limits=limits,
+        library=library,
     )
 
 
@@ -103,6 +107,7 @@ def run_probe(
     timeout_s: float = 60.0,
     limits: Limits | None = None,
     accelerate: bool = True,
+    library: Path | None = None,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
 
@@ -130,6 +135,7 @@ def run_probe(
             cwd=config.parent,
             pass_fds=(pipe.write_fd,),
             readable=readable,
+            library=library,
         )
     report, problem = pipe.report()
     return _classify(result, report, problem, version)

@@ -123,6 +123,14 @@ def beyond_tables(b: dict[str, Any]) -> list[Table]:
             note="As the paired comparison, for cases whose short and long inputs take the same "
             "branch outcomes (and, for contrast, those that do not); cases without the flag are in neither.",
         ),
+        make_table(
+            "input_origin",
+            "Paired short- vs long-input decrement by the long input's origin",
+            b.get("input_origin", []),
+            note="As the paired comparison, for cases whose long input came from the problem's tests, its "
+            "generator, or a gen.py synthesized from its samples (execstate construct); hand-written specs "
+            "are in no row.",
+        ),
     ]
 
 
@@ -161,5 +169,7 @@ def beyond_section(b: dict[str, Any], out_dir: Path) -> tuple[list[Table], list[
         fig.get("accuracy_by_position", ""),
         "<h3>Branch-preserving cohort</h3>",
         table_section(by["branch_preserving"]),
+        "<h3>Long-input origin</h3>",
+        table_section(by["input_origin"]),
     ]
     return tables, figs, "".join(parts)

@@ -402,6 +402,7 @@ def run_script(
     readable: Sequence[Path | str] = (),
     files: Mapping[str, bytes] | None = None,
     confine: bool = True,
+    library: Path | None = None,
 ) -> SandboxResult:
     """Run the stdlib-only Python ``script`` as ``python -s -B SCRIPT ARGS`` would, isolated like ``run``.
 
@@ -409,12 +410,28 @@ def run_script(
     runs the script, which saves one interpreter start-up per run. ``script``
     is made readable. ``files`` (name -> bytes) are written into the fresh
     working directory first; an argument ``{cwd}/NAME`` names such a file.
+    ``library`` is a folder of third-party packages (a declared environment's,
+    ``execstate.environments``) mounted read-only and put on ``sys.path``
+    (``library_env``); without it the program sees the standard library only.
     Other arguments as for ``run``.
     """
     exe = os.path.realpath(shutil.which(python) or python)
     env = dict(env if env is not None else scrubbed_env())
+    if library is not None:
+        env.update(library_env(library))
+        readable = [*readable, library]
     spec = {"script": str(script), "argv": [str(a) for a in args], "env": env, "confine": confine}
     return _isolated([exe, "-s", "-B"], spec, exe, stdin, limits, cwd, pass_fds, [*readable, script], files)
+
+
+def library_env(library: Path) -> dict[str, str]:
+    """Environment variables of a run that imports from the package folder ``library``.
+
+    ``PYTHONPATH`` puts it on ``sys.path`` (after the program's own folder); numeric libraries
+    (OpenBLAS, OpenMP) use one thread, so their results do not depend on the machine's cores
+    and their threads' buffers do not eat the address-space limit.
+    """
+    return {"PYTHONPATH": str(library), "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def _isolated(
@@ -681,11 +698,13 @@ def run_python(
     python: str | None = None,
     hash_seed: int = 0,
     args: tuple[str, ...] = (),
+    library: Path | None = None,
 ) -> SandboxResult:
     """Run a fresh copy of a Python program file as ``__main__`` in a fresh directory, through the launcher.
 
     The launcher (trusted, first in the process) installs the seccomp filter and
     an audit hook that refuses process creation, then runs the program.
+    ``library``: a read-only package folder on ``sys.path`` (``run_script``).
     """
     name = Path(program).name
     env = scrubbed_env(hash_seed)
@@ -697,4 +716,5 @@ def run_python(
         limits,
         env=env,
         files={name: Path(program).read_bytes()},
+        library=library,
     )

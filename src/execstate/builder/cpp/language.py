@@ -12,7 +12,7 @@ The state metrics come from an ``observe`` copy of the case's loop and projectio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from execstate.builder.cpp.instrument import disabled_cpp, instrument_cpp
 from execstate.builder.cpp.options import CppOptions
 from execstate.builder.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
 from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
+from execstate.environments import Environment
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
@@ -62,11 +63,20 @@ class CppLanguage:
     compiler: Compiler = field(default_factory=Compiler)
     name: str = "cpp"
     variations: tuple[Variation, ...] = _RUNS
+    include_dirs: tuple[Path, ...] = ()
+    """A declared environment's include directories (``g++ -I``), after the emitter's."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions) -> CppLanguage:
         """The adapter of a build with ``opts`` (its ``CppOptions``: compiler and flags)."""
         return cls(opts.limits, opts.measure_factor, opts.options(CppOptions).compiler())
+
+    @property
+    def _includes(self) -> tuple[Path, ...]:
+        return (*_INCLUDES, *self.include_dirs)
+
+    def with_environment(self, env: Environment) -> CppLanguage:
+        return replace(self, include_dirs=env.spec.include_dirs)
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         self.compiler.executable()  # no g++: CompilerMissing names the Debian package, before any case work
@@ -86,7 +96,7 @@ class CppLanguage:
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++."""
-        built = compile_cpp(source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
+        built = compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
         return run_binary(built, stdin, self.limits, args=args)
@@ -109,7 +119,7 @@ class CppLanguage:
             inserted_lines=inst.inserted_lines if inst else frozenset(),
             limits=limits,
             compiler=self.compiler,
-            include_dirs=_INCLUDES,
+            include_dirs=self._includes,
             first_header=HEADER_PATH,
         )
         if m.status != "ok" or not state:
@@ -124,7 +134,9 @@ class CppLanguage:
     def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
         observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
-        built = compile_cpp(observe.source, include_dirs=_INCLUDES, compiler=self.compiler, first_header=HEADER_PATH)
+        built = compile_cpp(
+            observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
+        )
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.errors}"
         res = run_binary(built, stdin, limits)
@@ -156,7 +168,9 @@ class CppLanguage:
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
-        m = measure_cpp(source, stdin, limits=self.measure_limits(), compiler=self.compiler)
+        m = measure_cpp(
+            source, stdin, limits=self.measure_limits(), compiler=self.compiler, include_dirs=self.include_dirs
+        )
         return m.branches if m.status == "ok" else None
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:

@@ -1,0 +1,30 @@
+"""Input generator that `execstate construct` synthesized from the sample inputs of problem 1444_b_divide_and_sum_11273.
+
+Inferred shape: n:int[1..size] / int[1..1000000000]*2n
+Run: python gen.py SEED SIZE   (one input on stdout; the same SEED and SIZE always print the same bytes)
+"""
+
+import random
+import sys
+
+rng = random.Random(int(sys.argv[1]))
+size = int(sys.argv[2])
+out = []
+
+
+def pick(lo, hi):
+    """A random integer in lo..hi; lo when the range is empty."""
+    return rng.randint(lo, hi) if lo < hi else lo
+
+
+def word(alphabet, length):
+    """A random string of `length` characters from `alphabet`."""
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+n = max(1, size)
+out.append(f"{n}")
+count = 2 * n
+row = [pick(1, 1000000000) for _ in range(count)]
+out.append(" ".join(map(str, row)))
+sys.stdout.write("\n".join(out) + "\n")
