@@ -11,18 +11,26 @@ in the commit and in docs/records.md)::
     python tests/studies/test_study_golden.py --regenerate [STUDY ...]
 
 Naming studies rebuilds only those and keeps the others' hashes.
+
+Metrics depend on the interpreter that measures them, so the Python studies are also pinned as built by
+the other CPythons the project supports (``golden/study_tasks.py3.12.sha256.json``, ...); a test rebuilds
+the sample with each interpreter that is installed. Regenerate one with::
+
+    python tests/studies/test_study_golden.py --regenerate-with /path/to/python3.12 [STUDY ...]
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from execstate.builder import build
+from execstate.builder import BuildOptions, build
 from execstate.studies import STUDIES, builtin_studies
 
 GOLDEN = Path(__file__).with_name("golden") / "study_tasks.sha256.json"
@@ -37,6 +45,25 @@ SAMPLE = {
     "library_cpp": ["zalgorithm", "shortest_path"],
     "pilot": ["decode_ways"],
 }
+
+
+OTHER_PYTHONS = ("3.12", "3.13")
+"""Interpreters besides the one running the tests whose builds are pinned (their own golden files)."""
+PYTHON_STUDIES = ("classic", "networkx", "codecontests_py", "pilot")
+"""The studies whose tasks an interpreter decides (their metrics); C++ and imported studies do not depend on it."""
+
+
+def _golden_of(minor: str) -> Path:
+    return GOLDEN.with_name(f"study_tasks.py{minor}.sha256.json")
+
+
+def _interpreter(minor: str) -> str | None:
+    """An installed ``python<minor>`` that really is that version, or None."""
+    path = shutil.which(f"python{minor}")
+    if path is None:
+        return None
+    out = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True)
+    return path if out.returncode == 0 and out.stdout.decode().strip() == minor else None
 
 
 def _digest(line: str) -> str:
@@ -86,22 +113,51 @@ def built_sample():
     return result.tasks
 
 
-def _regenerate(studies: list[str]) -> None:
-    table: dict[str, dict[str, str]] = _golden() if studies and GOLDEN.is_file() else {}
-    unknown = sorted(set(studies) - set(builtin_studies()))
+@pytest.mark.parametrize("minor", OTHER_PYTHONS)
+def test_the_sample_built_by_another_cpython_is_byte_identical_to_its_golden_file(minor):
+    python = _interpreter(minor)
+    if python is None:
+        pytest.skip(f"python{minor} is not installed")
+    golden = json.loads(_golden_of(minor).read_text(encoding="utf-8"))
+    dirs = [d for study in PYTHON_STUDIES for d in _case_dirs(study, SAMPLE[study])]
+    result = build(dirs, jobs=2, options=BuildOptions(python=python))
+    assert result.exclusions == []
+    mine = {t.task_id: _digest(t.to_json_line()) for t in result.tasks}
+    assert len(mine) >= 4 * len(dirs)
+    assert mine == {task_id: golden[t.study][task_id] for t in result.tasks for task_id in [t.task_id]}
+    assert all(f'"python":"{minor}.' in t.to_json_line() for t in result.tasks)
+
+
+def _regenerate(studies: list[str], python: str | None = None) -> None:
+    target = GOLDEN if python is None else _golden_of(_minor(python))
+    table: dict[str, dict[str, str]] = json.loads(target.read_text()) if studies and target.is_file() else {}
+    choices = builtin_studies() if python is None else list(PYTHON_STUDIES)
+    unknown = sorted(set(studies) - set(choices))
     if unknown:
-        sys.exit(f"not built-in studies: {', '.join(unknown)} (choose from {', '.join(builtin_studies())})")
-    for study in studies or builtin_studies():
-        result = build([], studies=[study], jobs=2)
+        sys.exit(f"not studies this golden file pins: {', '.join(unknown)} (choose from {', '.join(choices)})")
+    options = BuildOptions() if python is None else BuildOptions(python=python)
+    for study in studies or choices:
+        result = build([], studies=[study], jobs=2, options=options)
         assert result.exclusions == [], result.exclusions
         table[study] = {t.task_id: _digest(t.to_json_line()) for t in result.tasks}
         print(f"{study}: {len(result.tasks)} tasks", flush=True)
-    GOLDEN.parent.mkdir(exist_ok=True)
-    GOLDEN.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {GOLDEN}")
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {target}")
+
+
+def _minor(python: str) -> str:
+    out = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True)
+    return out.stdout.decode().strip()
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] != ["--regenerate"]:
-        sys.exit("usage: python tests/studies/test_study_golden.py --regenerate [STUDY ...]")
-    _regenerate(sys.argv[2:])
+    if sys.argv[1:2] == ["--regenerate"]:
+        _regenerate(sys.argv[2:])
+    elif sys.argv[1:2] == ["--regenerate-with"] and len(sys.argv) >= 3:
+        _regenerate(sys.argv[3:], sys.argv[2])
+    else:
+        sys.exit(
+            "usage: python tests/studies/test_study_golden.py --regenerate [STUDY ...]\n"
+            "       python tests/studies/test_study_golden.py --regenerate-with PYTHON [STUDY ...]"
+        )

@@ -8,6 +8,7 @@ from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._language import (
     MEASURE_WALL_SLACK,
+    CheckpointMeasuring,
     ConstructLanguage,
     Endpoint,
     Instrumented,
@@ -54,6 +55,7 @@ __all__ = [
     "BuildResult",
     "Candidate",
     "CaseSpec",
+    "CheckpointMeasuring",
     "ConstructLanguage",
     "Endpoint",
     "Excluded",

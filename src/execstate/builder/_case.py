@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from execstate.builder._invariant import InvariantRefused, audit_invariant
-from execstate.builder._language import Endpoint, Instrumented, Language, Variation
+from execstate.builder._language import CheckpointMeasuring, Endpoint, Instrumented, Language, Variation
 from execstate.builder._languages import helper_language, make_language
-from execstate.builder._measurements import measure_once
+from execstate.builder._measurements import ONE_RUN, measure_checkpoints_once, measure_once
 from execstate.builder._neighbours import inside_neighbours, post_neighbours, sweep_iterations
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import source_lines
@@ -441,17 +441,43 @@ def _other_output(name: str, output: str) -> dict:
     return {"neighbours": [{"input": name, "output": output}]} if len(output) <= MAX_NEIGHBOUR_OUTPUT else {}
 
 
+def _measure_together(case: _Case, plan: list[tuple]) -> dict[int, Measurement]:
+    """Measurements of the plan's rows on the long input from one run (``CheckpointMeasuring``), by row.
+
+    The clean run to its end is the long final arm's row; each state row's metrics are its snapshot.
+    Empty when the language cannot, the program cannot be measured so (the adapter says None: each
+    row is then measured on its own, with the same numbers), or ``per_arm_measurements`` is on.
+    """
+    lang = case.lang
+    finals = [i for i, row in enumerate(plan) if row[0] == "long-trace-final"]
+    if not ONE_RUN[0] or not isinstance(lang, CheckpointMeasuring) or len(finals) != 1:
+        return {}
+    final = finals[0]
+    long = plan[final][2]
+    states = [i for i, row in enumerate(plan) if row[5].inst is not None and row[2] == long]
+    if not states:
+        return {}
+    got = measure_checkpoints_once(lang, case.source, long, plan[final][5], tuple(plan[i][5] for i in states))
+    if got is None:
+        return {}
+    whole, parts = got
+    return {final: whole, **dict(zip(states, parts))}
+
+
 def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
     spec, source = case.spec, case.source
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     cyc = case.lang.cyclomatic(source)
     toolchain: dict = {}
     tasks = []
-    for arm, text, data, oracle, kind, end, suffix, extra in plan:
-        m = measure_once(case.lang, source, data, end, state=True)
+    together = _measure_together(case, plan)
+    for i, (arm, text, data, oracle, kind, end, suffix, extra) in enumerate(plan):
+        m = together.get(i) or measure_once(case.lang, source, data, end, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}{suffix}: {m.status}; {m.detail}")
-        _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")
+        if not (i in together and end.inst is not None and not m.stdout):  # a snapshot prints nothing of its own:
+            # the run it was taken in is the long final row's, whose stdout is checked
+            _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")
         toolchain = case.lang.task_meta(m)
         tasks.append(
             Task(

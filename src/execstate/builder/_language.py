@@ -149,6 +149,22 @@ class ConstructLanguage(Language, Protocol):
         were folded into it (C++: the local headers it ``#include``s; none for a language without them)."""
 
 
+@runtime_checkable
+class CheckpointMeasuring(Language, Protocol):
+    """A language that measures a case's long input once for every arm (issue 27): the clean program's
+    metrics to its end and each state endpoint's at its checkpoint, from one run."""
+
+    def measure_checkpoints(
+        self, source: str, stdin: bytes, endpoints: tuple[Endpoint, ...]
+    ) -> tuple[Measurement, tuple[Measurement, ...]] | None:
+        """The clean run's ``measure(source, stdin, None, state=True)`` and, per endpoint (all on one loop
+        and projection), what ``measure(source, stdin, endpoint, state=True)`` gives, from one run; equal
+        to those numbers exactly. A failed run is the first item with every endpoint failing alike.
+
+        None when this case cannot be measured so (the caller measures each arm on its own).
+        """
+
+
 MEASURE_WALL_SLACK = 3.0
 """A measurement's wall-clock limit is this many times its CPU limit (``measurement_limits``)."""
 

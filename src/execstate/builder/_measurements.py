@@ -19,12 +19,14 @@ holds at most ``MAX_ENTRIES`` measurements, least recently used first out.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from execstate.builder._language import Endpoint, Language
+from execstate.builder._language import CheckpointMeasuring, Endpoint, Language
 from execstate.metrics import Measurement
 
 MAX_ENTRIES = 128
@@ -40,6 +42,7 @@ class MeasurementStats:
 
 
 _TABLE: OrderedDict[str, Measurement] = OrderedDict()
+_RUNS: OrderedDict[str, tuple[Measurement, tuple[Measurement, ...]] | None] = OrderedDict()
 _LOCK = threading.Lock()  # builds on threads share the table; the measurement itself runs unlocked
 STATS = MeasurementStats()
 
@@ -77,11 +80,69 @@ def measure_once(
     return m
 
 
+def measure_checkpoints_once(
+    lang: CheckpointMeasuring, source: str, stdin: bytes, final: Endpoint, endpoints: tuple[Endpoint, ...]
+) -> tuple[Measurement, tuple[Measurement, ...]] | None:
+    """``lang.measure_checkpoints(source, stdin, endpoints)``, run only if this process has not run it yet.
+
+    A run that measured (or that the adapter declined: None, decided by the program text alone) is kept; a
+    failed run is not. Each endpoint's measurement also enters the table ``measure_once`` reads, so a
+    later per-arm request for it (another construct proposal, say) is not run again either; ``final`` is
+    the endpoint such a request names for the clean run to its end.
+    """
+    key = measurement_key(lang, source, stdin, None, True, 0) + repr(endpoints)
+    with _LOCK:
+        if key in _RUNS:
+            _RUNS.move_to_end(key)
+            STATS.hits += 1
+            return _RUNS[key]
+    got = lang.measure_checkpoints(source, stdin, endpoints)
+    with _LOCK:
+        STATS.runs += 1
+        if got is None or got[0].ok:
+            _RUNS[key] = got
+            while len(_RUNS) > MAX_ENTRIES:
+                _RUNS.popitem(last=False)
+        if got is not None and got[0].ok:
+            _TABLE[measurement_key(lang, source, stdin, final, True, 0)] = got[0]
+            for endpoint, m in zip(endpoints, got[1]):
+                if m.ok:
+                    _TABLE[measurement_key(lang, source, stdin, endpoint, True, 0)] = m
+            while len(_TABLE) > MAX_ENTRIES:
+                _TABLE.popitem(last=False)
+    return got
+
+
+ONE_RUN = [True]
+"""Whether the builder measures a long input once for all its arms (``per_arm_measurements`` clears it)."""
+
+
+@contextlib.contextmanager
+def per_arm_measurements() -> Iterator[None]:
+    """Inside: every arm measured by its own run, as before issue 27 (the reference of ``benchmarks/build.py``;
+    it gives the same numbers, only slower). Builds on threads in this process see it."""
+    ONE_RUN[0] = False
+    try:
+        yield
+    finally:
+        ONE_RUN[0] = True
+
+
 def forget_measurements() -> None:
-    """Empty this process's table and zero its counts (benchmarks measure both ways in one run)."""
+    """Empty this process's tables and zero its counts (benchmarks measure both ways in one run)."""
     with _LOCK:
         _TABLE.clear()
+        _RUNS.clear()
         STATS.hits = STATS.runs = 0
 
 
-__all__ = ["MAX_ENTRIES", "STATS", "MeasurementStats", "forget_measurements", "measure_once", "measurement_key"]
+__all__ = [
+    "MAX_ENTRIES",
+    "STATS",
+    "MeasurementStats",
+    "forget_measurements",
+    "measure_checkpoints_once",
+    "measure_once",
+    "measurement_key",
+    "per_arm_measurements",
+]

@@ -17,6 +17,11 @@ Modes:
 
 ``active=False`` gives the preservation variant: identical to the task source
 except the one guard constant, so no checkpoint fires and output is not silenced.
+
+``measurement_copy`` makes the measurement copy (issue 27): the inside and post
+checkpoints of the task copies, placed exactly where they are, but each calls the
+measuring probe's snapshot hook instead of printing and stopping, so one run of
+it records every state arm's metrics and then the clean run's to its end.
 """
 
 from __future__ import annotations
@@ -77,6 +82,13 @@ def instrument(
     source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
 ) -> Instrumented:
     """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``."""
+    return instrument_with_origins(source, loop_line, variables, mode, k, active=active)[0]
+
+
+def instrument_with_origins(
+    source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
+) -> tuple[Instrumented, list[int]]:
+    """``instrument`` and where each line of the copy came from (clean line number; 0: inserted)."""
     tree = parse_python(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
     p = choose_prefix(source)
@@ -91,12 +103,68 @@ def instrument(
         out.insert_before(
             node.lineno, [loop_indent + f"{p}seen = False  # becomes True in the loop run that reaches iteration {k}\n"]
         )
-    body = _first_body_statement(node)
     top = [f"{p}count[0] += 1\n"]
     if mode == "inside":
         top += [f"if {p}active and {p}count[0] == {k}:\n", f"    {p}emit({projection})\n"]
     elif mode == "post":
         top += [f"if {p}count[0] == {k}:\n", f"    {p}seen = True\n"]
+    _insert_top(out, lines, node, loop_indent, top)
+    if mode == "post":
+        assert node.end_lineno is not None  # ast.parse sets positions on every statement
+        out.insert_after(
+            node.end_lineno,
+            [loop_indent + f"if {p}active and {p}seen:\n", loop_indent + f"    {p}emit({projection})\n"],
+        )
+    return out.result(p), out.origins()
+
+
+SNAPSHOT_HOOK = "snapshot"
+"""The name (after the copy's prefix) under which the measuring probe puts its snapshot hook."""
+
+
+def measurement_copy(
+    source: str, loop_line: int, k: int | None, inside: tuple[int, ...]
+) -> tuple[Instrumented, list[int]]:
+    """The measurement copy of ``source`` and where each of its lines came from (0: inserted).
+
+    Its inserted lines are those of the ``inside`` and ``post`` copies, at the same places: the
+    count at the top of the loop body, ``seen`` before the loop and the test after it. At the top
+    of iteration ``i`` for each ``i`` in ``inside`` it calls ``<prefix>snapshot("inside@i")``; right
+    after the loop statement that reached iteration ``k`` finishes, ``<prefix>snapshot("post")``;
+    the program's output is not silenced and it runs to its end. Only the probe defines the hook.
+    ``k`` None: no post checkpoint (nothing inserted before or after the loop, like the inside copy).
+    """
+    tree = parse_python(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
+    p = choose_prefix(source)
+    lines = source_lines(source)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    out = _Builder(lines)
+    hook = f"{p}{SNAPSHOT_HOOK}"
+    out.insert_before(
+        _prelude_line(tree, lines),
+        [
+            "# --- execstate measurement copy (inserted): snapshots of the metrics at the checkpoints ---\n",
+            f"{p}count = [0]\n",
+            f"{p}inside = {tuple(sorted(set(inside)))!r}\n",
+            "# --- end of execstate code ---\n",
+        ],
+    )
+    loop_indent = _indent(lines[node.lineno - 1])
+    top = [f"{p}count[0] += 1\n", f"if {p}count[0] in {p}inside:\n", f"    {hook}('inside@%d' % {p}count[0])\n"]
+    if k is not None:
+        out.insert_before(node.lineno, [loop_indent + f"{p}seen = False\n"])
+        top += [f"if {p}count[0] == {k}:\n", f"    {p}seen = True\n"]
+        assert node.end_lineno is not None
+        out.insert_after(node.end_lineno, [loop_indent + f"if {p}seen:\n", loop_indent + f"    {hook}('post')\n"])
+    _insert_top(out, lines, node, loop_indent, top)
+    return out.result(p), out.origins()
+
+
+def _insert_top(out: _Builder, lines: list[str], node: ast.For | ast.While, loop_indent: str, top: list[str]) -> None:
+    """Put ``top`` before the loop body's first statement (splitting a body that shares its header's line)."""
+    body = _first_body_statement(node)
     start = _statement_start(body)
     if _starts_after_colon(lines[start - 1], body.col_offset):
         out.split_one_line_body(start, body.col_offset, loop_indent + "    ", top)
@@ -104,13 +172,6 @@ def instrument(
         out.unjoin_body(start, loop_indent + "    ", top)
     else:
         out.insert_before(start, [_indent(lines[start - 1]) + t for t in top])
-    if mode == "post":
-        assert node.end_lineno is not None  # ast.parse sets positions on every statement
-        out.insert_after(
-            node.end_lineno,
-            [loop_indent + f"if {p}active and {p}seen:\n", loop_indent + f"    {p}emit({projection})\n"],
-        )
-    return out.result(p)
 
 
 def source_lines(source: str) -> list[str]:
@@ -230,14 +291,23 @@ class _Builder:
         body = self.lines[line - 1]
         self.replace[line] = [(indent + t, True) for t in texts] + [(indent + body.lstrip(" \t"), False)]
 
-    def result(self, prefix: str) -> Instrumented:
-        rendered: list[tuple[str, bool]] = []
+    def _rendered(self) -> list[tuple[str, int]]:
+        """Each output line and the clean line it comes from (0: inserted)."""
+        rendered: list[tuple[str, int]] = []
         n = len(self.lines)
         for i in range(1, n + 2):
-            rendered.extend(self.before.get(i, []))
+            rendered.extend((t, 0 if ins else i) for t, ins in self.before.get(i, []))
             if i <= n:
-                rendered.extend(self.replace.get(i, [(self.lines[i - 1], False)]))
-            rendered.extend(self.after.get(i, []))
+                rendered.extend((t, 0 if ins else i) for t, ins in self.replace.get(i, [(self.lines[i - 1], False)]))
+            rendered.extend((t, 0 if ins else i) for t, ins in self.after.get(i, []))
+        return rendered
+
+    def result(self, prefix: str) -> Instrumented:
+        rendered = self._rendered()
         text = "".join(t for t, _ in rendered)
-        inserted = frozenset(i + 1 for i, (_, ins) in enumerate(rendered) if ins)
+        inserted = frozenset(i + 1 for i, (_, origin) in enumerate(rendered) if not origin)
         return Instrumented(text, inserted, prefix)
+
+    def origins(self) -> list[int]:
+        """Line ``i + 1`` of the result comes from clean line ``origins()[i]`` (0: inserted)."""
+        return [origin for _, origin in self._rendered()]

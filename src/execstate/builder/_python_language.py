@@ -27,10 +27,17 @@ from execstate.builder._language import (
     refusal_line,
 )
 from execstate.builder._languages import language_entry
-from execstate.builder._python import check_variables, instrument, resolve_loop
+from execstate.builder._python import (
+    SNAPSHOT_HOOK,
+    check_variables,
+    instrument,
+    instrument_with_origins,
+    measurement_copy,
+    resolve_loop,
+)
 from execstate.environments import Environment
 from execstate.errors import SpecProblem
-from execstate.metrics import Measurement, cyclomatic, measure
+from execstate.metrics import Measurement, Snapshots, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
 
 if TYPE_CHECKING:
@@ -125,6 +132,75 @@ class PythonLanguage:
             hidden_prefix=inst.prefix if inst else None,
             limits=self.measure_limits(),
             library=self.library,
+        )
+
+    def measure_checkpoints(
+        self, source: str, stdin: bytes, endpoints: tuple[Endpoint, ...]
+    ) -> tuple[Measurement, tuple[Measurement, ...]] | None:
+        """One run of the measurement copy (``_python.measurement_copy``): its checkpoints call the probe's
+        snapshot hook where the inside and post copies print and stop, and it runs on to the end.
+
+        Its inserted lines and names are neither counted nor state, as in every copy; the probe first
+        checks, by compiling, that the copy's own instructions are those of the clean program and of
+        each endpoint's copy, line by line. Where the test after the loop takes over an instruction the
+        compiler gave the loop's line (the jump back of an enclosing loop, an implicit return), the post
+        checkpoint is measured by its own run of the post copy and the rest still share one run; a loop
+        body on its header's line (the copies split it) or a jump that grows an EXTENDED_ARG leaves None.
+        """
+        loop_line, variables = endpoints[0].loop_line, endpoints[0].variables
+        if any(e.loop_line != loop_line or e.variables != variables or e.inst is None for e in endpoints):
+            return None
+        copies = []
+        for e in endpoints:
+            inst, origins = instrument_with_origins(source, loop_line, variables, e.mode, e.k or 1)  # type: ignore[arg-type]
+            if e.inst is None or inst.source != e.inst.source:
+                return None  # not a copy this adapter made: measure it on its own
+            copies.append((inst.source, tuple(origins)))
+        posts = {e.k for e in endpoints if e.mode == "post"}
+        if len(posts) > 1:
+            return None
+        inside = tuple(e.k or 0 for e in endpoints if e.mode == "inside")
+        k = posts.pop() if posts else None
+        m = self._snapshot_run(source, stdin, loop_line, k, inside, copies)
+        alone: dict[int, Measurement] = {}
+        if m.status == "inexact" and k is not None:  # the post test is what differs: measure post on its own
+            keep = [i for i, e in enumerate(endpoints) if e.mode != "post"]
+            m = self._snapshot_run(source, stdin, loop_line, None, inside, [copies[i] for i in keep])
+            alone = {i: self.measure(source, stdin, e, state=True) for i, e in enumerate(endpoints) if i not in keep}
+        if m.status == "inexact":
+            return None
+        if not m.ok:
+            return m, tuple(m for _ in endpoints)
+        found = []
+        for i, e in enumerate(endpoints):
+            label = "post" if e.mode == "post" else f"inside@{e.k}"
+            at = alone.get(i) or m.snapshot(label)
+            detail = f"the measured run never reached the {label} checkpoint (it behaves differently when measured)"
+            found.append(at or Measurement("error", detail, None, None, None, m.toolchain, b""))
+        return m, tuple(found)
+
+    def _snapshot_run(
+        self,
+        source: str,
+        stdin: bytes,
+        loop_line: int,
+        k: int | None,
+        inside: tuple[int, ...],
+        copies: list[tuple[str, tuple[int, ...]]],
+    ) -> Measurement:
+        """The probe's run of the measurement copy (status ``inexact``: refused, nothing ran)."""
+        copy, origins = measurement_copy(source, loop_line, k, inside)
+        return measure(
+            copy.source,
+            stdin,
+            filename=self.filename,
+            python=self.python,
+            state=True,
+            exclude_lines=copy.inserted_lines,
+            hidden_prefix=copy.prefix,
+            limits=self.measure_limits(),
+            library=self.library,
+            snapshots=Snapshots(copy.prefix + SNAPSHOT_HOOK, tuple(origins), source, tuple(copies)),
         )
 
     def cyclomatic(self, source: str) -> int | None:

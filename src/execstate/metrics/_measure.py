@@ -25,7 +25,8 @@ class Measurement:
     """Metrics of one run; the three metrics are ``None`` unless ``status == "ok"``."""
 
     status: str
-    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``."""
+    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``; ``inexact``: a
+    snapshot run refused before running (its copy cannot stand for the clean program)."""
     detail: str
     """Why the status is not ``ok`` (e.g. the program's traceback tail); empty when ok."""
     trace_length: int | None
@@ -41,6 +42,17 @@ class Measurement:
     """The program's own standard output."""
     accelerated: bool = False
     """True when the probe's C extension counted the instructions (same numbers, faster)."""
+    snapshots: tuple[tuple[str, int, int | None, int | None], ...] = ()
+    """``(label, trace_length, peak_state, state_load)`` at each checkpoint a measurement copy reached, in
+    the order reached (``measure(..., snapshots=...)``); empty for any other measurement."""
+
+    def snapshot(self, label: str) -> Measurement | None:
+        """The metrics as they were at the checkpoint ``label``, as a measurement of their own (None if never
+        reached); its stdout is empty: the checkpoint printed nothing."""
+        for name, trace, peak, load in self.snapshots:
+            if name == label:
+                return Measurement(self.status, self.detail, trace, peak, load, self.toolchain, b"", self.accelerated)
+        return None
 
     @property
     def ok(self) -> bool:
@@ -59,6 +71,7 @@ def measure(
     timeout_s: float = 60.0,
     limits: Limits | None = None,
     library: Path | None = None,
+    snapshots: Snapshots | None = None,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -77,7 +90,9 @@ def measure(
     alone in a fresh directory, and the metrics come back over an inherited
     pipe, never through a file the program could write. ``library`` is a
     declared environment's package folder, on ``sys.path`` read-only; its code
-    is foreign (never counted) like the standard library's.
+    is foreign (never counted) like the standard library's. ``snapshots``: ``source`` is a measurement
+    copy whose checkpoints call the probe's hook (``Snapshots``); the result's ``snapshots`` hold the
+    metrics at each, and status ``inexact`` (nothing ran) says the copy cannot stand for the clean program.
     """
     return run_probe(
         PROBE,
@@ -91,7 +106,34 @@ def measure(
         timeout_s=timeout_s,
         limits=limits,
         library=library,
+        snapshots=snapshots,
     )
+
+
+@dataclass(frozen=True)
+class Snapshots:
+    """What makes a measurement a snapshot run: the hook's name and what the copy must equal.
+
+    ``hook`` is the name (starting with the hidden prefix) the program calls as ``hook(label)``.
+    ``origins[i]`` is the clean line that line ``i + 1`` of the copy comes from (0: inserted).
+    ``clean`` is the clean program; ``copies`` are other copies (text, origins) whose runs the
+    snapshots stand for. The probe compares the instructions of all of them before it runs.
+    """
+
+    hook: str
+    origins: tuple[int, ...]
+    clean: str
+    copies: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "snapshot_hook": self.hook,
+            "equivalent_to": {
+                "origins": list(self.origins),
+                "clean": self.clean,
+                "copies": [[f"copy {i + 1}", text, list(origins)] for i, (text, origins) in enumerate(self.copies)],
+            },
+        }
 
 
 def run_probe(
@@ -108,6 +150,7 @@ def run_probe(
     limits: Limits | None = None,
     accelerate: bool = True,
     library: Path | None = None,
+    snapshots: Snapshots | None = None,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
 
@@ -118,6 +161,8 @@ def run_probe(
     options: dict[str, Any] = {"filename": filename, "exclude_lines": sorted(exclude_lines), "state": state}
     options |= {"hidden_prefix": hidden_prefix, "accelerate": accelerate}
     options["accelerator_dir"] = accelerator_dir(interpreter) if accelerate else None
+    if snapshots is not None:
+        options |= snapshots.config()
     # not TemporaryDirectory: its recursive clean-up fails on a program's 1,500-deep tree (RecursionError)
     with program_directory("execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
@@ -172,6 +217,8 @@ def _classify(result: SandboxResult, report: dict | None, problem: str, version:
     if report is None:
         status = "crash" if result.status == "crash" else "error"
         return failed(status, f"{problem}: {result.describe()}")
+    if report["outcome"] == "inexact":
+        return failed("inexact", report["detail"])
     if report["outcome"] == "syntax-error":
         return failed("error", f"the program does not compile under Python {version}: {report['detail'].strip()}")
     if report["outcome"] == "exception":
@@ -190,7 +237,19 @@ def _classify(result: SandboxResult, report: dict | None, problem: str, version:
         version,
         result.stdout,
         bool(report.get("accelerated")),
+        _snapshots(report.get("snapshots") or ""),
     )
+
+
+def _snapshots(text: str) -> tuple[tuple[str, int, int | None, int | None], ...]:
+    """The probe's ``label=trace,peak,load;...`` (``-`` for a metric not measured)."""
+    found = []
+    for item in filter(None, text.split(";")):
+        label, _, values = item.partition("=")
+        trace, peak, load = (None if v == "-" else int(v) for v in values.split(","))
+        assert trace is not None
+        found.append((label, trace, peak, load))
+    return tuple(found)
 
 
 def _tail(text: str) -> str:

@@ -14,6 +14,16 @@ inherited descriptor ``result_fd`` (never to a file) at normal exit,
 checkpoint). The parent accepts only a line carrying its token, so bytes the
 program writes to files or to other descriptors cannot pass for the result.
 
+Snapshots (issue 27): with ``snapshot_hook`` set, the probe puts a function
+under that name (a hidden one) into the program's globals; each call
+``hook(label)`` records ``(trace_length, peak_state, state_load)`` as they are at
+that moment, once per label, and the result carries them (``snapshots``). The
+program run is then a builder's measurement copy (its checkpoints call the hook
+and go on). ``equivalent_to`` makes the probe first check, by compiling, that the
+copy's own instructions (those not on ``exclude_lines``) are the clean program's
+and those of every other copy listed, in order and line by line; if not, it
+reports ``inexact`` without running anything.
+
 Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
 - trace_length: 3.11 counts ``opcode`` trace events of owned frames, 3.12+
   counts sys.monitoring INSTRUCTION events; a location that never counts
@@ -28,6 +38,7 @@ import collections
 import importlib.machinery
 import importlib.util
 import json
+import opcode
 import os
 import sys
 import threading
@@ -67,6 +78,17 @@ class Probe:
         self.walker = StateWalker(self.filename, cfg["hidden_prefix"], self.accel) if cfg["state"] else None
         self.python_count = 0
         self.tables = {}
+        self.snapshots = {}
+
+    def snapshot(self, label):
+        """Record the metrics as they are now under ``label`` (the first call with a label counts)."""
+        if label not in self.snapshots:
+            self.snapshots[label] = self.metrics_now()
+
+    def metrics_now(self):
+        count = self.python_count + (self.accel.count() if self.accel is not None else 0)
+        walker = self.walker
+        return (count, walker.peak if walker else None, walker.load if walker else None)
 
     # --- which instructions count ----------------------------------------
     def classify(self, code):
@@ -150,14 +172,14 @@ class Probe:
             self.accel.stop()
 
     def result(self):
-        count = self.python_count + (self.accel.count() if self.accel is not None else 0)
-        walker = self.walker
-        return {
-            "trace_length": count,
-            "peak_state": walker.peak if walker else None,
-            "state_load": walker.load if walker else None,
-            "accelerated": self.accel is not None,
-        }
+        count, peak, load = self.metrics_now()
+        result = {"trace_length": count, "peak_state": peak, "state_load": load, "accelerated": self.accel is not None}
+        if self.snapshots:
+            result["snapshots"] = ";".join(
+                "%s=%s" % (label, ",".join("-" if v is None else "%d" % v for v in values))
+                for label, values in self.snapshots.items()
+            )
+        return result
 
 
 class StateWalker:
@@ -311,7 +333,7 @@ class ResultChannel:
     puts another file on that number never sees the token.
     """
 
-    TEXT_KEYS = frozenset(("python", "outcome", "detail"))
+    TEXT_KEYS = frozenset(("python", "outcome", "detail", "snapshots"))
 
     def __init__(self, fd, token):
         self.fd, self.token = fd, token
@@ -398,6 +420,70 @@ def compile_program(cfg, channel):
         return None
 
 
+# --- is the measurement copy's run the clean program's run? -------------------------
+CACHE_OPCODE = opcode.opmap.get("CACHE")
+UNCOUNTED = frozenset([CACHE_OPCODE] + ([opcode.opmap["EXTENDED_ARG"]] if not MONITORING else []))
+"""Code units that are no event: inline caches, and on 3.11 EXTENDED_ARG (its opcode event is its
+instruction's; 3.12+ counts it as an instruction of its own, so there it is compared)."""
+
+
+def signature(code, origins):
+    """The program's own instructions of ``code`` and of the code it defines, in order.
+
+    Each is (opcode, clean line, starts a line): ``origins[i]`` is the clean line of line ``i + 1``
+    (0: inserted, dropped; ``None`` for the clean program itself). A code object defined on an
+    inserted line (the copy's own helpers) is dropped with everything in it.
+    """
+    found = []
+
+    def visit(code, root):
+        if not root and origins is not None and _origin(code.co_firstlineno, origins) == 0:
+            return
+        kept, previous = [], None
+        raw = code.co_code
+        for start, end, line in code.co_lines():
+            origin = _origin(line, origins)
+            if origin == 0:
+                continue
+            for offset in range(start, end, 2):
+                op = raw[offset]
+                if op in UNCOUNTED:
+                    continue
+                kept.append((op, origin, line != previous))
+                previous = line
+        found.append((code.co_name, kept))
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                visit(const, False)
+
+    visit(code, True)
+    return found
+
+
+def _origin(line, origins):
+    if origins is None or line is None or line <= 0:
+        return line
+    return origins[line - 1] if line <= len(origins) else -1
+
+
+def inexact_copy(cfg, code):
+    """Why the copy's run would not count as the clean program's (and the others') does, or ''."""
+    spec = cfg.get("equivalent_to")
+    if not spec:
+        return ""
+    mine = signature(code, spec["origins"])
+    filename = cfg["filename"]
+    for name, text, origins in [("the clean program", spec["clean"], None), *spec.get("copies", ())]:
+        try:
+            theirs = signature(compile(text, filename, "exec", dont_inherit=True), origins)
+        except (SyntaxError, ValueError) as exc:
+            return "%s does not compile: %s" % (name, exc)
+        if theirs != mine:
+            where = next((a[0] for a, b in zip(mine, theirs) if a != b), "a code object")
+            return "the measurement copy's own instructions differ from those of %s in %s" % (name, where)
+    return ""
+
+
 def read_config(path):
     """The config, read and then deleted before the program runs: the program cannot read the token from it."""
     with open(path, encoding="utf-8") as fh:
@@ -423,6 +509,10 @@ def main(probe_class=Probe):
     if code is None:
         sys.exit(2)
     filename = cfg["filename"]
+    inexact = inexact_copy(cfg, code)
+    if inexact:
+        channel.write(None, "inexact", 0, inexact)
+        sys.exit(0)
     launcher = load_launcher(cfg["launcher"]) if cfg.get("launcher") else None
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": filename, "__builtins__": __builtins__})
@@ -430,6 +520,8 @@ def main(probe_class=Probe):
     sys.argv = [filename]
     sys.path[0] = os.path.dirname(os.path.abspath(cfg["source_path"]))  # not the probe's own directory
     probe = probe_class(cfg)
+    if cfg.get("snapshot_hook"):
+        module.__dict__[cfg["snapshot_hook"]] = probe.snapshot
     real_exit = os._exit
 
     def checkpoint_exit(status):

@@ -1,0 +1,174 @@
+"""One run measures every arm of a long input (issue 27): its numbers are those of one run per arm, exactly.
+
+The reference is the measurement the builder made before: the clean program to its end, and each
+instrumented copy (inside, post, a sweep's inside) to its checkpoint, each in a run of its own.
+The programs cover what moves an instruction between lines when code is inserted around a loop:
+a nested loop whose exit is the enclosing loop's jump back, a loop ending a function, ``break`` and
+``else``, ``while`` loops, generators, jumps long enough to need EXTENDED_ARG, and a loop body on
+its header's line (which the copies split: measured per arm, never from the one run).
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.metrics._metrics_helpers import interpreter_params
+
+from execstate.builder import BuildOptions, build_case, forget_measurements, load_spec
+from execstate.builder._language import Endpoint
+from execstate.builder._measurements import STATS, per_arm_measurements
+from execstate.builder._python_language import PythonLanguage
+from execstate.sandbox import Limits
+
+NESTED = """\
+import sys
+rows = [list(map(int, line.split())) for line in sys.stdin.read().splitlines()]
+best = 0
+for row in rows:
+    acc = 0
+    for x in row:
+        acc += x
+        if acc > 40:
+            break
+    best = max(best, acc)
+print(best)
+"""
+
+FUNCTION_END = """\
+def total(values):
+    seen = set()
+    s = 0
+    for v in values:
+        if v in seen:
+            continue
+        seen.add(v)
+        s += v * v
+
+
+def main():
+    data = [int(t) for t in input().split()]
+    out = []
+    for i in range(len(data)):
+        out.append(total(data[: i + 1]))
+    print(len(out), sum(data))
+
+
+main()
+"""
+
+WHILE_ELSE = """\
+n = int(input())
+steps, x = 0, n
+while x != 1:
+    x = x // 2 if x % 2 == 0 else 3 * x + 1
+    steps += 1
+else:
+    steps += 100
+pairs = {}
+for i in range(steps % 7 + 3):
+    pairs[i] = (i, str(i))
+print(steps, len(pairs))
+"""
+
+GENERATOR = """\
+def evens(n):
+    for i in range(n):
+        if i % 2 == 0:
+            yield i
+
+
+class Box:
+    def __init__(self):
+        self.items = []
+
+
+box = Box()
+for e in evens(int(input())):
+    box.items.append([e, e * e])
+print(len(box.items))
+"""
+
+LONG_BODY = (
+    "n = int(input())\nacc = []\nfor i in range(n):\n"
+    + "".join(f"    acc.append(i + {j})\n" for j in range(130))
+    + "print(len(acc))\n"
+)
+
+ONE_LINE = """\
+n = int(input())
+t = []
+for i in range(n): t.append(i * i)
+print(sum(t))
+"""
+
+PROGRAMS = {
+    # name: (source, input, loop line, variables, k, sweep iterations)
+    "nested-inner-loop": (NESTED, b"1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n", 6, ("acc",), 3, (2, 4)),
+    "nested-outer-loop": (NESTED, b"1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n", 4, ("best",), 2, (1,)),
+    "loop-ends-a-function": (FUNCTION_END, b"3 1 4 1 5 9 2 6\n", 4, ("s",), 9, ()),
+    "while-else": (WHILE_ELSE, b"27\n", 3, ("x", "steps"), 50, (2, 80)),
+    "generator-and-instances": (GENERATOR, b"30\n", 13, ("e",), 7, ()),
+    "extended-arg-jump": (LONG_BODY, b"12\n", 3, ("acc",), 5, ()),
+    "one-line-body": (ONE_LINE, b"40\n", 3, ("t",), 20, ()),
+}
+
+
+def _endpoints(lang: PythonLanguage, source: str, loop: int, variables: tuple, k: int, sweep: tuple) -> tuple:
+    ends = [Endpoint(loop, variables, "inside", k, lang.instrument(source, loop, variables, "inside", k))]
+    ends.append(Endpoint(loop, variables, "post", k, lang.instrument(source, loop, variables, "post", k)))
+    ends += [
+        Endpoint(loop, variables, "inside", kk, lang.instrument(source, loop, variables, "inside", kk)) for kk in sweep
+    ]
+    return tuple(ends)
+
+
+def _numbers(m) -> tuple:
+    return (m.status, m.trace_length, m.peak_state, m.state_load)
+
+
+@pytest.mark.parametrize("python", interpreter_params())
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_one_run_gives_each_arms_own_measurement_exactly(name, python):
+    source, stdin, loop, variables, k, sweep = PROGRAMS[name]
+    lang = PythonLanguage(limits=Limits(wall_s=30, cpu_s=30), python=python)
+    ends = _endpoints(lang, source, loop, variables, k, sweep)
+    together = lang.measure_checkpoints(source, stdin, ends)
+    final = lang.measure(source, stdin, Endpoint(loop, variables), state=True)
+    assert final.ok, final.detail
+    arms = [lang.measure(source, stdin, e, state=True) for e in ends]
+    assert all(m.ok for m in arms), [m.detail for m in arms]
+    if name == "one-line-body":
+        assert together is None  # the copies split the line: their line events are not the clean program's
+        return
+    assert together is not None, f"{name}: the one run was refused"
+    whole, parts = together
+    assert _numbers(whole) == _numbers(final) and whole.stdout == final.stdout
+    assert [_numbers(m) for m in parts] == [_numbers(m) for m in arms]
+    assert len({m.trace_length for m in parts}) == len(parts)  # distinct checkpoints: not one number reused
+
+
+def test_a_failed_run_fails_every_arm_with_the_run_s_reason():
+    source = "import sys\nn = int(input())\nfor i in range(n):\n    pass\nsys.exit(3)\n"
+    lang = PythonLanguage()
+    ends = _endpoints(lang, source, 3, ("i",), 2, ())
+    got = lang.measure_checkpoints(source, b"5\n", ends)
+    assert got is not None
+    whole, parts = got
+    assert whole.status == "crash" and "status 3" in whole.detail
+    assert [m.status for m in parts] == ["crash", "crash"]
+
+
+def test_a_build_measured_in_one_run_equals_the_per_arm_build_and_runs_fewer_measurements(tmp_path):
+    from pathlib import Path
+
+    spec = load_spec(Path(__file__).parent / "cases" / "list_state" / "case.toml")
+    forget_measurements()
+    one = build_case(spec, BuildOptions())
+    one_runs = STATS.runs
+    forget_measurements()
+    with per_arm_measurements():
+        per_arm = build_case(spec, BuildOptions())
+    per_arm_runs = STATS.runs
+    forget_measurements()
+    assert isinstance(one, list) and isinstance(per_arm, list)
+    assert [t.to_json_line() for t in one] == [t.to_json_line() for t in per_arm]
+    assert one_runs == per_arm_runs - 2  # long final, inside and post: one run instead of three
