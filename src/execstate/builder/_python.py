@@ -89,13 +89,7 @@ def instrument_with_origins(
     source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
 ) -> tuple[Instrumented, list[int]]:
     """``instrument`` and where each line of the copy came from (clean line number; 0: inserted)."""
-    tree = parse_python(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
-    p = choose_prefix(source)
-    lines = source_lines(source)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    out = _Builder(lines)
+    tree, node, p, lines, out = _start_copy(source, loop_line)
     projection = "{" + ", ".join(f'"{v}": {v}' for v in variables) + "}"
     out.insert_before(_prelude_line(tree, lines), _prelude(p, mode, active))
     loop_indent = _indent(lines[node.lineno - 1])
@@ -134,13 +128,7 @@ def measurement_copy(
     the program's output is not silenced and it runs to its end. Only the probe defines the hook.
     ``k`` None: no post checkpoint (nothing inserted before or after the loop, like the inside copy).
     """
-    tree = parse_python(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
-    p = choose_prefix(source)
-    lines = source_lines(source)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    out = _Builder(lines)
+    tree, node, p, lines, out = _start_copy(source, loop_line)
     hook = f"{p}{SNAPSHOT_HOOK}"
     out.insert_before(
         _prelude_line(tree, lines),
@@ -172,6 +160,16 @@ def _insert_top(out: _Builder, lines: list[str], node: ast.For | ast.While, loop
         out.unjoin_body(start, loop_indent + "    ", top)
     else:
         out.insert_before(start, [_indent(lines[start - 1]) + t for t in top])
+
+
+def _start_copy(source: str, loop_line: int) -> tuple[ast.Module, ast.For | ast.While, str, list[str], _Builder]:
+    """What every copy starts from: the tree, the loop node, the prefix, the lines and an empty builder."""
+    tree = parse_python(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == loop_line)
+    lines = source_lines(source)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    return tree, node, choose_prefix(source), lines, _Builder(lines)
 
 
 def source_lines(source: str) -> list[str]:
