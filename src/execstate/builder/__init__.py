@@ -9,6 +9,7 @@ from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._language import (
     MEASURE_WALL_SLACK,
     CheckpointMeasuring,
+    CheckpointStates,
     ConstructLanguage,
     Endpoint,
     Instrumented,
@@ -56,6 +57,7 @@ __all__ = [
     "Candidate",
     "CaseSpec",
     "CheckpointMeasuring",
+    "CheckpointStates",
     "ConstructLanguage",
     "Endpoint",
     "Excluded",

@@ -15,10 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from execstate.builder._invariant import InvariantRefused, audit_invariant
-from execstate.builder._language import CheckpointMeasuring, Endpoint, Instrumented, Language, Variation
+from execstate.builder._language import (
+    STATE_FAILED,
+    CheckpointMeasuring,
+    CheckpointStates,
+    Endpoint,
+    Instrumented,
+    Language,
+    Variation,
+)
 from execstate.builder._languages import helper_language, make_language
 from execstate.builder._measurements import ONE_RUN, measure_checkpoints_once, measure_once
-from execstate.builder._neighbours import inside_neighbours, post_neighbours, sweep_iterations
+from execstate.builder._neighbours import NEIGHBOUR_REACH, inside_neighbours, post_neighbours, sweep_iterations
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import source_lines
 from execstate.builder._spec import CaseSpec, InputSource
@@ -127,7 +135,8 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         raise Excluded("reachability", f"inside_iteration {k} exceeds the {K} iterations of the loop on the long input")
     variables = spec.checkpoint.variables
     inst = {arm: lang.instrument(source, loop_line, variables, arm, k) for arm in ("inside", "post")}
-    oracles = {arm: _state_oracle(case, inst[arm], long, arm) for arm in ("inside", "post")}
+    states = _states_together(case, loop_line, long, k, K)
+    oracles = {arm: states.oracle(arm) if states else _state_oracle(case, inst[arm], long, arm) for arm in inst}
     _check_fields(oracles["inside"], oracles["post"])
     for arm in ("inside", "post"):
         _check_preservation(case, inst[arm], arm, {"short": (short, outs["short"]), "long": (long, outs["long"])})
@@ -148,14 +157,14 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         meta["environment"] = env.record()
     if spec.invariant is not None:
         meta["invariant"] = _audit(case, {"short": (short, outs["short"]), "long": (long, outs["long"])}, oracles)
-    probe = _prober(case, loop_line, long)
+    probe = states.prober(_prober(case, loop_line, long)) if states else _prober(case, loop_line, long)
     near = {"inside": inside_neighbours(probe, k, K), "post": post_neighbours(probe, k, K, oracles["post"])}
     ends = {
         "inside": Endpoint(loop_line, variables, "inside", k, inst["inside"]),
         "post": Endpoint(loop_line, variables, "post", k, inst["post"]),
     }
     plan = _plan(source, short, long, outs, oracles, Endpoint(loop_line, variables), ends, near)
-    return _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"]), meta)
+    return _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"], states), meta)
 
 
 def _prober(case: _Case, loop_line: int, data: bytes) -> Callable[[str, int], str | None]:
@@ -170,14 +179,17 @@ def _prober(case: _Case, loop_line: int, data: bytes) -> Callable[[str, int], st
     return probe
 
 
-def _sweep_plan(case: _Case, loop_line: int, K: int, long: bytes, inside_oracle: str) -> list[tuple]:
+def _sweep_plan(
+    case: _Case, loop_line: int, K: int, long: bytes, inside_oracle: str, states: _States | None
+) -> list[tuple]:
     """Plan rows of the extra inside tasks of a checkpoint sweep (SPEC 11), checked like the inside arm."""
     rows = []
     for kk in sweep_iterations(case.spec.checkpoint, K):
         if kk > K:
             raise Excluded("reachability", f"sweep iteration {kk} exceeds the {K} iterations of the loop")
         ins = case.lang.instrument(case.source, loop_line, case.spec.checkpoint.variables, "inside", kk)
-        oracle = _state_oracle(case, ins, long, f"inside@k{kk}")
+        known = states.sweep_oracle(kk) if states else None
+        oracle = known or _state_oracle(case, ins, long, f"inside@k{kk}")
         a, b = json.loads(oracle), json.loads(inside_oracle)
         if list(a) != list(b):
             raise Excluded("fields", f"sweep checkpoint k={kk} emits keys {list(a)}, the inside arm {list(b)}")
@@ -185,6 +197,128 @@ def _sweep_plan(case: _Case, loop_line: int, K: int, long: bytes, inside_oracle:
         end = Endpoint(loop_line, case.spec.checkpoint.variables, "inside", kk, ins)
         rows.append(("inside-loop-state", ins.source, long, oracle, "json", end, suffix, {"k": kk, "sweep": True}))
     return rows
+
+
+POST_WINDOW = 64
+"""Iterations on each side of k whose post states the states copy prints (the neighbour search rarely
+looks further; beyond, each is one run of the post copy, as without the states copy)."""
+
+
+@dataclass
+class _States:
+    """The states of one run per seed of the states copy (``CheckpointStates``), parsed.
+
+    ``runs[i]`` holds the ``i``-th variation's run: ``inside`` (iteration -> state line, None where the
+    projection failed) and ``post`` (the iterations of each loop execution within the window, and its
+    exit state line or None). Every state is exactly what the inside or post copy of that iteration prints.
+    """
+
+    case: _Case
+    loop_line: int
+    data: bytes
+    k: int
+    window: tuple[int, int]
+    runs: list[tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]]]
+
+    def _post(self, run: int, j: int) -> tuple[bool, str | None]:
+        """(found, state): the exit state of the execution holding iteration ``j`` in run ``run``."""
+        for iterations, state in self.runs[run][1]:
+            if j in iterations:
+                return True, state
+        return False, None
+
+    def _checked(self, arm: str, lines: list[str | None]) -> str | None:
+        """The oracle from the seeds' lines, checked as ``_state_oracle`` checks the copies' outputs; None
+        when a seed has no line (that path tells why, with the failing run's own evidence)."""
+        if any(line is None for line in lines):
+            return None
+        texts = [(line or "").encode("utf-8") + b"\n" for line in lines]
+        limit = self.case.opts.max_checkpoint_bytes
+        if max(map(len, texts)) > limit:
+            raise Excluded(
+                "checkpoint-size",
+                f"the {arm} checkpoint printed {max(map(len, texts))} bytes, more than max_checkpoint_bytes = "
+                f"{limit}; project fewer or smaller variables or raise BuildOptions.max_checkpoint_bytes",
+            )
+        if len(set(texts)) > 1:
+            raise Excluded(
+                "oracle-determinism",
+                f"the {arm} checkpoint emitted different states across "
+                f"{', '.join(v.name for v in self.case.lang.variations)}: " + " vs ".join(_clip(t) for t in texts),
+            )
+        return texts[0].decode("utf-8")
+
+    def oracle(self, arm: str) -> str:
+        """The inside or post oracle; the per-copy runs (``_state_oracle``) when a seed's run lacks it."""
+        if arm == "inside":
+            lines = [run[0].get(self.k) for run in self.runs]
+        else:
+            lines = [self._post(i, self.k)[1] for i in range(len(self.runs))]
+        found = self._checked(arm, lines)
+        if found is not None:
+            return found
+        variables = self.case.spec.checkpoint.variables
+        inst = self.case.lang.instrument(self.case.source, self.loop_line, variables, arm, self.k)  # type: ignore[arg-type]
+        return _state_oracle(self.case, inst, self.data, arm)
+
+    def sweep_oracle(self, kk: int) -> str | None:
+        return self._checked(f"inside@k{kk}", [run[0].get(kk) for run in self.runs])
+
+    def prober(self, separate: Callable[[str, int], str | None]) -> Callable[[str, int], str | None]:
+        """The neighbour probe answered from the reference run, and by ``separate`` beyond what it printed."""
+
+        def probe(mode: str, j: int) -> str | None:
+            inside, _ = self.runs[0]
+            if mode == "inside" and j in inside:
+                return inside[j]
+            if mode == "post" and self.window[0] <= j <= self.window[1]:
+                return self._post(0, j)[1]  # an execution that never exits normally prints nothing: None
+            return separate(mode, j)
+
+        return probe
+
+
+def _states_together(case: _Case, loop_line: int, long: bytes, k: int, K: int) -> _States | None:
+    """One run per seed of the states copy, parsed; None when the language has no states copy, a run
+    failed (the per-copy runs then decide, with their own evidence) or ``per_arm_measurements`` is on."""
+    lang = case.lang
+    if not ONE_RUN[0] or not isinstance(lang, CheckpointStates):
+        return None
+    sweep = [kk for kk in sweep_iterations(case.spec.checkpoint, K) if kk <= K]
+    near = range(max(1, k - NEIGHBOUR_REACH), min(K, k + NEIGHBOUR_REACH) + 1)
+    window = (max(1, k - POST_WINDOW), min(K, k + POST_WINDOW))
+    runs: list[tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]]] = []
+    for i, variation in enumerate(lang.variations):
+        inside = (k, *sweep, *(near if i == 0 else ()))
+        copy = lang.states_copy(
+            case.source, loop_line, case.spec.checkpoint.variables, k, tuple(inside), window, stop=i > 0
+        )
+        res = case.run(copy.source, long, variation)
+        if not res.ok:
+            return None
+        parsed = _parse_states(res.stdout)
+        if parsed is None:
+            return None
+        runs.append(parsed)
+    return _States(case, loop_line, long, k, window, runs)
+
+
+def _parse_states(out: bytes) -> tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]] | None:
+    inside: dict[int, str | None] = {}
+    post: list[tuple[frozenset[int], str | None]] = []
+    try:
+        for line in out.decode("utf-8").split("\n")[:-1]:
+            label, _, state = line.partition("\t")
+            value = None if state == STATE_FAILED else state
+            if label.startswith("inside@"):
+                inside[int(label[7:])] = value
+            elif label.startswith("post@"):
+                post.append((frozenset(int(j) for j in label[5:].split(",")), value))
+            else:
+                return None
+    except ValueError:  # not UTF-8, or not a label the copy prints
+        return None
+    return inside, post
 
 
 def _audit(case: _Case, runs: dict[str, tuple[bytes, bytes]], oracles: dict[str, str]) -> dict:

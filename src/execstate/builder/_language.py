@@ -165,6 +165,34 @@ class CheckpointMeasuring(Language, Protocol):
         """
 
 
+STATE_FAILED = "!"
+"""What a states copy prints after a label whose projection fails there (unbound, refused): no state."""
+
+
+@runtime_checkable
+class CheckpointStates(Language, Protocol):
+    """A language whose states at many checkpoints of one run come from one copy (issue 27): the state
+    oracles of every seed, a sweep's, and the neighbour oracles, instead of one run per checkpoint."""
+
+    def states_copy(
+        self,
+        source: str,
+        loop_line: int,
+        variables: tuple[str, ...],
+        k: int,
+        inside: tuple[int, ...],
+        window: tuple[int, int],
+        *,
+        stop: bool,
+    ) -> Instrumented:
+        """A copy whose run prints, with the program's own output silenced, one line ``label<TAB>state``
+        per checkpoint: ``inside@i`` for each ``i`` in ``inside``, and ``post@i,j,...`` at the exit of each
+        execution of the loop that ran iterations ``i, j, ...`` within ``window`` (bounds included). The
+        state is what the inside or post copy of such an iteration prints, or ``!`` where that copy would
+        fail at its checkpoint. ``stop``: exit once the execution holding ``k`` printed its exit and the
+        last ``inside`` iteration is past (else run to the end)."""
+
+
 MEASURE_WALL_SLACK = 3.0
 """A measurement's wall-clock limit is this many times its CPU limit (``measurement_limits``)."""
 

@@ -31,7 +31,7 @@ import io
 import re
 import tokenize
 
-from execstate.builder._language import COUNT_MARKER, Instrumented, Mode, line_of_text
+from execstate.builder._language import COUNT_MARKER, STATE_FAILED, Instrumented, Mode, line_of_text
 from execstate.errors import SpecProblem
 from execstate.metrics import parse_python
 
@@ -148,6 +148,71 @@ def measurement_copy(
         out.insert_after(node.end_lineno, [loop_indent + f"if {p}seen:\n", loop_indent + f"    {hook}('post')\n"])
     _insert_top(out, lines, node, loop_indent, top)
     return out.result(p), out.origins()
+
+
+def states_copy(
+    source: str,
+    loop_line: int,
+    variables: tuple[str, ...],
+    k: int,
+    inside: tuple[int, ...],
+    window: tuple[int, int],
+    *,
+    stop: bool,
+) -> Instrumented:
+    """A copy printing the projection at many checkpoints of one run, each line ``label<TAB>json`` (or
+    ``label<TAB>!`` when the projection fails there), with the program's own output silenced.
+
+    ``inside@i`` at the top of iteration ``i`` for each ``i`` in ``inside``; ``post@i,j,...`` at the exit
+    of each execution of the loop that ran iterations ``i, j, ...`` inside ``window`` (its bounds
+    included: the post copy armed at any of them prints this). It prints what the inside and post copies
+    of those iterations print, without stopping (printing changes nothing the program sees); ``stop``:
+    exit once the execution holding ``k`` has printed its exit and the last ``inside`` iteration is past.
+    """
+    tree, node, p, lines, out = _start_copy(source, loop_line)
+    projection = "{" + ", ".join(f'"{v}": {v}' for v in variables) + "}"
+    last = max(inside, default=0) if stop else 1 << 62
+    failed = f"{p}failed"  # what a projection that fails becomes: no JSON value, so it prints the marker
+    prelude = _prelude(p, "inside", True)[:-5]  # imports, silencing, the JSON encoder: not emit
+    prelude += [
+        f"{p}inside = {tuple(sorted(set(inside)))!r}\n",
+        f"{p}done = [False]\n",
+        f"{failed} = object()\n",
+        f"def {p}emit(label, state):\n",
+        "    try:\n",
+        f"        line = {p}json.dumps({p}plain(state), ensure_ascii=False, separators=(',', ':'), allow_nan=False)\n",
+        "    except Exception:\n",
+        f"        line = {STATE_FAILED!r}\n",
+        f"    {p}os.write({p}stdout, (label + '\\t' + line + '\\n').encode('utf-8'))\n",
+        "# --- end of execstate code ---\n",
+    ]
+    out.insert_before(_prelude_line(tree, lines), prelude)
+    loop_indent = _indent(lines[node.lineno - 1])
+    state = ["try:\n", f"    {p}state = {projection}\n", "except Exception:\n", f"    {p}state = {failed}\n"]
+    out.insert_before(node.lineno, [loop_indent + f"{p}mine = []\n"])
+    top = [
+        f"{p}count[0] += 1\n",
+        f"if {window[0]} <= {p}count[0] <= {window[1]}:\n",
+        f"    {p}mine.append({p}count[0])\n",
+        f"if {p}count[0] in {p}inside:\n",
+        *("    " + line for line in state),
+        f"    {p}emit('inside@%d' % {p}count[0], {p}state)\n",
+        f"if {p}done[0] and {p}count[0] >= {last}:\n",
+        f"    {p}os._exit(0)\n",
+    ]
+    _insert_top(out, lines, node, loop_indent, top)
+    assert node.end_lineno is not None
+    after = [
+        f"if {p}mine:\n",
+        *("    " + line for line in state),
+        f"    {p}emit('post@' + ','.join(map(str, {p}mine)), {p}state)\n",
+        f"    if {k} in {p}mine:\n",
+        f"        {p}done[0] = True\n",
+        f"        if {p}count[0] >= {last}:\n",
+        f"            {p}os._exit(0)\n",
+    ]
+    out.insert_after(node.end_lineno, [loop_indent + line for line in after])
+    return out.result(p)
 
 
 def _insert_top(out: _Builder, lines: list[str], node: ast.For | ast.While, loop_indent: str, top: list[str]) -> None:

@@ -34,6 +34,7 @@ from execstate.builder._python import (
     instrument_with_origins,
     measurement_copy,
     resolve_loop,
+    states_copy,
 )
 from execstate.environments import Environment
 from execstate.errors import SpecProblem
@@ -178,6 +179,19 @@ class PythonLanguage:
             detail = f"the measured run never reached the {label} checkpoint (it behaves differently when measured)"
             found.append(at or Measurement("error", detail, None, None, None, m.toolchain, b""))
         return m, tuple(found)
+
+    def states_copy(
+        self,
+        source: str,
+        loop_line: int,
+        variables: tuple[str, ...],
+        k: int,
+        inside: tuple[int, ...],
+        window: tuple[int, int],
+        *,
+        stop: bool,
+    ) -> Instrumented:
+        return states_copy(source, loop_line, variables, k, inside, window, stop=stop)
 
     def _snapshot_run(
         self,
