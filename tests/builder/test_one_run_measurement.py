@@ -172,3 +172,73 @@ def test_a_build_measured_in_one_run_equals_the_per_arm_build_and_runs_fewer_mea
     assert isinstance(one, list) and isinstance(per_arm, list)
     assert [t.to_json_line() for t in one] == [t.to_json_line() for t in per_arm]
     assert one_runs == per_arm_runs - 2  # long final, inside and post: one run instead of three
+
+
+RECURSIVE = """\
+import sys
+sys.setrecursionlimit(10000)
+n = int(input())
+children = {i: [c for c in (2 * i, 2 * i + 1) if c <= n] for i in range(1, n + 1)}
+order = []
+
+
+def visit(node, depth):
+    total = depth
+    for child in children[node]:
+        total += visit(child, depth + 1)
+        order.append(child)
+    return total
+
+
+print(visit(1, 0), len(order))
+"""
+
+LATE_BINDING = """\
+n = int(input())
+out = []
+for i in range(n):
+    if i > 3:
+        late = i * 2
+    out.append(i)
+print(len(out))
+"""
+
+BUILDS = {
+    # name: (program, short input, long input, checkpoint table)
+    "recursion-nests-executions": (RECURSIVE, "7\n", "60\n", 'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3'),
+    "nested-inner-loop": (NESTED, "1 2\n3\n", "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n", 'loop = 6\nvariables = ["acc"]'),
+    "while-else": (WHILE_ELSE, "6\n", "27\n", 'loop = 3\nvariables = ["x", "steps"]\ninside_iterations = [3, 90]'),
+    "unbound-before-some-neighbours": (LATE_BINDING, "6\n", "30\n", 'loop = 3\nvariables = ["out"]\ninside_iteration = 5'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILDS))
+def test_a_case_built_from_one_run_per_input_and_seed_equals_the_per_copy_build(name, tmp_path, monkeypatch):
+    from execstate.builder import _case
+
+    used = []
+    together = _case._states_together
+    monkeypatch.setattr(_case, "_states_together", lambda *a: used.append(together(*a)) or used[-1])
+    program, short, long, checkpoint = BUILDS[name]
+    (tmp_path / "main.py").write_text(program)
+    (tmp_path / "short.txt").write_text(short)
+    (tmp_path / "long.txt").write_text(long)
+    (tmp_path / "case.toml").write_text(
+        f'id = "tests/{name}"\nstudy = "tests"\nlanguage = "python"\nprogram = "main.py"\n'
+        f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n{checkpoint}\n'
+    )
+    spec = load_spec(tmp_path / "case.toml")
+    forget_measurements()
+    one = build_case(spec, BuildOptions())
+    one_runs = STATS.runs
+    forget_measurements()
+    with per_arm_measurements():
+        reference = build_case(spec, BuildOptions())
+    forget_measurements()
+    assert isinstance(reference, list), reference
+    assert isinstance(one, list), one
+    assert [t.to_json_line() for t in one] == [t.to_json_line() for t in reference]
+    assert one_runs == 6 + 2  # three trace repeats per input; the short final arm; one run for the long ones
+    assert len(used) == 2 and used[0] is not None and used[1] is None  # states from one run per seed; per copy
+    neighbours = [n for t in reference for n in t.meta.get("neighbours", []) if "d" in n]
+    assert neighbours, "the case has no neighbour oracles to compare"
