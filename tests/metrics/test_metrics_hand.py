@@ -10,6 +10,19 @@ LISTS = 'a = [1, 2]\nb = a\nc = (a, "xy", 3.5)\nprint(len(c))\n'
 # lines 1..4 see: {} -> 0; a -> 2; a + b (same list, adds 0) -> 2; + c (a seen, "xy", 3.5) -> 4
 FUNCTIONS = 'def f(x):\n    y = [x, x]\n    return len(y)\ng = {"k": (1, None)}\nprint(f(3))\n'
 # module lines 1, 4, 5 see 0, 0 (f is a function), 3 (g: key, 1, None); f's lines 2, 3 see x+g = 4, x+y+g = 6
+REPEATS = """class Big(int):
+    pass
+class Node:
+    pass
+inf = 1 << 62
+n = Node()
+t = [inf] * 5 + [Big(7)] * 3 + [n, n] + [[1, 2]] * 2 + [True, True, None]
+print(len(t))
+"""
+# Each element of a list counts, the same scalar object again included (the walker skips looking at a
+# scalar that repeats its neighbour, not counting it); a repeated container or instance adds 0.
+# Lines 1-5 see 0 (classes are not state); 6 sees inf (1); 7 inf + n (an instance without attributes: 0) = 1;
+# 8: inf 1 + n 0 + t: 5 + 3 + (n, n) 0 + [1, 2] once 2 + 3 = 14. Peak 14, load 0 + 1 + 1 + 14 = 16
 CHECKPOINT = """import os as _es_os
 _es_k = 0
 s = 0
@@ -27,7 +40,7 @@ INSTRUMENTATION = {"exclude_lines": frozenset({1, 2, 5, 6, 7, 8}), "hidden_prefi
 
 
 @pytest.mark.parametrize("python", interpreter_params())
-@pytest.mark.parametrize(("source", "peak", "load"), [(LISTS, 4, 8), (FUNCTIONS, 6, 13)], ids=["lists", "functions"])
+@pytest.mark.parametrize(("source", "peak", "load"), [(LISTS, 4, 8), (FUNCTIONS, 6, 13), (REPEATS, 14, 16)], ids=["lists", "functions", "repeats"])
 def test_state_by_hand(python, source, peak, load):
     ref = assert_all_equal(measure_three_ways(source, b"", python))
     assert (ref.peak_state, ref.state_load) == (peak, load)

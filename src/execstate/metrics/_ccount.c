@@ -140,6 +140,10 @@ static PyObject *deque_type = NULL;       /* collections.deque */
 static PyObject *owned_class = NULL;      /* callable(type) -> bool */
 static PyObject *attribute_values = NULL; /* callable(instance) -> list */
 
+/* Elements are scattered objects whose type is read from memory: ask for the header of the element this
+   many steps ahead while the current one is classified (the walk is bound by memory latency, not work). */
+#define PREFETCH_AHEAD 8
+
 typedef struct { void *key; unsigned long gen; } SeenSlot;
 static SeenSlot *seen = NULL;
 static size_t seen_cap = 0, seen_used = 0;
@@ -221,6 +225,45 @@ static long long enter(PyObject *value, Stack *stack, int *error)
     return 0;
 }
 
+/* Sizes of a list's or tuple's elements. The size is read again each step: enter() may run Python
+   code (a metaclass's __module__) that changes the list. An element that is the very object the
+   previous one was, when that one was a scalar (no Python code ran since: the list is unchanged and
+   still holds it), adds 1 again without being looked at: [0] * n and [inf] * n tables cost one
+   pointer comparison per element. */
+/* The exact scalar types, by one read of the object's type: most elements of a large state are these. */
+static inline int exact_scalar(PyObject *value)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    return type == &PyLong_Type || type == &PyBool_Type || type == &PyUnicode_Type || type == &PyFloat_Type
+        || value == Py_None || type == &PyBytes_Type || type == &PyComplex_Type;
+}
+
+static long long enter_items(PyObject *node, int is_list, Stack *stack, int *error)
+{
+    PyObject **items = is_list ? ((PyListObject *)node)->ob_item : ((PyTupleObject *)node)->ob_item;
+    PyObject *scalar = NULL; /* the previous element, when it was a scalar */
+    long long total = 0;
+    for (Py_ssize_t i = 0; !*error && i < (is_list ? PyList_GET_SIZE(node) : PyTuple_GET_SIZE(node)); i++) {
+        if (is_list) items = ((PyListObject *)node)->ob_item; /* a resize may move the array */
+        PyObject *item = items[i];
+        if (item == scalar) {
+            total += 1;
+            continue;
+        }
+        Py_ssize_t ahead = i + PREFETCH_AHEAD;
+        if (ahead < (is_list ? PyList_GET_SIZE(node) : PyTuple_GET_SIZE(node))) __builtin_prefetch(items[ahead]);
+        if (exact_scalar(item)) {
+            scalar = item;
+            total += 1;
+            continue;
+        }
+        long long size = enter(item, stack, error);
+        scalar = size == 1 ? item : NULL;
+        total += size;
+    }
+    return total;
+}
+
 static long long enter_all_iter(PyObject *iterator, Stack *stack, int *error)
 {
     long long total = 0;
@@ -241,14 +284,14 @@ static long long expand(PyObject *node, Stack *stack, int *error)
     if (PyDict_Check(node)) {
         Py_ssize_t pos = 0;
         PyObject *key, *value;
-        while (!*error && PyDict_Next(node, &pos, &key, &value))
-            total += enter(key, stack, error) + enter(value, stack, error);
+        while (!*error && PyDict_Next(node, &pos, &key, &value)) {
+            total += exact_scalar(key) ? 1 : enter(key, stack, error);
+            if (!*error) total += exact_scalar(value) ? 1 : enter(value, stack, error);
+        }
     } else if (PyList_Check(node)) {
-        for (Py_ssize_t i = 0; !*error && i < PyList_GET_SIZE(node); i++)
-            total += enter(PyList_GET_ITEM(node, i), stack, error);
+        total = enter_items(node, 1, stack, error);
     } else if (PyTuple_Check(node)) {
-        for (Py_ssize_t i = 0; !*error && i < PyTuple_GET_SIZE(node); i++)
-            total += enter(PyTuple_GET_ITEM(node, i), stack, error);
+        total = enter_items(node, 0, stack, error);
     } else if (PyAnySet_Check(node)) {
         total = enter_all_iter(PySet_Type.tp_iter(node), stack, error);
     } else if (PyObject_TypeCheck(node, (PyTypeObject *)deque_type)) {
