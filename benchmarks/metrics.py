@@ -9,10 +9,14 @@ Prints, measured side by side in one run (best of ``--repeat`` runs each):
     on a 10^6-iteration loop and on a function-heavy program, with the C
     accelerator and with the pure-Python fallback;
 (b) fast / reference state metrics on a loop whose list grows to 10^4 elements
-    (the two must agree exactly; the script exits 1 if they do not).
+    (the two must agree exactly; the script exits 1 if they do not);
+(c) the walk's cost: nanoseconds per walked state slot (measurement wall time / state_load) of one
+    state measurement of ``codecontests_py/1003_f_abbreviation``'s long input (1.1e10 slots, peak
+    183,673: two 303 x 303 tables), with the C accelerator.
 Both sides of every ratio run in the same sandbox, so interpreter start-up is
 in both. Targets (issue 3): ratio <= 4 on 3.12+; state speed-up >= 10.
---smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference).
+--smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference),
+and (c) on a 40 x 40 table program instead of 1003_f.
 """
 
 from __future__ import annotations
@@ -62,6 +66,17 @@ a = []
 for i in range(n):
     a.append(i % 7)
 print(sum(a))
+"""
+
+
+ROOT = Path(__file__).resolve().parent.parent
+WALKED = ROOT / "src" / "execstate" / "studies" / "codecontests_py" / "pool" / "1003_f_abbreviation_11357"
+TABLES = """n = int(input())
+dp = [[0] * n for _ in range(n)]
+for i in range(n):
+    for j in range(n):
+        dp[i][j] = (dp[i - 1][j] + j) % 7
+print(sum(map(sum, dp)))
 """
 
 
@@ -121,6 +136,23 @@ def state_ratio(python: str, n: int) -> bool:
     return same
 
 
+def walk_cost(python: str, smoke: bool) -> None:
+    if smoke:
+        name, source, stdin = "40 x 40 tables", TABLES, b"40\n"
+    else:
+        name, source, stdin = (
+            "1003_f long input",
+            (WALKED / "main.py").read_text(),
+            (WALKED / "tests" / "6.in").read_bytes(),
+        )
+    wall, m = best(lambda: run_probe(PROBE, source, stdin, python=python, timeout_s=3600), 1)
+    assert m.ok and m.state_load, m.detail
+    print(
+        f"  {name}: {wall:6.2f}s for {m.state_load:.3g} walked slots (peak {m.peak_state}) = "
+        f"{wall / m.state_load * 1e9:.2f} ns per slot (accelerated={m.accelerated})"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -149,6 +181,8 @@ def main() -> int:
             if not args.skip_reference:
                 print(" (b) state metrics, fast vs reference")
                 ok = state_ratio(python, args.state_n) and ok
+            print(" (c) the walk: ns per walked state slot")
+            walk_cost(python, args.smoke)
     return 0 if ok else 1
 
 
