@@ -38,10 +38,12 @@ SAMPLE = {
     # a few cases per study, chosen to cover each layout: classic folders holding their own files, a
     # networkx case that takes its id, program and checkpoint from study.toml, constructed specs naming
     # their pool's program and test inputs, a C++ spec naming its pool and one holding its header-inlined
-    # program, and a pilot case ([invariant]) running a classic program through `sources`
+    # program, and a pilot case ([invariant]) running a classic program through `sources`; 666_a does
+    # `from sys import *` (sys.modules is its state: the probe may leave no module of its own there) and
+    # has its loop body on its header's line
     "classic": ["bisection", "run_length"],
     "networkx": ["band0_seed23374"],
-    "codecontests_py": ["445_b_dzy_loves_chemistry_1921", "103_b_cthulhu_4280"],
+    "codecontests_py": ["445_b_dzy_loves_chemistry_1921", "103_b_cthulhu_4280", "666_a_reberland_linguistics_4325"],
     "library_cpp": ["zalgorithm", "shortest_path"],
     "pilot": ["decode_ways"],
 }

@@ -38,7 +38,6 @@ import collections
 import importlib.machinery
 import importlib.util
 import json
-import opcode
 import os
 import sys
 import threading
@@ -421,13 +420,23 @@ def compile_program(cfg, channel):
 
 
 # --- is the measurement copy's run the clean program's run? -------------------------
-CACHE_OPCODE = opcode.opmap.get("CACHE")
-UNCOUNTED = frozenset([CACHE_OPCODE] + ([opcode.opmap["EXTENDED_ARG"]] if not MONITORING else []))
-"""Code units that are no event: inline caches, and on 3.11 EXTENDED_ARG (its opcode event is its
-instruction's; 3.12+ counts it as an instruction of its own, so there it is compared)."""
+def uncounted_opcodes():
+    """Code units that are no event: inline caches, and on 3.11 EXTENDED_ARG (its opcode event is its
+    instruction's; 3.12+ counts it as an instruction of its own, so there it is compared).
+
+    ``opcode`` is imported for this and taken out of ``sys.modules`` again: a program that looks at
+    ``sys.modules`` (``from sys import *`` makes it state) sees what it sees in a plain run.
+    """
+    before = set(sys.modules)
+    import opcode
+
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+    names = ["CACHE"] + ([] if MONITORING else ["EXTENDED_ARG"])
+    return frozenset(opcode.opmap[name] for name in names if name in opcode.opmap)
 
 
-def signature(code, origins):
+def signature(code, origins, uncounted):
     """The program's own instructions of ``code`` and of the code it defines, in order.
 
     Each is (opcode, clean line, starts a line): ``origins[i]`` is the clean line of line ``i + 1``
@@ -447,7 +456,7 @@ def signature(code, origins):
                 continue
             for offset in range(start, end, 2):
                 op = raw[offset]
-                if op in UNCOUNTED:
+                if op in uncounted:
                     continue
                 kept.append((op, origin, line != previous))
                 previous = line
@@ -471,11 +480,12 @@ def inexact_copy(cfg, code):
     spec = cfg.get("equivalent_to")
     if not spec:
         return ""
-    mine = signature(code, spec["origins"])
+    uncounted = uncounted_opcodes()
+    mine = signature(code, spec["origins"], uncounted)
     filename = cfg["filename"]
     for name, text, origins in [("the clean program", spec["clean"], None), *spec.get("copies", ())]:
         try:
-            theirs = signature(compile(text, filename, "exec", dont_inherit=True), origins)
+            theirs = signature(compile(text, filename, "exec", dont_inherit=True), origins, uncounted)
         except (SyntaxError, ValueError) as exc:
             return "%s does not compile: %s" % (name, exc)
         if theirs != mine:
