@@ -58,3 +58,26 @@ def test_a_failed_measurement_is_not_remembered():
     assert not measure_once(lang, source, b"", None, state=False).ok
     assert not measure_once(lang, source, b"", None, state=False).ok
     assert (STATS.runs, STATS.hits) == (2, 0)
+
+
+def test_a_program_that_runs_out_of_cpu_time_on_an_input_is_run_once_whatever_the_checkpoint():
+    from execstate.builder._language import Endpoint
+    from execstate.builder._measurements import measure_checkpoints_once
+    from execstate.sandbox import Limits
+
+    lang = PythonLanguage(limits=Limits(wall_s=2, cpu_s=0.5), measure_factor=1.0)
+    source = "n = int(input())\nt = 0\nfor i in range(n):\n    t += i\nwhile True:\n    t += 1\n"
+
+    def ends(k):
+        inst = {m: lang.instrument(source, 3, ("t",), m, k) for m in ("inside", "post")}
+        return tuple(Endpoint(3, ("t",), m, k, inst[m]) for m in ("inside", "post"))
+
+    first = measure_checkpoints_once(lang, source, b"10\n", Endpoint(3, ("t",)), ends(3))
+    assert first is not None and first[0].status == "timeout" and "CPU limit" in first[0].detail
+    assert (STATS.runs, STATS.hits) == (1, 0)
+    again = measure_checkpoints_once(lang, source, b"10\n", Endpoint(3, ("t",)), ends(5))
+    assert again is not None and again[0] is first[0] and [m.status for m in again[1]] == ["timeout", "timeout"]
+    assert (STATS.runs, STATS.hits) == (1, 1)
+    other_input = measure_checkpoints_once(lang, source, b"11\n", Endpoint(3, ("t",)), ends(5))
+    assert other_input is not None and other_input[0].status == "timeout"
+    assert (STATS.runs, STATS.hits) == (2, 1)

@@ -43,6 +43,9 @@ class MeasurementStats:
 
 _TABLE: OrderedDict[str, Measurement] = OrderedDict()
 _RUNS: OrderedDict[str, tuple[Measurement, tuple[Measurement, ...]] | None] = OrderedDict()
+_OUT_OF_CPU: OrderedDict[str, Measurement] = OrderedDict()
+"""One-run measurements that ran out of CPU time, by program and input (any checkpoints): CPU time does
+not depend on the machine's load, and every copy does at least the clean program's work to its end."""
 _LOCK = threading.Lock()  # builds on threads share the table; the measurement itself runs unlocked
 STATS = MeasurementStats()
 
@@ -86,19 +89,30 @@ def measure_checkpoints_once(
     """``lang.measure_checkpoints(source, stdin, endpoints)``, run only if this process has not run it yet.
 
     A run that measured (or that the adapter declined: None, decided by the program text alone) is kept; a
-    failed run is not. Each endpoint's measurement also enters the table ``measure_once`` reads, so a
-    later per-arm request for it (another construct proposal, say) is not run again either; ``final`` is
-    the endpoint such a request names for the clean run to its end.
+    failed run is not, except one that ran out of CPU time: then every one-run measurement of this program
+    and input (another loop, another projection) reports that failure without running. Each endpoint's
+    measurement also enters the table ``measure_once`` reads, so a later per-arm request for it (another
+    construct proposal, say) is not run again either; ``final`` is the endpoint such a request names for
+    the clean run to its end.
     """
-    key = measurement_key(lang, source, stdin, None, True, 0) + repr(endpoints)
+    program = measurement_key(lang, source, stdin, None, True, 0)
+    key = program + repr(endpoints)
     with _LOCK:
         if key in _RUNS:
             _RUNS.move_to_end(key)
             STATS.hits += 1
             return _RUNS[key]
+        spent = _OUT_OF_CPU.get(program)
+        if spent is not None:  # another loop or projection of this program and input: it runs out again
+            STATS.hits += 1
+            return spent, tuple(spent for _ in endpoints)
     got = lang.measure_checkpoints(source, stdin, endpoints)
     with _LOCK:
         STATS.runs += 1
+        if got is not None and got[0].status == "timeout" and "CPU limit" in got[0].detail:
+            _OUT_OF_CPU[program] = got[0]
+            while len(_OUT_OF_CPU) > MAX_ENTRIES:
+                _OUT_OF_CPU.popitem(last=False)
         if got is None or got[0].ok:
             _RUNS[key] = got
             while len(_RUNS) > MAX_ENTRIES:
@@ -133,6 +147,7 @@ def forget_measurements() -> None:
     with _LOCK:
         _TABLE.clear()
         _RUNS.clear()
+        _OUT_OF_CPU.clear()
         STATS.hits = STATS.runs = 0
 
 
