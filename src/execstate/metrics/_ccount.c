@@ -246,8 +246,11 @@ static long long enter_items(PyObject *node, int is_list, Stack *stack, int *err
     for (Py_ssize_t i = 0; !*error && i < (is_list ? PyList_GET_SIZE(node) : PyTuple_GET_SIZE(node)); i++) {
         if (is_list) items = ((PyListObject *)node)->ob_item; /* a resize may move the array */
         PyObject *item = items[i];
-        if (item == scalar) {
-            total += 1;
+        if (item == scalar) { /* a run of one scalar: nothing runs while it is scanned, the list holds still */
+            Py_ssize_t end = i + 1, size = is_list ? PyList_GET_SIZE(node) : PyTuple_GET_SIZE(node);
+            while (end < size && items[end] == scalar) end++;
+            total += end - i;
+            i = end - 1;
             continue;
         }
         Py_ssize_t ahead = i + PREFETCH_AHEAD;
