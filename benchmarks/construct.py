@@ -13,7 +13,8 @@ Prints, measured in one run:
 (b) the first ``--dask-problems`` problems on the process pool and on a ``distributed.LocalCluster``
     with as many single-threaded worker processes, side by side: wall times, their ratio, and
     whether both wrote the same bytes.
-``--problem ID`` (repeatable) takes only those problems, in that order, in (a) and (b); then (a) compares
+``--keep DIR`` copies the specs (a) wrote to DIR. (a) also names the spec folders that differ from the
+committed ones and the five slowest problems. ``--problem ID`` (repeatable) takes only those problems, in that order, in (a) and (b); then (a) compares
 their spec folders with the committed ones.
 --smoke: two quick problems (codecontests_py: one without a spec, one with) in (a), the first of them in (b).
 """
@@ -43,6 +44,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--problem", action="append", help="only this problem of the pool (repeatable; default: all)")
     ap.add_argument("--dask-problems", type=int, default=8)
+    ap.add_argument("--keep", type=Path, help="copy the constructed specs/ here (to inspect or commit them)")
     ap.add_argument("--smoke", action="store_true", help="two problems, one on Dask: does it still run?")
     args = ap.parse_args()
     study = STUDIES[args.study]
@@ -77,12 +79,19 @@ def main() -> None:
             same = tree_bytes(out) == tree_bytes(study.cases_dir)
         else:  # construct.json lists these problems only: compare their spec folders
             same = all(tree_bytes(out / i) == tree_bytes(study.cases_dir / i) for i in ids)
+        differing = [i for i in ids if tree_bytes(out / i) != tree_bytes(study.cases_dir / i)]
+        slowest = sorted(result.outcomes, key=lambda o: -sum(o.seconds.values()))[:5]
+        if args.keep:
+            shutil.copytree(out, args.keep, dirs_exist_ok=True)
         print(f"(a) {args.study}: {len(problems)} problems, {len(result.written)} specs, {args.jobs} workers")
         print(f"    {len(problems) / wall * 60:.1f} problems/min ({wall:.0f} s)")
         print(
             "    phases: " + ", ".join(f"{k} {v / total:.0%}" for k, v in sorted(phases.items(), key=lambda kv: -kv[1]))
         )
         print(f"    identical to the committed specs{'' if args.problem is None else ' (these problems)'}: {same}")
+        if differing:
+            print(f"    spec folders that differ: {', '.join(differing)}")
+        print("    slowest: " + ", ".join(f"{o.problem} {sum(o.seconds.values()):.0f} s" for o in slowest))
 
         subset = problems[: args.dask_problems]
         forget_measurements()
