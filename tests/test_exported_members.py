@@ -9,6 +9,8 @@ import execstate.cli
 PUBLIC = {
     "execstate.builder": {
         "helper_language",
+        "CheckpointMeasuring",
+        "CheckpointStates",
         "CARD_NAME",
         "MeasurementStats",
         "forget_measurements",
@@ -204,6 +206,7 @@ PUBLIC = {
         "CompilerMissing",
         "CppMeasurement",
         "Measurement",
+        "Snapshots",
         "compile_cpp",
         "cyclomatic",
         "cyclomatic_cpp",

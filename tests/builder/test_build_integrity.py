@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import LANGUAGES, BuildOptions, PythonLanguage, build
+from execstate.builder._measurements import per_arm_measurements
 from execstate.errors import UsageError
 from execstate.sandbox import Limits
 
@@ -137,14 +138,38 @@ class _StateMeasuredWrong(PythonLanguage):
 
 
 def test_a_state_arm_measured_with_other_stdout_is_excluded(tmp_path, monkeypatch):
+    """Measured arm by arm, the state arm's own run is checked."""
     wrong = replace(LANGUAGES["python"], adapter=lambda opts: _StateMeasuredWrong(opts.limits, opts.python))
+    monkeypatch.setitem(LANGUAGES, "python", wrong)
+    write_case(tmp_path, "sums", SUMS)
+    with per_arm_measurements():
+        tasks, excluded = built(tmp_path)
+    assert not tasks
+    assert excluded["sums"].check == "measurement"
+    assert "measuring inside-loop-state printed" in excluded["sums"].reason
+    assert "instrumented run's stdout" in excluded["sums"].reason
+
+
+@dataclass(frozen=True)
+class _OneRunMeasuredWrong(PythonLanguage):
+    """The one run that measures the long input's arms prints one extra byte."""
+
+    def measure_checkpoints(self, source, stdin, endpoints):
+        got = super().measure_checkpoints(source, stdin, endpoints)
+        assert got is not None
+        return replace(got[0], stdout=got[0].stdout + b"!"), got[1]
+
+
+def test_the_one_run_that_measures_the_state_arms_is_checked_like_the_final_run(tmp_path, monkeypatch):
+    """Measured in one run, the state arms' metrics are that run's: its stdout must be the clean run's."""
+    wrong = replace(LANGUAGES["python"], adapter=lambda opts: _OneRunMeasuredWrong(opts.limits, opts.python))
     monkeypatch.setitem(LANGUAGES, "python", wrong)
     write_case(tmp_path, "sums", SUMS)
     tasks, excluded = built(tmp_path)
     assert not tasks
     assert excluded["sums"].check == "measurement"
-    assert "measuring inside-loop-state printed" in excluded["sums"].reason
-    assert "instrumented run's stdout" in excluded["sums"].reason
+    assert "measuring long-trace-final printed" in excluded["sums"].reason
+    assert "clean run's stdout" in excluded["sums"].reason
 
 
 def test_inputs_and_checkpoints_over_their_maximum_are_excluded(tmp_path):
