@@ -233,19 +233,7 @@ class _States:
         if any(line is None for line in lines):
             return None
         texts = [(line or "").encode("utf-8") + b"\n" for line in lines]
-        limit = self.case.opts.max_checkpoint_bytes
-        if max(map(len, texts)) > limit:
-            raise Excluded(
-                "checkpoint-size",
-                f"the {arm} checkpoint printed {max(map(len, texts))} bytes, more than max_checkpoint_bytes = "
-                f"{limit}; project fewer or smaller variables or raise BuildOptions.max_checkpoint_bytes",
-            )
-        if len(set(texts)) > 1:
-            raise Excluded(
-                "oracle-determinism",
-                f"the {arm} checkpoint emitted different states across "
-                f"{', '.join(v.name for v in self.case.lang.variations)}: " + " vs ".join(_clip(t) for t in texts),
-            )
+        _check_state_outputs(self.case, arm, texts)
         return texts[0].decode("utf-8")
 
     def oracle(self, arm: str) -> str:
@@ -469,6 +457,15 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
                 f"the {arm} checkpoint never fired on the long input (the program ran to its end without reaching it)",
             )
     texts = [r.stdout for r in results]
+    _check_state_outputs(case, arm, texts)
+    text = texts[0].decode("utf-8")
+    if text.count("\n") != 1 or not text.endswith("\n"):
+        raise Excluded("reachability", f"the {arm} checkpoint output is not exactly one line: {_clip(texts[0])}")
+    return text
+
+
+def _check_state_outputs(case: _Case, arm: str, texts: list[bytes]) -> None:
+    """Checks ``checkpoint-size`` and ``oracle-determinism`` on what one checkpoint printed in each variation."""
     limit = case.opts.max_checkpoint_bytes
     if max(map(len, texts)) > limit:
         raise Excluded(
@@ -480,12 +477,8 @@ def _state_oracle(case: _Case, inst: Instrumented, data: bytes, arm: str) -> str
         raise Excluded(
             "oracle-determinism",
             f"the {arm} checkpoint emitted different states across "
-            f"{', '.join(v.name for v in variations)}: " + " vs ".join(_clip(t) for t in texts),
+            f"{', '.join(v.name for v in case.lang.variations)}: " + " vs ".join(_clip(t) for t in texts),
         )
-    text = texts[0].decode("utf-8")
-    if text.count("\n") != 1 or not text.endswith("\n"):
-        raise Excluded("reachability", f"the {arm} checkpoint output is not exactly one line: {_clip(texts[0])}")
-    return text
 
 
 def _checkpoint_failure(lang: Language, arm: str, variation: Variation, res: SandboxResult) -> Excluded:

@@ -123,16 +123,24 @@ class PythonLanguage:
         """The probe's metrics; an instrumented copy's inserted lines and names are not the program's, so
         they are neither counted nor state (the checkpoint needs no other knowledge of the loop)."""
         inst = endpoint.inst if endpoint is not None else None
+        return self._probe(inst or Instrumented(source, frozenset(), ""), stdin, state=state)
+
+    def _probe(
+        self, copy: Instrumented, stdin: bytes, *, state: bool, snapshots: Snapshots | None = None
+    ) -> Measurement:
+        """``measure`` of a program text under this adapter's interpreter, limits and environment; ``copy``'s
+        inserted lines are not counted and names with its prefix are not state (no prefix: the clean program)."""
         return measure(
-            inst.source if inst else source,
+            copy.source,
             stdin,
             filename=self.filename,
             python=self.python,
             state=state,
-            exclude_lines=inst.inserted_lines if inst else frozenset(),
-            hidden_prefix=inst.prefix if inst else None,
+            exclude_lines=copy.inserted_lines,
+            hidden_prefix=copy.prefix or None,
             limits=self.measure_limits(),
             library=self.library,
+            snapshots=snapshots,
         )
 
     def measure_checkpoints(
@@ -204,18 +212,8 @@ class PythonLanguage:
     ) -> Measurement:
         """The probe's run of the measurement copy (status ``inexact``: refused, nothing ran)."""
         copy, origins = measurement_copy(source, loop_line, k, inside)
-        return measure(
-            copy.source,
-            stdin,
-            filename=self.filename,
-            python=self.python,
-            state=True,
-            exclude_lines=copy.inserted_lines,
-            hidden_prefix=copy.prefix,
-            limits=self.measure_limits(),
-            library=self.library,
-            snapshots=Snapshots(copy.prefix + SNAPSHOT_HOOK, tuple(origins), source, tuple(copies)),
-        )
+        hook = Snapshots(copy.prefix + SNAPSHOT_HOOK, tuple(origins), source, tuple(copies))
+        return self._probe(copy, stdin, state=True, snapshots=hook)
 
     def cyclomatic(self, source: str) -> int | None:
         return cyclomatic(source)
