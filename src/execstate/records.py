@@ -90,6 +90,7 @@ Check = Literal[
     "checkpoint-size",
     "measurement",
     "invariant",  # the case's [invariant] failed its audit or states an answer (SPEC 10.7, docs/pilot.md)
+    "fresh",  # build --fresh: no fresh candidate within the bounds, or (--fresh-only) not refreshable
 ]
 
 Condition = Literal["baseline", "guided", "placebo"]
@@ -301,6 +302,9 @@ class BuildManifest(Record):
     environments: list[dict[str, Any]] = Field(default_factory=list)
     """Each distinct declared environment of the admitted tasks (their ``meta["environment"]``: preset, python,
     every installed package as ``name==version``, include directories with their SHA-256); empty: none declared."""
+    fresh: dict[str, Any] | None = None
+    """A ``--fresh`` build's summary (None otherwise): ``commitment`` (``sha256:`` of the prefixed seed; the seed
+    is never written), ``refreshed`` (fresh case ids), ``not_refreshable`` (published case id -> why)."""
 
 
 class Usage(Record):

@@ -6,6 +6,7 @@ from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
 from execstate.builder._executor import EXECUTORS, open_executor
+from execstate.builder._fresh import FRESH_SUFFIX, SEED_ENV, Fresh, fresh_case_id
 from execstate.builder._language import (
     MEASURE_WALL_SLACK,
     CheckpointMeasuring,
@@ -38,6 +39,7 @@ from execstate.builder._python_language import HASH_SEEDS, PythonLanguage
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.builder._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
 from execstate.builder._study import STUDY_FILE, StudyRoot, find_study
+from execstate.builder._verify_fresh import FreshVerification, verify_fresh
 from execstate.errors import SpecError, SpecProblem
 from execstate.records import tasks_bytes
 from execstate.studies import builtin_studies, study_dir
@@ -47,10 +49,12 @@ __all__ = [
     "CORPUS_COLUMNS",
     "DEFAULT_LANGUAGE",
     "EXECUTORS",
+    "FRESH_SUFFIX",
     "HASH_SEEDS",
     "LANGUAGES",
     "MEASURE_WALL_SLACK",
     "PARTIAL_DIR",
+    "SEED_ENV",
     "STUDY_FILE",
     "BuildOptions",
     "BuildResult",
@@ -61,6 +65,8 @@ __all__ = [
     "ConstructLanguage",
     "Endpoint",
     "Excluded",
+    "Fresh",
+    "FreshVerification",
     "Instrumented",
     "Language",
     "LanguageEntry",
@@ -82,6 +88,7 @@ __all__ = [
     "find_specs",
     "find_study",
     "forget_measurements",
+    "fresh_case_id",
     "generator_languages",
     "helper_language",
     "instrument",
@@ -102,6 +109,7 @@ __all__ = [
     "toml_key",
     "toml_value",
     "unregister_language",
+    "verify_fresh",
     "write_build",
     "write_spec",
 ]

@@ -21,6 +21,7 @@ from execstate import __version__
 from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
 from execstate.builder._executor import open_executor
+from execstate.builder._fresh import Fresh
 from execstate.builder._languages import HELPER_LANGUAGE, language_entry, make_language
 from execstate.builder._options import BuildOptions
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
@@ -76,6 +77,7 @@ def build(
     partial: Path | str | None = None,
     executor: str = "local",
     scheduler: str | None = None,
+    fresh: Fresh | None = None,
 ) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
@@ -91,16 +93,21 @@ def build(
     case's records are appended as it finishes, so no finished work is lost.
     ``executor="dask"`` builds the cases on the Dask cluster at ``scheduler`` instead of
     ``jobs`` local threads (at most ``jobs`` cases are in flight there too).
+
+    ``fresh``: build every case on fresh inputs drawn from ``fresh.seed`` (``execstate.builder.Fresh``,
+    docs/fresh.md); imported studies' ready tasks are left out, since they have no inputs to draw. The
+    manifest's ``fresh`` says which cases were refreshed and why the others were not; no file holds the seed.
     """
     stop = threading.Event() if stop is None else stop
     with _stop_on_signals(stop):
         study_specs, imported = study_paths_and_tasks(list(studies))
+        imported = imported if fresh is None else []
         spec_files = find_specs(list(paths) + study_specs)
         specs, exclusions = _load_specs(spec_files)
         collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
         collect.exclusions(exclusions)
         interrupted, not_started = _run_cases(
-            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler
+            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh
         )
     results = collect.results
     for task in imported:
@@ -110,7 +117,25 @@ def build(
     manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started))
     for name in sorted({spec.language for spec in specs}):
         manifest = manifest.model_copy(update=make_language(name, options or BuildOptions()).build_meta())
+    if fresh is not None:
+        manifest = manifest.model_copy(update={"fresh": _fresh_summary(fresh, tasks, exclusions)})
     return BuildResult(tasks, exclusions, manifest)
+
+
+def _fresh_summary(fresh: Fresh, tasks: list[Task], exclusions: list[Exclusion]) -> dict[str, Any]:
+    """The manifest's record of a ``--fresh`` build: the seed's commitment, what was refreshed and what not."""
+    refreshed = sorted({t.case_id for t in tasks if isinstance(t.meta.get("fresh"), dict)})
+    kept = {t.case_id: str(t.meta.get("fresh_note", "")) for t in tasks if t.meta.get("fresh") is False}
+    left_out = {
+        e.case_id: e.reason for e in exclusions if e.check == "fresh" and e.reason.startswith("not refreshable")
+    }
+    return {
+        "commitment": fresh.commitment,
+        "candidates": fresh.candidates,
+        "only": fresh.only,
+        "refreshed": refreshed,
+        "not_refreshable": dict(sorted({**kept, **left_out}.items())),
+    }
 
 
 @contextlib.contextmanager
@@ -176,6 +201,7 @@ def _run_cases(
     record: _Collector,
     executor: str = "local",
     scheduler: str | None = None,
+    fresh: Fresh | None = None,
 ) -> tuple[list[str], list[str]]:
     """Build ``specs``, at most ``jobs`` at a time, handing each outcome to ``record`` as it finishes.
 
@@ -184,9 +210,9 @@ def _run_cases(
     """
     if executor != "local":
         with open_executor(executor, jobs, scheduler, processes=False) as remote:
-            return _schedule(specs, opts, jobs, stop, record, remote)
+            return _schedule(specs, opts, jobs, stop, record, remote, fresh=fresh)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
-    return _schedule(specs, opts, jobs, stop, record, pool, local=True)
+    return _schedule(specs, opts, jobs, stop, record, pool, local=True, fresh=fresh)
 
 
 def _schedule(
@@ -198,6 +224,7 @@ def _schedule(
     pool: Executor,
     *,
     local: bool = False,
+    fresh: Fresh | None = None,
 ) -> tuple[list[str], list[str]]:
     queue = list(reversed(specs))
     running: dict[Future, CaseSpec] = {}
@@ -205,7 +232,7 @@ def _schedule(
         while queue or running:
             while queue and len(running) < max(1, jobs) and not stop.is_set():
                 spec = queue.pop()
-                running[pool.submit(build_case, spec, opts)] = spec
+                running[pool.submit(build_case, spec, opts, fresh)] = spec
             done, _ = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             if stop.is_set():
                 break

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from execstate.builder._fresh import FRESH_SUFFIX, Fresh, NoCandidate, NotRefreshable, choose_fresh
 from execstate.builder._invariant import InvariantRefused, audit_invariant
 from execstate.builder._language import (
     STATE_FAILED,
@@ -63,27 +64,33 @@ class _Case:
     generators: Language
     """Input generators are helper programs: Python whatever the case's language (``helper_language``)."""
     opts: BuildOptions
+    env: Environment | None = None
+    """The case's declared environment, prepared (None: the standard library only)."""
 
     def run(self, source: str, stdin: bytes, variation: Variation | None = None) -> SandboxResult:
         return self.lang.run(source, stdin, self.workdir, seed=variation.seed if variation else 0)
 
 
-def build_case(spec: CaseSpec, opts: BuildOptions) -> list[Task] | Exclusion:
+def build_case(spec: CaseSpec, opts: BuildOptions, fresh: Fresh | None = None) -> list[Task] | Exclusion:
     """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
 
     Never raises for one case's trouble: any exception becomes an exclusion
     (``run`` for a ``SandboxFault``, the program's doing; else ``internal``: ``failed_case``).
+    ``fresh``: build the case on fresh inputs drawn from its seed (``execstate.builder._fresh``); the
+    records of a case so built carry the id ``<id>~fresh`` (those of a case that cannot be refreshed, kept
+    with its published inputs, its own id).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
+    ids = [spec.id if fresh is None else spec.id + FRESH_SUFFIX]
     try:
-        return _admit(spec, opts, tmp)
+        return _admit(spec, opts, tmp, fresh, ids)
     except Excluded as exc:
-        return Exclusion(case_id=spec.id, check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
+        return Exclusion(case_id=ids[-1], check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
     except SpecProblem as exc:
         reported = exc if isinstance(exc, SpecError) else exc.at(spec.spec_path)
-        return Exclusion(case_id=spec.id, check="spec", reason=str(reported), spec_path=str(spec.spec_path))
+        return Exclusion(case_id=ids[-1], check="spec", reason=str(reported), spec_path=str(spec.spec_path))
     except Exception as exc:  # one bad case never stops the batch
-        return failed_case(spec.id, exc, str(spec.spec_path))
+        return failed_case(ids[-1], exc, str(spec.spec_path))
     finally:
         remove_tree(tmp)
 
@@ -107,15 +114,20 @@ def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) 
     )
 
 
-def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
+def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, ids: list[str]) -> list[Task]:
+    """The case's tasks; ``ids[-1]`` is the id its records carry (a fresh build's case that cannot be
+    refreshed appends its published id)."""
     lang, generators = make_language(spec.language, opts), helper_language(opts, "gen.py")
     env = _environment(spec, opts)
     if env is not None:  # the program and its generators alike see the declared packages and headers
         lang, generators = lang.with_environment(env), generators.with_environment(env)
     source = _read_source(spec)
     loop_line = _locate_loop(spec, lang, source)
-    case = _Case(spec, lang, source, tmp, generators, opts)
+    case = _Case(spec, lang, source, tmp, generators, opts, env)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
+    fresh_meta: dict | None = None
+    if fresh is not None:
+        short, long, fresh_meta = _fresh_inputs(case, fresh, short, long, ids)
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
     traces = {name: _trace_lengths(case, data, name, outs[name]) for name, data in (("short", short), ("long", long))}
     if not max(traces["short"]) < min(traces["long"]):
@@ -153,6 +165,8 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
     }
     if spec.provenance:
         meta["provenance"] = dict(spec.provenance)
+    if fresh_meta is not None:
+        meta.update(fresh_meta)
     if env is not None:
         meta["environment"] = env.record()
     if spec.invariant is not None:
@@ -164,7 +178,26 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path) -> list[Task]:
         "post": Endpoint(loop_line, variables, "post", k, inst["post"]),
     }
     plan = _plan(source, short, long, outs, oracles, Endpoint(loop_line, variables), ends, near)
-    return _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"], states), meta)
+    tasks = _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"], states), meta)
+    if ids[-1] == spec.id:
+        return tasks
+    cut = len(spec.id)
+    return [t.model_copy(update={"case_id": ids[-1], "task_id": ids[-1] + t.task_id[cut:]}) for t in tasks]
+
+
+def _fresh_inputs(case: _Case, fresh: Fresh, short: bytes, long: bytes, ids: list[str]) -> tuple[bytes, bytes, dict]:
+    """The inputs and meta of a ``--fresh`` build: drawn ones (``meta["fresh"]``: how), or the published ones with
+    ``meta["fresh"] = False`` and ``meta["fresh_note"]`` saying why (the published id appended to ``ids``)."""
+    try:
+        short, long, record = choose_fresh(case, fresh, short, long)
+    except NotRefreshable as exc:
+        if fresh.only:
+            raise Excluded("fresh", f"not refreshable: {exc}") from None
+        ids.append(case.spec.id)
+        return short, long, {"fresh": False, "fresh_note": f"not refreshable: {exc}"}
+    except NoCandidate as exc:
+        raise Excluded("fresh", str(exc)) from None
+    return short, long, {"fresh": record}
 
 
 def _prober(case: _Case, loop_line: int, data: bytes) -> Callable[[str, int], str | None]:

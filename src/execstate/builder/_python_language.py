@@ -69,6 +69,8 @@ class PythonLanguage:
     variations: tuple[Variation, ...] = tuple(Variation(seed, f"PYTHONHASHSEED={seed}") for seed in HASH_SEEDS)
     library: Path | None = None
     """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
+    extra_env: tuple[tuple[str, str], ...] = ()
+    """Environment variables added to every plain run (``run``): a fresh build's ``EXECSTATE_SEED`` for generators."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions, filename: str = "main.py") -> PythonLanguage:
@@ -99,7 +101,14 @@ class PythonLanguage:
             path = Path(fresh) / self.filename
             path.write_text(source, encoding="utf-8")
             return run_python(
-                path, stdin, self.limits, python=self.python, hash_seed=seed, args=args, library=self.library
+                path,
+                stdin,
+                self.limits,
+                python=self.python,
+                hash_seed=seed,
+                args=args,
+                library=self.library,
+                extra_env=dict(self.extra_env),
             )
 
     def measure_limits(self) -> Limits:

@@ -21,6 +21,7 @@ from execstate.cli import (
     _build,
     _construct,
     _export,
+    _fresh,
     _grade,
     _import,
     _local,
@@ -30,7 +31,7 @@ from execstate.cli import (
     _run,
 )
 
-_STAGES = (_import, _construct, _build, _metrics, _run, _grade, _export, _analyze, _pipeline, _pilot, _local)
+_STAGES = (_import, _construct, _build, _fresh, _metrics, _run, _grade, _export, _analyze, _pipeline, _pilot, _local)
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "
     "Stages: (import -> construct ->) build -> run -> grade -> analyze (report); pipeline runs them all; "

@@ -28,6 +28,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
     add_executor(p)
+    p.add_argument(
+        "--fresh",
+        metavar="SEED",
+        default=None,
+        help="build every case on fresh inputs drawn from SEED (a secret: use a long random string); the files "
+        "carry only its commitment (docs/fresh.md)",
+    )
+    p.add_argument(
+        "--fresh-only",
+        action="store_true",
+        help="with --fresh: leave out (as exclusions) the cases that cannot be refreshed",
+    )
+    p.add_argument(
+        "--fresh-candidates",
+        type=int,
+        default=4,
+        help="with --fresh: candidate input pairs per case; kept: the closest in long trace to the published",
+    )
     p.set_defaults(func=main)
 
 
@@ -84,7 +102,7 @@ def bounds(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.builder import PARTIAL_DIR, BuildOptions, build, write_build
+    from execstate.builder import PARTIAL_DIR, BuildOptions, Fresh, build, write_build
     from execstate.errors import UsageError, output_dir
     from execstate.sandbox import Limits
     from execstate.studies import builtin_study
@@ -96,6 +114,11 @@ def main(args: argparse.Namespace) -> int:
     check_spec_paths(args.paths)
     if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 1:
         raise UsageError("--jobs, --timeout and --memory-mb must be positive. Fix: e.g. --jobs 2 --timeout 20")
+    if (args.fresh_only or args.fresh_candidates != 4) and args.fresh is None:
+        raise UsageError("--fresh-only and --fresh-candidates need --fresh SEED. Fix: add --fresh with a secret seed")
+    fresh = (
+        Fresh(args.fresh, candidates=args.fresh_candidates, only=args.fresh_only) if args.fresh is not None else None
+    )
     out = output_dir(args.out)  # a file in the way fails before any case is built
     opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
@@ -109,6 +132,7 @@ def main(args: argparse.Namespace) -> int:
         "partial": out / PARTIAL_DIR,
         "executor": args.executor,
         "scheduler": args.scheduler,
+        "fresh": fresh,
     }
     result = _with_progress(build, args.paths, kwargs)
     write_build(result, out)
@@ -162,6 +186,10 @@ def _summary(result: Any, out: Path) -> None:
     print(f"admitted {m.cases_admitted} cases ({m.tasks} tasks), excluded {m.cases_excluded}; python {m.python}")
     for e in result.exclusions:
         print(f"  excluded {e.case_id} [{e.check}]: {e.reason}")
+    if m.fresh is not None:
+        print(f"fresh: {len(m.fresh['refreshed'])} case(s) refreshed; seed commitment {m.fresh['commitment']}")
+        for case_id, why in m.fresh["not_refreshable"].items():
+            print(f"  not refreshable {case_id}: {why}")
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}, {out / 'README.md'}")
     if m.cases_admitted == 0:
         checks = ", ".join(

@@ -699,15 +699,17 @@ def run_python(
     hash_seed: int = 0,
     args: tuple[str, ...] = (),
     library: Path | None = None,
+    extra_env: Mapping[str, str] | None = None,
 ) -> SandboxResult:
     """Run a fresh copy of a Python program file as ``__main__`` in a fresh directory, through the launcher.
 
     The launcher (trusted, first in the process) installs the seccomp filter and
     an audit hook that refuses process creation, then runs the program.
-    ``library``: a read-only package folder on ``sys.path`` (``run_script``).
+    ``library``: a read-only package folder on ``sys.path`` (``run_script``). ``extra_env``: variables added to
+    the scrubbed environment (an input generator's ``EXECSTATE_SEED``).
     """
     name = Path(program).name
-    env = scrubbed_env(hash_seed)
+    env = scrubbed_env(hash_seed, dict(extra_env) if extra_env else None)
     return run_script(
         python or sys.executable,
         _LAUNCHER,
