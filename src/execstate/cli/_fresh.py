@@ -15,7 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("tasks", type=Path, help="the tasks.jsonl that `execstate build --fresh SEED` wrote")
     p.add_argument("--seed", required=True, help="the revealed seed")
     p.add_argument(
-        "paths", nargs="*", type=Path, help="folders or case.toml files of the cases (built-in studies are found alone)"
+        "--cases",
+        action="append",
+        default=[],
+        type=Path,
+        help="a folder or case.toml of the cases (repeatable; built-in studies' cases are found without it)",
     )
     p.add_argument("--jobs", type=int, default=2, help="cases rebuilt in parallel (default 2)")
     p.set_defaults(func=main)
@@ -24,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from execstate.builder import verify_fresh
 
-    found = verify_fresh(args.tasks, args.seed, args.paths, jobs=args.jobs)
+    found = verify_fresh(args.tasks, args.seed, args.cases, jobs=args.jobs)
     for task_id, why in sorted(found.differing.items()):
         print(f"  {task_id}: {why}")
     if found.ok:
