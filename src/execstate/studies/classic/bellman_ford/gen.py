@@ -1,4 +1,11 @@
-"""Input generator for classic/bellman_ford: `python gen.py short|long` prints the input."""
+"""Input generator for classic/bellman_ford: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: a path s -> a -> b over nodes 1..3 in random order, its 2 edges in random order with
+weights in -3..5; long: another 50-node graph from 110 draws with hidden potentials (no negative cycle).
+"""
+import os
+import random
 import sys
 
 
@@ -10,11 +17,38 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+SHORT = (3, [(2, 3, -1), (1, 2, 4)], 1)  # the published short input: n, edges, source
+
+
+def short_graph(stream):
+    """Nodes 1..3 in a random order s, a, b: the path s -> a -> b (no cycle, so no negative one)."""
+    s, a, b = sorted((1, 2, 3), key=lambda node: next(stream))
+    edges = [(s, a, next(stream) % 9 - 3), (a, b, next(stream) % 9 - 3)]
+    if next(stream) % 2:
+        edges.reverse()  # the published order: the far edge first, so it takes two rounds
+    return 3, edges, s
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
-        n, edges, source = 3, [(2, 3, -1), (1, 2, 4)], 1
+        n, edges, source = SHORT
+        while fresh is not None and (n, edges, source) == SHORT:  # a fresh input differs from the published one
+            n, edges, source = short_graph(fresh)
     else:
-        stream = lcg(1729)
+        stream = fresh or lcg(1729)
         n, source = 50, 1
         # Weights are w = base + p(u) - p(v) with base >= 0 for hidden potentials p,
         # so weights can be negative but every cycle has a non-negative total.

@@ -1,4 +1,11 @@
-"""Input generator for classic/bfs_maze: `python gen.py short|long` prints the input."""
+"""Input generator for classic/bfs_maze: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: a 3 x 3 grid with S, T and two walls on random cells, T reachable from S; long: another
+21 x 29 carved maze (S and T in opposite corners as published).
+"""
+import os
+import random
 import sys
 
 
@@ -8,6 +15,18 @@ def lcg(seed):
     while True:
         state = (state * 1103515245 + 12345) % 2**31
         yield state >> 8
+
+
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
 
 
 def carve(rows, cols, stream):
@@ -34,11 +53,35 @@ def carve(rows, cols, stream):
     return ["".join(row) for row in grid]
 
 
+SHORT = ["S.#", ".#.", "..T"]  # the published short maze
+
+
+def short_maze(stream):
+    """S, T and two walls on random cells of a 3 x 3 grid, T reachable from S.
+
+    Two walls can only cut off one cell: a corner whose two neighbours are both walls.
+    """
+    while True:
+        cells = sorted(((r, c) for r in range(3) for c in range(3)), key=lambda cell: next(stream))
+        start, target, walls = cells[0], cells[1], cells[2:4]
+        cut_off = [(r, c) for r, c in (start, target)
+                   if all((nr, nc) in walls for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                          if 0 <= nr < 3 and 0 <= nc < 3)]
+        if not cut_off:
+            break
+    grid = [["#" if (r, c) in walls else "." for c in range(3)] for r in range(3)]
+    grid[start[0]][start[1]], grid[target[0]][target[1]] = "S", "T"
+    return ["".join(row) for row in grid]
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
-        grid = ["S.#", ".#.", "..T"]
+        grid = SHORT
+        while fresh is not None and grid == SHORT:  # a fresh input differs from the published one
+            grid = short_maze(fresh)
     else:
-        grid = carve(21, 29, lcg(5150))
+        grid = carve(21, 29, fresh or lcg(5150))
     print(len(grid), len(grid[0]))
     print("\n".join(grid))
 

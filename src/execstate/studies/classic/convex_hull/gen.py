@@ -1,4 +1,10 @@
-"""Input generator for classic/convex_hull: `python gen.py short|long` prints the input."""
+"""Input generator for classic/convex_hull: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 4 distinct random points in 0..4 x 0..4; long: another 150 points in 0..200 x 0..200.
+"""
+import os
+import random
 import sys
 
 
@@ -10,11 +16,38 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+SHORT = [(0, 0), (4, 1), (2, 2), (1, 4)]  # the published short input
+
+
+def distinct_points(stream, count, size):
+    points = []
+    while len(points) < count:
+        point = (next(stream) % size, next(stream) % size)
+        if point not in points:
+            points.append(point)
+    return points
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
-        points = [(0, 0), (4, 1), (2, 2), (1, 4)]
+        points = SHORT
+        while fresh is not None and points == SHORT:  # a fresh input differs from the published one
+            points = distinct_points(fresh, 4, 5)
     else:
-        stream = lcg(3141)
+        stream = fresh or lcg(3141)
         points = [(next(stream) % 201, next(stream) % 201) for _ in range(150)]
     print(len(points))
     for x, y in points:

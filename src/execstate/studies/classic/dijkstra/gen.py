@@ -1,4 +1,11 @@
-"""Input generator for classic/dijkstra: `python gen.py short|long` prints the input."""
+"""Input generator for classic/dijkstra: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: the published 4-node shape (1 -> a, 1 -> b, b -> a, a -> 4 with {a, b} = {2, 3}) with
+random weights 1..9 and edge order; long: another 160-node graph of 640 short-hop edges, 1 to 100.
+"""
+import os
+import random
 import sys
 
 
@@ -10,11 +17,38 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+SHORT = [(1, 2, 4), (1, 3, 1), (3, 2, 2), (2, 4, 5)]  # the published short edges
+
+
+def short_graph(stream):
+    """Two routes from 1 to a (direct, or through b), then a -> 4."""
+    a, b = sorted((2, 3), key=lambda node: next(stream))
+    edges = [(1, a), (1, b), (b, a), (a, 4)]
+    edges = [(u, v, 1 + next(stream) % 9) for u, v in edges]
+    return sorted(edges, key=lambda edge: next(stream))
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
-        n, edges, source, target = 4, [(1, 2, 4), (1, 3, 1), (3, 2, 2), (2, 4, 5)], 1, 4
+        edges = SHORT
+        while fresh is not None and edges == SHORT:  # a fresh input differs from the published one
+            edges = short_graph(fresh)
+        n, source, target = 4, 1, 4
     else:
-        stream = lcg(271828)
+        stream = fresh or lcg(271828)
         n, source, target = 160, 1, 100
         edges = []
         for _ in range(640):

@@ -1,4 +1,11 @@
-"""Input generator for classic/edit_distance: `python gen.py short|long` prints the input."""
+"""Input generator for classic/edit_distance: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: two random word pairs over "acgt" with the published lengths (2 vs 1, 3 vs 2); long:
+another three words of 18, 15 and 12 letters, each with 5, 7 and 8 random edits.
+"""
+import os
+import random
 import sys
 
 
@@ -8,6 +15,22 @@ def lcg(seed):
     while True:
         state = (state * 1103515245 + 12345) % 2**31
         yield state >> 8
+
+
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def random_word(stream, length):
+    return "".join("acgt"[next(stream) % 4] for _ in range(length))
 
 
 def mutate(word, stream, edits):
@@ -27,14 +50,17 @@ def mutate(word, stream, edits):
 
 
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         pairs = [("ab", "b"), ("abc", "ac")]
+        while fresh is not None and pairs == [("ab", "b"), ("abc", "ac")]:  # a fresh input differs
+            pairs = [(random_word(fresh, 2), random_word(fresh, 1)), (random_word(fresh, 3), random_word(fresh, 2))]
     else:
-        stream = lcg(2718)
+        stream = fresh or lcg(2718)
         pairs = []
         for length, edits in ((18, 5), (15, 7), (12, 8)):
-            word = "".join("acgt"[next(stream) % 4] for _ in range(length))
-            pairs.append((word, mutate(word, stream, edits)))
+            start = random_word(stream, length)
+            pairs.append((start, mutate(start, stream, edits)))
     print(len(pairs))
     for a, b in pairs:
         print(a, b)

@@ -1,4 +1,10 @@
-"""Input generator for classic/insertion_sort: `python gen.py short|long` prints the input."""
+"""Input generator for classic/insertion_sort: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 5 random values in 1..9; long: another 48 values in 0..99.
+"""
+import os
+import random
 import sys
 
 
@@ -10,11 +16,26 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         values = [4, 1, 3, 5, 2]
+        while fresh is not None and values == [4, 1, 3, 5, 2]:  # a fresh input differs from the published one
+            values = [1 + next(fresh) % 9 for _ in range(5)]
     else:
-        stream = lcg(5040)
+        stream = fresh or lcg(5040)
         values = [next(stream) % 100 for _ in range(48)]
     print(len(values))
     print(" ".join(map(str, values)))

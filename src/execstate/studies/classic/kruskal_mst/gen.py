@@ -1,4 +1,11 @@
-"""Input generator for classic/kruskal_mst: `python gen.py short|long` prints the input."""
+"""Input generator for classic/kruskal_mst: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 5 random edges (no loops) on 5 nodes, weights 1..9; long: another 120-node graph from 250
+draws, weights 1..500.
+"""
+import os
+import random
 import sys
 
 
@@ -10,11 +17,38 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+SHORT = (5, [(1, 2, 3), (2, 3, 1), (1, 3, 2), (4, 5, 7), (3, 4, 9)])  # the published short input
+
+
+def short_graph(stream):
+    edges = []
+    while len(edges) < 5:
+        u, v = 1 + next(stream) % 5, 1 + next(stream) % 5
+        if u != v:
+            edges.append((u, v, 1 + next(stream) % 9))
+    return 5, edges
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
-        n, edges = 5, [(1, 2, 3), (2, 3, 1), (1, 3, 2), (4, 5, 7), (3, 4, 9)]
+        n, edges = SHORT
+        while fresh is not None and (n, edges) == SHORT:  # a fresh input differs from the published one
+            n, edges = short_graph(fresh)
     else:
-        stream = lcg(8675309)
+        stream = fresh or lcg(8675309)
         n = 120
         edges = []
         for _ in range(250):

@@ -1,4 +1,12 @@
-"""Input generator for classic/polygon_lattice: `python gen.py short|long` prints the input."""
+"""Input generator for classic/polygon_lattice: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: a random quadrilateral with one vertex in each open quadrant (coordinates -3..3, star-shaped
+around the origin, so simple), counter-clockwise; long: another clockwise star polygon over the
+primitive directions of reach 9, each scaled by 1..4.
+"""
+import os
+import random
 import sys
 from functools import cmp_to_key
 from math import gcd
@@ -10,6 +18,18 @@ def lcg(seed):
     while True:
         state = (state * 1103515245 + 12345) % 2**31
         yield state >> 8
+
+
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
 
 
 def by_angle(a, b):
@@ -31,10 +51,14 @@ def star_polygon(reach, stream):
 
 
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         vertices = [(0, 0), (4, 0), (4, 3), (1, 2)]
+        if fresh is not None:  # never the published input: these have a vertex in every quadrant
+            vertices = [(sx * (1 + next(fresh) % 3), sy * (1 + next(fresh) % 3))
+                        for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
     else:
-        vertices = star_polygon(9, lcg(2024))[::-1]  # clockwise, for variety
+        vertices = star_polygon(9, fresh or lcg(2024))[::-1]  # clockwise, for variety
     print(len(vertices))
     for x, y in vertices:
         print(x, y)

@@ -1,4 +1,11 @@
-"""Input generator for classic/run_length: `python gen.py short|long` prints the input."""
+"""Input generator for classic/run_length: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 8 letters from random runs of 1-3 of "abc"; long: another text of random runs of 1-7 of
+"xyz", at least 480 letters.
+"""
+import os
+import random
 import sys
 
 
@@ -10,16 +17,35 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def runs(stream, letters, longest, length):
+    """Runs of random letters with random lengths 1..longest until the text holds at least ``length`` letters."""
+    pieces = []
+    while sum(len(piece) for piece in pieces) < length:
+        letter = letters[next(stream) % len(letters)]
+        pieces.append(letter * (1 + next(stream) % longest))
+    return "".join(pieces)
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         text = "aabbbccc"  # two longest runs tie
+        while fresh is not None and text == "aabbbccc":  # a fresh input differs from the published one
+            text = runs(fresh, "abc", 3, 8)[:8]
     else:
-        stream = lcg(1234)
-        runs = []
-        while sum(length for _, length in runs) < 480:
-            letter = "xyz"[next(stream) % 3]
-            runs.append((letter, 1 + next(stream) % 7))
-        text = "".join(letter * length for letter, length in runs)
+        text = runs(fresh or lcg(1234), "xyz", 7, 480)
     print(text)
 
 

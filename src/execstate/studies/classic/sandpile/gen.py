@@ -1,14 +1,41 @@
-"""Input generator for classic/sandpile: `python gen.py short|long` prints the input."""
+"""Input generator for classic/sandpile: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: a random 2 x 3 grid of 0..5 grains with one random cell holding 4 or 5; long: the same
+empty 7 x 7 table with a pile of 101..115 grains on a random cell of its middle 3 x 3 (smaller or
+nearer the edge, a pile topples markedly fewer times than the published 225).
+"""
+import os
+import random
 import sys
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         grid = [[0, 4, 0], [3, 5, 0]]
+        while fresh is not None and grid == [[0, 4, 0], [3, 5, 0]]:  # a fresh input differs
+            grid = [[next(fresh) % 6 for _ in range(3)] for _ in range(2)]
+            grid[next(fresh) % 2][next(fresh) % 3] = 4 + next(fresh) % 2  # at least one cell topples
     else:
         # A tall pile in the middle of an empty 7 x 7 table.
         grid = [[0] * 7 for _ in range(7)]
-        grid[3][3] = 100
+        if fresh is None:
+            grid[3][3] = 100
+        else:
+            grid[2 + next(fresh) % 3][2 + next(fresh) % 3] = 101 + next(fresh) % 15
     print(len(grid), len(grid[0]))
     for row in grid:
         print(" ".join(map(str, row)))

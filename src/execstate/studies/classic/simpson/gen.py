@@ -1,10 +1,43 @@
-"""Input generator for classic/simpson: `python gen.py short|long` prints the input."""
+"""Input generator for classic/simpson: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: n = 4 and two random polynomials of degree 2-6 (integer coefficients in -5..5, the leading one
+non-zero) on random integer intervals [a, b] with a in -3..2 and b - a in 1..4; long: n = 64 and
+five such problems.
+"""
+import os
+import random
 import sys
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def problem(stream):
+    a = next(stream) % 6 - 3
+    b = a + 1 + next(stream) % 4
+    leading = (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5)[next(stream) % 10]
+    coeffs = [leading] + [next(stream) % 11 - 5 for _ in range(2 + next(stream) % 5)]
+    return " ".join(map(str, [a, b] + coeffs))
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, problems = 4, ["0 2 1 0 0 0 0", "0 1 3 0 0"]  # x^4 on [0, 2]; 3x^2 on [0, 1]
+        while fresh is not None and problems == ["0 2 1 0 0 0 0", "0 1 3 0 0"]:  # a fresh input differs
+            problems = [problem(fresh), problem(fresh)]
+    elif fresh is not None:
+        n, problems = 64, [problem(fresh) for _ in range(5)]
     else:
         n = 64
         problems = [

@@ -1,4 +1,11 @@
-"""Input generator for classic/stock_cooldown: `python gen.py short|long` prints the input."""
+"""Input generator for classic/stock_cooldown: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 4 random prices in 1..9 and fees 0 and 1..3; long: another 160-day random walk from 50,
+fees 0, 2..4 and 8..10.
+"""
+import os
+import random
 import sys
 
 
@@ -10,16 +17,31 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         prices, fees = [3, 1, 4, 8], [0, 2]
+        while fresh is not None and (prices, fees) == ([3, 1, 4, 8], [0, 2]):  # a fresh input differs
+            prices, fees = [1 + next(fresh) % 9 for _ in range(4)], [0, 1 + next(fresh) % 3]
     else:
-        stream = lcg(4242)
+        stream = fresh or lcg(4242)
         price, prices = 50, []
         for _ in range(160):
             price = max(1, price + next(stream) % 13 - 6)
             prices.append(price)
-        fees = [0, 3, 9]
+        fees = [0, 3, 9] if fresh is None else [0, 2 + next(fresh) % 3, 8 + next(fresh) % 3]
     print(len(prices))
     print(" ".join(map(str, prices)))
     print(len(fees))

@@ -1,4 +1,11 @@
-"""Input generator for classic/topo_order: `python gen.py short|long` prints the input."""
+"""Input generator for classic/topo_order: `python gen.py short|long` prints the input.
+
+EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
+short: 4 pairs on 5 courses drawn like the long ones; long: another 330 pairs on 220 courses that
+follow a hidden random ranking, each to one of the next 15 ranks (so never a cycle).
+"""
+import os
+import random
 import sys
 
 
@@ -10,22 +17,41 @@ def lcg(seed):
         yield state >> 8
 
 
+def fresh_stream(which):
+    """Endless 23-bit integers drawn from EXECSTATE_SEED and `which`; None when the variable is unset or empty."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip()
+    if not text:
+        return None
+    seed = int(text)
+    if not 0 <= seed < 2**56:
+        raise SystemExit(f"EXECSTATE_SEED must be an integer in [0, 2**56), not {text}")
+    rng = random.Random(2 * seed + (which == "long"))  # short and long draw different streams
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def ranked_pairs(stream, n, m):
+    """A hidden random ranking; every pair points from lower rank to higher rank."""
+    rank = list(range(1, n + 1))
+    for i in range(n - 1, 0, -1):
+        j = next(stream) % (i + 1)
+        rank[i], rank[j] = rank[j], rank[i]
+    pairs = []
+    for _ in range(m):
+        i = next(stream) % (n - 1)
+        j = i + 1 + next(stream) % min(15, n - 1 - i)
+        pairs.append((rank[i], rank[j]))
+    return pairs
+
+
 def main():
+    fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, pairs = 5, [(3, 1), (1, 4), (5, 4), (3, 2)]
+        while fresh is not None and pairs == [(3, 1), (1, 4), (5, 4), (3, 2)]:  # a fresh input differs
+            pairs = ranked_pairs(fresh, n, 4)
     else:
-        stream = lcg(1618)
         n = 220
-        # A hidden random ranking; every pair points from lower rank to higher rank.
-        rank = list(range(1, n + 1))
-        for i in range(n - 1, 0, -1):
-            j = next(stream) % (i + 1)
-            rank[i], rank[j] = rank[j], rank[i]
-        pairs = []
-        for _ in range(330):
-            i = next(stream) % (n - 1)
-            j = i + 1 + next(stream) % min(15, n - 1 - i)
-            pairs.append((rank[i], rank[j]))
+        pairs = ranked_pairs(fresh or lcg(1618), n, 330)
     print(n, len(pairs))
     for pair in pairs:
         print(*pair)
