@@ -9,6 +9,14 @@ import execstate.cli
 PUBLIC = {
     "execstate.builder": {
         "helper_language",
+        "FRESH_CORPUS_COLUMNS",
+        "FRESH_SUFFIX",
+        "SEED_ENV",
+        "Fresh",
+        "FreshVerification",
+        "fresh_case_id",
+        "fresh_corpus",
+        "verify_fresh",
         "CheckpointMeasuring",
         "CheckpointStates",
         "CARD_NAME",
@@ -256,6 +264,9 @@ PUBLIC = {
     },
     "execstate.studies": {
         "DEFAULT_GRADING_RULE",
+        "FreshPlan",
+        "InputRecipe",
+        "Refresher",
         "PILOT_STUDY",
         "STUDIES",
         "Study",

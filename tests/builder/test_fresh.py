@@ -218,3 +218,17 @@ def test_a_library_checker_case_is_refreshed_by_its_own_generator() -> None:
     assert fresh_long.input != old_long.input
     (n, q), (_, q_published) = (t.input.split("\n")[0].split() for t in (fresh_long, old_long))
     assert q == q_published == "5000" and 1 <= int(n) <= 5000  # the size limits of test 4: N_MAX=5000 Q_MAX=5000
+
+
+def test_the_fresh_corpus_table_gives_published_and_fresh_trace_medians(tmp_path: Path) -> None:
+    from execstate.builder import fresh_corpus
+
+    write_case(tmp_path / "cases", "kadane", SEEDED_GEN)
+    write_case(tmp_path / "cases", "files", None)
+    tasks = build([tmp_path / "cases"], fresh=Fresh(SEED)).tasks
+    (row,) = fresh_corpus(tasks).rows
+    record = next(t.meta["fresh"] for t in tasks if isinstance(t.meta.get("fresh"), dict))
+    assert (row["study"], row["fresh_cases"], row["not_refreshable"]) == ("mine", 1, 1)
+    assert row["trace_long_fresh_median"] == record["trace_long"]
+    assert row["trace_long_published_median"] == record["trace_long_published"]
+    assert row["trace_short_published_median"] == record["trace_short_published"]

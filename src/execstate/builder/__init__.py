@@ -4,7 +4,7 @@ from execstate.builder._build import PARTIAL_DIR, BuildResult, build, write_buil
 from execstate.builder._candidates import Candidate
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
-from execstate.builder._corpus import CORPUS_COLUMNS, corpus, corpus_table
+from execstate.builder._corpus import CORPUS_COLUMNS, FRESH_CORPUS_COLUMNS, corpus, corpus_table, fresh_corpus
 from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._fresh import FRESH_SUFFIX, SEED_ENV, Fresh, fresh_case_id
 from execstate.builder._language import (
@@ -49,6 +49,7 @@ __all__ = [
     "CORPUS_COLUMNS",
     "DEFAULT_LANGUAGE",
     "EXECUTORS",
+    "FRESH_CORPUS_COLUMNS",
     "FRESH_SUFFIX",
     "HASH_SEEDS",
     "LANGUAGES",
@@ -89,6 +90,7 @@ __all__ = [
     "find_study",
     "forget_measurements",
     "fresh_case_id",
+    "fresh_corpus",
     "generator_languages",
     "helper_language",
     "instrument",

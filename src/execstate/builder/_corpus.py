@@ -73,3 +73,54 @@ def corpus_table(tasks: Sequence[Task], grades: Sequence[Grade] = ()) -> list[Ro
 def corpus(tasks: Sequence[Task]) -> Table:
     """The corpus table of a build (no grades yet), ready for ``execstate.tables`` to render."""
     return make_table("corpus", "Corpus (paper Table 2)", corpus_table(tasks), CORPUS_COLUMNS)
+
+
+FRESH_CORPUS_COLUMNS = [
+    "study",
+    "language",
+    "fresh_cases",
+    "not_refreshable",
+    "trace_short_published_median",
+    "trace_short_fresh_median",
+    "trace_long_published_median",
+    "trace_long_fresh_median",
+]
+"""The columns of ``fresh_corpus``."""
+
+
+def fresh_corpus(tasks: Sequence[Task]) -> Table:
+    """The fresh corpus table of a ``--fresh`` build: per study and language, the refreshed cases' published and
+    fresh trace medians (short and long inputs, from ``meta["fresh"]``) and how many cases kept their inputs."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for t in tasks:
+        group = groups.setdefault((t.study, t.language), {"fresh": {}, "kept": set()})
+        record = t.meta.get("fresh")
+        if isinstance(record, dict):
+            group["fresh"][t.case_id] = record
+        elif record is False:
+            group["kept"].add(t.case_id)
+
+    def median(records: list[dict[str, Any]], key: str) -> float | None:
+        values = [r[key] for r in records if isinstance(r.get(key), int)]
+        return float(statistics.median(values)) if values else None
+
+    rows = []
+    for (study, lang), group in groups.items():
+        records = list(group["fresh"].values())
+        rows.append(
+            {
+                "study": study,
+                "language": lang,
+                "fresh_cases": len(records),
+                "not_refreshable": len(group["kept"]),
+                **{
+                    f"trace_{arm}_{kind}_median": median(
+                        records, f"trace_{arm}" + ("_published" if kind == "published" else "")
+                    )
+                    for arm in ("short", "long")
+                    for kind in ("published", "fresh")
+                },
+            }
+        )
+    note = "Trace lengths (SPEC 6) of the refreshed cases' inputs: the published pair and the fresh pair kept."
+    return make_table("fresh_corpus", "Fresh corpus: published vs fresh inputs", rows, FRESH_CORPUS_COLUMNS, note=note)

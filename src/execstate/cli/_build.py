@@ -178,7 +178,7 @@ def _with_progress(build: Any, paths: list[Path], kwargs: dict[str, Any]) -> Any
 
 
 def _summary(result: Any, out: Path) -> None:
-    from execstate.builder import corpus
+    from execstate.builder import corpus, fresh_corpus
     from execstate.errors import NothingAdmitted, one_line
     from execstate.tables import to_markdown
 
@@ -205,3 +205,5 @@ def _summary(result: Any, out: Path) -> None:
             f"Fix: correct the cases named in {out / 'excluded.jsonl'}"
         )
     print(to_markdown(corpus(result.tasks)))
+    if m.fresh is not None:
+        print(to_markdown(fresh_corpus(result.tasks)))
