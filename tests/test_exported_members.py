@@ -10,6 +10,7 @@ PUBLIC = {
     "execstate.builder": {
         "helper_language",
         "FRESH_CORPUS_COLUMNS",
+        "combine_builds",
         "FRESH_SUFFIX",
         "SEED_ENV",
         "Fresh",
@@ -253,6 +254,8 @@ PUBLIC = {
         "inspect_task",
     },
     "execstate.pipeline": {
+        "DEMO_FRESH_SEED",
+        "FRESH_STUDIES",
         "DEFAULT_STUDIES",
         "LOCAL_PORT",
         "run_local_model",

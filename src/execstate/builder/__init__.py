@@ -1,6 +1,6 @@
 """Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
-from execstate.builder._build import PARTIAL_DIR, BuildResult, build, write_build
+from execstate.builder._build import PARTIAL_DIR, BuildResult, build, combine_builds, write_build
 from execstate.builder._candidates import Candidate
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
@@ -81,6 +81,7 @@ __all__ = [
     "build",
     "build_case",
     "builtin_studies",
+    "combine_builds",
     "construct_language",
     "corpus",
     "corpus_table",

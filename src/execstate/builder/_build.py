@@ -122,6 +122,33 @@ def build(
     return BuildResult(tasks, exclusions, manifest)
 
 
+def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
+    """One build of ``published``'s cases and ``fresh``'s (a ``--fresh`` build): tasks by case id (each fresh case
+    right after its published twin), every exclusion, and one manifest counting both and holding ``fresh``'s
+    commitment, so that the later stages read one ``tasks.jsonl``."""
+    tasks = sorted([*published.tasks, *fresh.tasks], key=lambda t: t.case_id)  # stable: arm order kept
+    exclusions = sorted([*published.exclusions, *fresh.exclusions], key=lambda e: (e.case_id, e.spec_path or ""))
+    a, b = published.manifest, fresh.manifest
+    by_check = dict(a.exclusions_by_check)
+    for check, n in b.exclusions_by_check.items():
+        by_check[check] = by_check.get(check, 0) + n
+    manifest = a.model_copy(
+        update={
+            "specs": [*a.specs, *(s for s in b.specs if s not in a.specs)],
+            "cases_admitted": a.cases_admitted + b.cases_admitted,
+            "cases_excluded": len(exclusions),
+            "tasks": len(tasks),
+            "tasks_sha256": hashlib.sha256(tasks_bytes(tasks)).hexdigest(),
+            "exclusions_by_check": dict(sorted(by_check.items())),
+            "interrupted": a.interrupted or b.interrupted,
+            "cases_interrupted": [*a.cases_interrupted, *b.cases_interrupted],
+            "cases_not_started": [*a.cases_not_started, *b.cases_not_started],
+            "fresh": b.fresh,
+        }
+    )
+    return BuildResult(tasks, exclusions, manifest)
+
+
 def _fresh_summary(fresh: Fresh, tasks: list[Task], exclusions: list[Exclusion]) -> dict[str, Any]:
     """The manifest's record of a ``--fresh`` build: the seed's commitment, what was refreshed and what not."""
     refreshed = sorted({t.case_id for t in tasks if isinstance(t.meta.get("fresh"), dict)})

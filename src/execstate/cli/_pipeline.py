@@ -30,6 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=None, help="run, grade and report only the first N tasks of the build")
     p.add_argument("--jobs", type=int, default=2, help="cases built in parallel")
     p.add_argument("--no-pilot", action="store_true", help="skip the offline invariant-pilot check (docs/pilot.md)")
+    p.add_argument(
+        "--fresh",
+        metavar="SEED",
+        default=None,
+        help="also build the classic study on fresh inputs from SEED (offline default: a public demo seed; "
+        "'' for none; docs/fresh.md)",
+    )
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
@@ -69,6 +76,7 @@ def main(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         options=opts,
         pilot=not args.no_pilot,
+        fresh=args.fresh,
     )
     if result.pipeline_check:
         print(

@@ -3,6 +3,8 @@
 from execstate.pipeline._local import LOCAL_PORT, run_local_model
 from execstate.pipeline._pipeline import (
     DEFAULT_STUDIES,
+    DEMO_FRESH_SEED,
+    FRESH_STUDIES,
     ORACLE_SETTING,
     PIPELINE_CHECK_SETTINGS,
     SYNTHETIC_SETTING,
@@ -12,6 +14,8 @@ from execstate.pipeline._pipeline import (
 
 __all__ = [
     "DEFAULT_STUDIES",
+    "DEMO_FRESH_SEED",
+    "FRESH_STUDIES",
     "LOCAL_PORT",
     "ORACLE_SETTING",
     "PIPELINE_CHECK_SETTINGS",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.builder import PARTIAL_DIR, BuildOptions, build, corpus, write_build
+from execstate.builder import PARTIAL_DIR, BuildOptions, Fresh, build, combine_builds, corpus, fresh_corpus, write_build
 from execstate.errors import SettingsError, output_dir, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.pilot import pilot_section_html, run_pilot
@@ -29,6 +29,11 @@ DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(name="synthetic-pipeline-check", provider="synthetic", concurrency=64)
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
+DEMO_FRESH_SEED = "execstate-demo-fresh-seed"
+"""The public seed of the offline main job's fresh copy of the classic study (a demonstration: a real fresh
+build keeps its seed secret until it reveals it, docs/fresh.md)."""
+FRESH_STUDIES: tuple[str, ...] = ("classic",)
+"""The built-in studies the main job also builds on fresh inputs, beside the published ones."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ def run_pipeline(
     jobs: int = 2,
     options: BuildOptions | None = None,
     pilot: bool = True,
+    fresh: str | None = None,
     log=print,
 ) -> PipelineResult:
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
@@ -69,6 +75,10 @@ def run_pipeline(
     Offline (no settings file) and with ``pilot``, the built-in invariant pilot runs too, as a pipeline
     check on the synthetic provider, into ``out/pilot``, and the report gets its section.
     ``Interrupted`` after writing the finished cases when SIGINT or SIGTERM stops the build.
+
+    ``fresh``: the seed of a fresh copy (``--fresh-only``) of the ``FRESH_STUDIES`` among ``studies``, built
+    beside the published cases into the same ``tasks.jsonl`` (docs/fresh.md), so the analysis compares
+    published and fresh inputs; offline (no settings) it defaults to ``DEMO_FRESH_SEED``; ``""`` builds none.
     """
     out = Path(out)
     output_dir(out / "build")  # a file in the way fails before any case is built
@@ -78,6 +88,13 @@ def run_pipeline(
         + f" -> {out / 'build'}"
     )
     built = build(list(paths), studies=list(studies), jobs=jobs, options=options, partial=out / "build" / PARTIAL_DIR)
+    offline = settings_file is None and settings is None
+    seed = fresh if fresh is not None else (DEMO_FRESH_SEED if offline else "")
+    refresh = [name for name in FRESH_STUDIES if name in studies] if seed else []
+    if refresh and not built.manifest.interrupted:
+        log(f"      and a fresh copy of {', '.join(refresh)} (build --fresh, docs/fresh.md)")
+        again = build([], studies=refresh, jobs=jobs, options=options, fresh=Fresh(seed, only=True))
+        built = combine_builds(built, again)
     write_build(built, out / "build")
     built.raise_if_interrupted(out / "build")
     log(
@@ -85,6 +102,8 @@ def run_pipeline(
         f"excluded {built.manifest.cases_excluded}"
     )
     log(to_markdown(corpus(built.tasks)))
+    if built.manifest.fresh is not None:
+        log(to_markdown(fresh_corpus(built.tasks)))
     chosen = _settings(settings_file, settings, setting)
     selected = built.tasks if limit is None else built.tasks[:limit]
     log(f"[2/5] running {len(selected)} tasks on {', '.join(s.name for s in chosen)} -> {out / 'run'}")
