@@ -166,9 +166,13 @@ PUBLIC = {
         "figure_data",
         "final_pairs",
         "fit_logit",
+        "fresh_comparison",
+        "fresh_pairs",
+        "fresh_rows",
         "joinable_grades",
         "load_cells",
         "paired_comparison",
+        "paired_difference",
         "percentile_interval",
         "permutation_theta",
         "permutation_thetas",
@@ -302,6 +306,7 @@ PUBLIC = {
         "Script",
         "ScriptedServer",
         "completion",
+        "fresh_copy",
         "samples_only_pool",
         "synthetic_grades",
         "synthetic_tasks",
@@ -408,4 +413,15 @@ def test_exported_members(module):
 
 def test_every_stage_registers_its_commands():
     commands = set(execstate.cli.make_parser()._subparsers._group_actions[0].choices)
-    assert {"build", "import", "metrics", "run", "grade", "tables", "cruxeval-score", "analyze", "pipeline", "local-model"} <= commands
+    assert {
+        "build",
+        "import",
+        "metrics",
+        "run",
+        "grade",
+        "tables",
+        "cruxeval-score",
+        "analyze",
+        "pipeline",
+        "local-model",
+    } <= commands

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import platform
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -246,6 +246,29 @@ def is_sweep(task: Task) -> bool:
 def paper_tasks(tasks: Iterable[Task]) -> list[Task]:
     """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras."""
     return [t for t in tasks if not is_sweep(t)]
+
+
+FRESH_SUFFIX = "~fresh"
+"""A fresh task's case id is its published twin's plus this suffix (``classic/heapsort~fresh``)."""
+
+
+def is_fresh(task_or_meta: Task | Mapping[str, Any]) -> bool:
+    """True for a fresh task (SPEC 11): a published case's program re-issued on newly generated inputs.
+
+    Its ``meta["fresh"]`` is an object (``of``: the published twin's case id, ``commitment``). A published
+    task has no ``fresh`` key, or ``false`` (a case that could not be refreshed, kept with its inputs)."""
+    meta = task_or_meta.meta if isinstance(task_or_meta, Task) else task_or_meta
+    return isinstance(meta.get("fresh"), dict)
+
+
+def fresh_twin(case_id: str) -> str:
+    """The case id of the fresh twin of the published case ``case_id``."""
+    return case_id + FRESH_SUFFIX
+
+
+def published_case_id(task: Task) -> str:
+    """The case id of the published twin of a fresh task (``meta["fresh"]["of"]``); a published task's own."""
+    return str(task.meta["fresh"]["of"]) if is_fresh(task) else task.case_id
 
 
 class Exclusion(Record):

@@ -202,3 +202,57 @@ def test_the_page_is_self_contained(report):
     assert not re.search(r"""(src|href)=["']https?:""", text)
     data = json.loads((html.parent / "analysis.json").read_text(encoding="utf-8"))
     assert data["figures"]["omitted_cruxeval"]["figure"] == "omitted"
+
+
+def test_without_fresh_tasks_there_is_no_fresh_section(page, report):
+    html, _, _ = report
+    sections = page.execute_script("return Array.from(document.querySelectorAll('section')).map(s => s.id);")
+    assert "fresh" not in sections
+    assert not (html.parent / "tables" / "fresh").exists()
+    assert not (html.parent / "figures" / "published_vs_fresh.svg").exists()
+    assert "fresh" not in json.loads((html.parent / "analysis.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def fresh_report(tmp_path_factory):
+    """(report.html, analysis.json's ``fresh``) of synthetic grades of published tasks and their fresh twins."""
+    from execstate.analyze import AnalysisConfig
+    from execstate.report import write_report
+    from execstate.testing import fresh_copy, synthetic_grades, synthetic_tasks
+
+    tasks = synthetic_tasks(2, (("classic", "python", 6),))
+    tasks += [fresh_copy(t) for t in tasks]
+    grades = synthetic_grades(tasks, 2, settings={"m-high": -0.5, "m-off": 1.0})
+    out = tmp_path_factory.mktemp("fresh") / "report"
+    files = write_report(tasks, grades, out, AnalysisConfig(replicates=200, permutations=200))
+    fresh = json.loads(files.analysis_json.read_text(encoding="utf-8"))["fresh"]
+    return files.report_html, fresh
+
+
+def test_fresh_tasks_get_their_section_table_and_figure(browser, fresh_report, report):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    html, fresh = fresh_report
+    browser.get(html.as_uri())
+    try:
+        sections = browser.execute_script("return Array.from(document.querySelectorAll('section')).map(s => s.id);")
+        assert sections[-3:] == ["beyond", "fresh", "tasks"]
+        nav = browser.execute_script("return Array.from(document.querySelectorAll('nav a')).map(a => a.hash.slice(1));")
+        assert nav == sections
+        rows = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#table-published_vs_fresh + p + table tbody tr'))"
+            ".map(r => Array.from(r.cells).slice(0, 3).map(c => c.textContent));"
+        )
+        assert rows == [[r["setting"], r["arm"], str(r["pairs"])] for r in fresh["rows"]]
+        assert len(rows) == 8  # two settings x four arms
+        size = WebDriverWait(browser, 30).until(
+            lambda d: d.execute_script(
+                "var i=document.querySelector('#fresh #fig-published_vs_fresh img');"
+                "return i && i.complete && i.naturalWidth > 0 ? [i.naturalWidth, i.naturalHeight] : null;"
+            )
+        )
+        assert size[1] > 0
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        assert not re.search(r"""(src|href)=["']https?:""", html.read_text(encoding="utf-8"))
+    finally:
+        browser.get(report[0].as_uri())  # the other tests read the first report's page

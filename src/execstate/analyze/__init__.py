@@ -4,8 +4,9 @@ from execstate.analyze._analysis import Analysis, analyze, analyze_cells, joinab
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
 from execstate.analyze._figures import binned_rates, figure_data, quantile_bins
+from execstate.analyze._fresh import fresh_comparison, fresh_pairs, fresh_rows
 from execstate.analyze._logit import LogitFit, fit_logit
-from execstate.analyze._paired import final_pairs, paired_comparison
+from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
 from execstate.analyze._series import series_summary, series_tests
 from execstate.analyze._stats import (
@@ -39,9 +40,13 @@ __all__ = [
     "figure_data",
     "final_pairs",
     "fit_logit",
+    "fresh_comparison",
+    "fresh_pairs",
+    "fresh_rows",
     "joinable_grades",
     "load_cells",
     "paired_comparison",
+    "paired_difference",
     "percentile_interval",
     "permutation_theta",
     "permutation_thetas",

@@ -14,11 +14,12 @@ from execstate.analyze._beyond import beyond_paper
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
+from execstate.analyze._fresh import fresh_comparison
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, series_tests
 from execstate.grade import accuracy_tables
-from execstate.records import Grade, Response, Task, paper_tasks
+from execstate.records import Grade, Response, Task, is_fresh, paper_tasks
 
 ANALYSIS_SCHEMA_VERSION = 1
 _SIGNIFICANT = 12  # digits kept in JSON floats: re-runs compare equal as text
@@ -43,6 +44,9 @@ class Analysis:
     the joinable grades; filled by ``analyze`` (which has the records), empty from ``analyze_cells``."""
     beyond: dict[str, Any] = field(default_factory=dict)
     """Analyses beyond the paper (SPEC 11; ``execstate.analyze._beyond``); filled by ``analyze``."""
+    fresh: dict[str, Any] = field(default_factory=dict)
+    """Published vs fresh inputs (``execstate.analyze._fresh.fresh_comparison``): ``{}`` when no task is
+    fresh, and then left out of the JSON, so an analysis without fresh tasks is written as before."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +62,7 @@ class Analysis:
             "figures": self.figures,
             "accuracy": self.accuracy,
             "beyond": self.beyond,
+            **({"fresh": self.fresh} if self.fresh else {}),
         }
 
 
@@ -110,9 +115,15 @@ def analyze(
     go to the sweep rows of ``beyond`` alone. The accuracy tables count the joinable grades
     (``joinable_grades``); the others are listed in ``inputs`` (unknown task ids, duplicate cells).
     ``responses`` (the run's records) add the truncation and token tables; without them those are None.
+    Fresh tasks (``records.is_fresh``) and their grades enter the published-vs-fresh rows (``fresh``) alone:
+    every other table analyses the published tasks, as if the fresh ones were not there.
     """
     tasks, grades = list(tasks), list(grades)
     config = config or AnalysisConfig()
+    fresh = fresh_comparison(tasks, grades, config)
+    fresh_ids = {t.task_id for t in tasks if is_fresh(t)}
+    tasks = [t for t in tasks if t.task_id not in fresh_ids]
+    grades = [g for g in grades if g.task_id not in fresh_ids]
     paper = paper_tasks(tasks)
     sweep_ids = {t.task_id for t in tasks} - {t.task_id for t in paper}
     own = [g for g in grades if g.task_id not in sweep_ids]
@@ -127,7 +138,7 @@ def analyze(
     }
     joined = joinable_grades(tasks, grades)
     beyond = beyond_paper(tasks, joined, cells.frame, config, None if responses is None else list(responses))
-    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond)
+    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, fresh=fresh)
 
 
 def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:

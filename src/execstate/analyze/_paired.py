@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from execstate.analyze._config import AnalysisConfig, Cohort
@@ -64,17 +65,25 @@ def _row(cohort: str, setting: str, subset: pd.DataFrame, config: AnalysisConfig
     }
     if len(done) == 0:
         return row
-    diff = s.astype(int) - lg.astype(int)
-    row["decrement_pp"] = 100.0 * float(diff.sum()) / len(done)
-    by_src = pd.DataFrame({"src": done["source_sha256"].to_numpy(), "d": diff}).groupby("src", sort=True)["d"]
-    reps = cluster_bootstrap_ratio(
-        by_src.sum().to_numpy(),
-        by_src.size().to_numpy(),
-        config.replicates,
-        seeded_rng(config.seed, "paired", cohort, setting),
+    row["decrement_pp"], row["ci_low"], row["ci_high"] = paired_difference(
+        s, lg, done["source_sha256"].to_numpy(), config, "paired", cohort, setting
     )
-    row["ci_low"], row["ci_high"] = (100.0 * v for v in percentile_interval(reps, config.level))
     return row
+
+
+def paired_difference(
+    first: np.ndarray, second: np.ndarray, sources: np.ndarray, config: AnalysisConfig, *key: str
+) -> tuple[float, float, float]:
+    """``100 * (sum(first) - sum(second)) / n`` in percentage points over n >= 1 pairs of correctness
+    booleans, and its source-cluster bootstrap percentile interval (``config.replicates`` replicates at
+    ``config.level``; whole clusters of ``sources`` resampled; the stream is ``seeded_rng(config.seed, *key)``)."""
+    diff = first.astype(int) - second.astype(int)
+    by_src = pd.DataFrame({"src": sources, "d": diff}).groupby("src", sort=True)["d"]
+    reps = cluster_bootstrap_ratio(
+        by_src.sum().to_numpy(), by_src.size().to_numpy(), config.replicates, seeded_rng(config.seed, *key)
+    )
+    low, high = (100.0 * v for v in percentile_interval(reps, config.level))
+    return 100.0 * float(diff.sum()) / len(diff), low, high
 
 
 def paired_studies(frame: pd.DataFrame) -> list[str]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate.builder import corpus_table
-from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task, is_sweep
+from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task, is_fresh, is_sweep
 from execstate.tables import Table, make_table, to_markdown
 from execstate.tables import write_tables as write_table_files
 
@@ -123,11 +123,13 @@ def accuracy_tables(tasks: Iterable[Task], grades: Iterable[Grade]) -> AccuracyT
     """Compute the four accuracy tables; raises ``ValueError`` on grades of unknown tasks or repeated cells.
 
     Checkpoint-sweep tasks (``records.is_sweep``) and their grades are left out: they are no arm of the paper.
+    So are fresh tasks (``records.is_fresh``): they are compared with their published twins by
+    ``execstate analyze`` alone.
     """
     tasks, grades = list(tasks), list(grades)
-    sweep_ids = {t.task_id for t in tasks if is_sweep(t)}
-    tasks = [t for t in tasks if t.task_id not in sweep_ids]
-    grades = [g for g in grades if g.task_id not in sweep_ids]
+    apart = {t.task_id for t in tasks if is_sweep(t) or is_fresh(t)}
+    tasks = [t for t in tasks if t.task_id not in apart]
+    grades = [g for g in grades if g.task_id not in apart]
     by_id = _check_grades(tasks, grades)
     settings = list(dict.fromkeys(g.setting for g in grades))
     studies = list(dict.fromkeys(t.study for t in tasks))

@@ -4,6 +4,7 @@ Layout of ``out_dir``::
 
     analysis.json          every analysis row (paired, regression, series, ...) + inputs + config
     tables/<name>.csv|.md  one file pair per table, plus tables/tables.md
+    tables/beyond/, tables/fresh/  the beyond-the-paper tables; the published-vs-fresh table (fresh tasks only)
     figures/<name>.svg|.png
     report.html            one self-contained page
 
@@ -25,6 +26,7 @@ from execstate.errors import InputFileError, output_dir
 from execstate.records import Grade, Response, Task, read_jsonl
 from execstate.report._beyond import beyond_section
 from execstate.report._figures import FigureOut, render_figures
+from execstate.report._fresh import fresh_section
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.tables import Table, make_table, write_tables
 
@@ -222,6 +224,14 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
         f"grades of unknown tasks (left out): {len(i['unknown_task_ids'])}"
         + (": " + ", ".join(i["unknown_task_ids"][:20]) if i["unknown_task_ids"] else ""),
         f"cells graded more than once (first kept): {len(i['duplicate_cells'])}",
+        *(
+            [
+                f"fresh tasks {a.fresh['tasks']}, graded fresh cells {a.fresh['graded_cells']} (in no table but the "
+                "Published vs fresh section; the counts above are of the published tasks)"
+            ]
+            if a.fresh
+            else []
+        ),
         f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
         f"execstate {__version__}",
     ]
@@ -293,14 +303,22 @@ def write_report(
     figs = render_figures(analysis.figures, out_dir / "figures")
     b_tabs, b_figs, b_html = beyond_section(analysis.beyond, out_dir)
     table_paths += write_tables(b_tabs, out_dir / "tables" / "beyond")
+    extra_sections, f_figs = list(sections), list[FigureOut]()
+    if analysis.fresh:
+        f_tabs, f_figs, f_html = fresh_section(analysis.fresh, config.level, config.replicates, out_dir)
+        table_paths += write_tables(f_tabs, out_dir / "tables" / "fresh")
+        extra_sections.insert(0, ("fresh", "Published vs fresh inputs", f_html))
     html_text = page(
         "execstate analysis report",
         _banner(grades),
-        _with_extra(_sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, b_html), sections),
+        _with_extra(
+            _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, b_html), extra_sections
+        ),
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
-    return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in figs + b_figs for p in f.paths])
+    drawn = figs + b_figs + f_figs
+    return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in drawn for p in f.paths])
 
 
 def _sha256(path: Path) -> str:

@@ -45,7 +45,7 @@ def check_compatible(old: RunManifest | None, sha: str, settings: list[Setting],
         before = old.settings.get(s.name)
         if before is None:
             continue
-        changed = [k for k, v in s.request_fingerprint().items() if before.get(k) != _jsonable(v)]
+        changed = [k for k, v in s.request_fingerprint().items() if before.get(k, _default(k)) != _jsonable(v)]
         if changed:
             raise SettingsError(
                 f"{out_dir}: setting {s.name!r} changed since its responses were recorded "
@@ -57,6 +57,20 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+_WRITTEN_WHEN_SET = ("synthetic_contamination",)
+"""Setting fields added after manifests were first written: left out at their default, so a run that does
+not use them writes the manifest it wrote before, and a manifest without them reads as the default."""
+
+
+def _default(key: str) -> Any:
+    return _jsonable(Setting.model_fields[key].default) if key in _WRITTEN_WHEN_SET else None
+
+
+def _recorded(s: Setting) -> dict[str, Any]:
+    """The setting as the manifest records it (see ``_WRITTEN_WHEN_SET``)."""
+    return s.model_dump(mode="json", exclude={k for k in _WRITTEN_WHEN_SET if getattr(s, k) == _default(k)})
+
+
 def updated_manifest(
     old: RunManifest | None,
     tasks_file: str | None,
@@ -66,7 +80,7 @@ def updated_manifest(
     invocation: RunInvocation,
 ) -> RunManifest:
     merged = dict(old.settings) if old else {}
-    merged.update({s.name: s.model_dump(mode="json") for s in settings})
+    merged.update({s.name: _recorded(s) for s in settings})
     return RunManifest(
         tasks_file=tasks_file if tasks_file is not None else (old.tasks_file if old else None),
         tasks_sha256=sha,

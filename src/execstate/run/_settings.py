@@ -30,6 +30,7 @@ REQUEST_FIELDS = (
     "top_p",
     "extra_body",
     "replay_file",
+    "synthetic_contamination",
 )
 
 
@@ -73,6 +74,11 @@ class Setting(BaseModel):
     retry_timeouts: bool = False
     """Re-send a request that hit ``timeout_s`` (off by default: the time was likely paid for)."""
     connect_timeout_s: float = Field(default=30.0, gt=0)
+    synthetic_contamination: float = Field(default=0.0, allow_inf_nan=False)
+    """``synthetic`` only: logit added to the chance of a right answer on every task that is not fresh
+    (``records.is_fresh``), so the simulated predictor does better on published inputs than on fresh ones,
+    as a model trained on them would. 0 (the default) answers exactly as without it; refused for other
+    providers. Written to the run manifest only when not 0."""
 
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:
@@ -80,6 +86,10 @@ class Setting(BaseModel):
             raise ValueError("provider 'openai' needs base_url and model")
         if self.provider == "replay" and not self.replay_file:
             raise ValueError("provider 'replay' needs replay_file")
+        if self.provider != "synthetic" and self.synthetic_contamination != 0:
+            raise ValueError(
+                f"synthetic_contamination is a knob of provider 'synthetic' only, not {self.provider!r}; remove it"
+            )
         return self
 
     @property

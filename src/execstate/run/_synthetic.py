@@ -5,7 +5,11 @@ rises with the task's trace length and state size, so the main job's report
 exercises every statistic (paired decrements, regressions, series tests) with
 known ground truth. Every record it writes is flagged ``pipeline_check``.
 
-    P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus)
+    P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus [+ contamination])
+
+``contamination`` (0 unless a setting's ``synthetic_contamination`` sets it) is
+added for every task that is not fresh (``records.is_fresh``): a simulated model
+that has seen the published inputs, for the published-vs-fresh analysis.
 
 Wrong answers are the kinds the wrong-answer taxonomy tells apart (SPEC 11),
 chosen by a seeded draw: mostly the oracle with one number changed by one
@@ -34,7 +38,7 @@ import json
 import math
 import re
 
-from execstate.records import STATE_ARMS, Task, Usage, prompt_variant
+from execstate.records import STATE_ARMS, Task, Usage, is_fresh, prompt_variant
 from execstate.run._providers import Attempt
 
 _ARM_BONUS = {
@@ -94,15 +98,18 @@ class SyntheticProvider:
     name = "synthetic"
     pipeline_check = True
 
-    def __init__(self, setting_name: str, skill: float = 4.0, slope: float = 0.25) -> None:
-        self.seed, self.skill, self.slope = setting_name, skill, slope
-        self.model: str | None = f"synthetic(skill={skill:g}, slope={slope:g})"
+    def __init__(self, setting_name: str, skill: float = 4.0, slope: float = 0.25, contamination: float = 0.0) -> None:
+        self.seed, self.skill, self.slope, self.contamination = setting_name, skill, slope, contamination
+        knob = f", contamination={contamination:g}" if contamination else ""
+        self.model: str | None = f"synthetic(skill={skill:g}, slope={slope:g}{knob})"
 
     def p_correct(self, task: Task) -> float:
         trace = task.metrics.trace_length or 0
         logit = self.skill - self.slope * math.log2(1 + trace) + _ARM_BONUS.get(task.arm, 0.0)
         if "prompt" in task.meta and prompt_variant(task).condition == "guided":
             logit += GUIDED_BONUS
+        if not is_fresh(task):
+            logit += self.contamination
         return 1 / (1 + math.exp(-logit))
 
     def p_truncated(self, task: Task) -> float:

@@ -6,11 +6,14 @@
 - :mod:`execstate.testing.synthetic`: synthetic tasks and grades drawn from a
   known error model, shaped like the paper's corpus. Nothing there is a
   model's result.
+- :mod:`execstate.testing.fresh`: the fresh twin of a published task, made
+  by hand in the record contract the builder follows.
 - :mod:`execstate.testing.pools`: a pool cut to each problem's smallest tests
   (what an archive with samples only looks like).
 """
 
 from execstate.testing.files import tree_bytes
+from execstate.testing.fresh import fresh_copy
 from execstate.testing.loopback import Drop, Hold, Reply, Request, Script, ScriptedServer, completion
 from execstate.testing.pools import samples_only_pool
 from execstate.testing.synthetic import SETTINGS, STUDIES, synthetic_grades, synthetic_tasks
@@ -25,6 +28,7 @@ __all__ = [
     "Script",
     "ScriptedServer",
     "completion",
+    "fresh_copy",
     "samples_only_pool",
     "synthetic_grades",
     "synthetic_tasks",
