@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import (
-    FRESH_SUFFIX,
     SEED_ENV,
     BuildOptions,
     Fresh,
@@ -25,7 +24,7 @@ from execstate.builder import (
 from execstate.builder._fresh import COMMITMENT_PREFIX, fresh_plan
 from execstate.cli import main as cli_main
 from execstate.errors import UsageError
-from execstate.records import Exclusion, Task, read_jsonl
+from execstate.records import FRESH_SUFFIX, Exclusion, Task, read_jsonl
 from execstate.studies import STUDIES
 
 SEED = "s3cr3t-seed-90210"

@@ -6,7 +6,7 @@ from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, FRESH_CORPUS_COLUMNS, corpus, corpus_table, fresh_corpus
 from execstate.builder._executor import EXECUTORS, open_executor
-from execstate.builder._fresh import FRESH_SUFFIX, SEED_ENV, Fresh, fresh_case_id
+from execstate.builder._fresh import SEED_ENV, Fresh
 from execstate.builder._language import (
     MEASURE_WALL_SLACK,
     CheckpointMeasuring,
@@ -50,7 +50,6 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "EXECUTORS",
     "FRESH_CORPUS_COLUMNS",
-    "FRESH_SUFFIX",
     "HASH_SEEDS",
     "LANGUAGES",
     "MEASURE_WALL_SLACK",
@@ -90,7 +89,6 @@ __all__ = [
     "find_specs",
     "find_study",
     "forget_measurements",
-    "fresh_case_id",
     "fresh_corpus",
     "generator_languages",
     "helper_language",

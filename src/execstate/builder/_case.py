@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.builder._fresh import FRESH_SUFFIX, Fresh, NoCandidate, NotRefreshable, choose_fresh
+from execstate.builder._fresh import Fresh, NoCandidate, NotRefreshable, choose_fresh
 from execstate.builder._invariant import InvariantRefused, audit_invariant
 from execstate.builder._language import (
     STATE_FAILED,
@@ -34,7 +34,7 @@ from execstate.builder._spec import CaseSpec, InputSource
 from execstate.environments import Environment, EnvironmentUnavailable, prepare, undeclared_import
 from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.metrics import Measurement
-from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task
+from execstate.records import FRESH_SUFFIX, SWEEP_SEPARATOR, Exclusion, Metrics, Task
 from execstate.sandbox import SandboxFault, SandboxResult
 
 _PACKAGE = Path(__file__).parent.parent

@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from execstate.builder._case import _Case
     from execstate.builder._spec import CaseSpec
 
-FRESH_SUFFIX = "~fresh"
-"""A fresh case's id is its published case's id plus this (``classic/heapsort~fresh``)."""
 SEED_ENV = "EXECSTATE_SEED"
 """The environment variable a generator of a ``--fresh`` build finds its seed in (a decimal integer below 2**56)."""
 COMMITMENT_PREFIX = "execstate-fresh-v1:"
@@ -86,11 +84,6 @@ class Fresh:
         """The seed of ``case_id``'s candidate ``candidate``: 56 bits of SHA-256 of the seed, the id and the index."""
         text = f"execstate-fresh-seed-v1\0{self.seed}\0{case_id}\0{candidate}"
         return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:7], "big")
-
-
-def fresh_case_id(case_id: str) -> str:
-    """The id of ``case_id``'s fresh twin."""
-    return case_id + FRESH_SUFFIX
 
 
 def fresh_plan(spec: CaseSpec, seed: int) -> FreshPlan:
@@ -256,12 +249,10 @@ def _run_recipe(case: _Case, recipe: InputRecipe) -> bytes | str:
 __all__ = [
     "ATTEMPTS_PER_CANDIDATE",
     "COMMITMENT_PREFIX",
-    "FRESH_SUFFIX",
     "SEED_ENV",
     "Fresh",
     "NoCandidate",
     "NotRefreshable",
     "choose_fresh",
-    "fresh_case_id",
     "fresh_plan",
 ]
