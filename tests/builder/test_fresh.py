@@ -231,3 +231,30 @@ def test_the_fresh_corpus_table_gives_published_and_fresh_trace_medians(tmp_path
     assert row["trace_long_fresh_median"] == record["trace_long"]
     assert row["trace_long_published_median"] == record["trace_long_published"]
     assert row["trace_short_published_median"] == record["trace_short_published"]
+
+
+def test_when_the_closest_candidate_fails_a_check_the_next_one_is_built(tmp_path: Path, monkeypatch) -> None:
+    from execstate.builder import _case
+
+    spec = load_spec(write_case(tmp_path, "kadane", SEEDED_GEN))
+    real = _case._admit_inputs
+    calls: list[int] = []
+
+    def first_fails(case, loop_line, short, long, fresh_meta, ids):
+        calls.append(fresh_meta["fresh"]["candidate"])
+        if len(calls) == 1:
+            raise _case.Excluded("change", "no projected field changes (made to fail by the test)")
+        return real(case, loop_line, short, long, fresh_meta, ids)
+
+    monkeypatch.setattr(_case, "_admit_inputs", first_fails)
+    built = build_case(spec, BuildOptions(), Fresh(SEED))
+    assert isinstance(built, list) and len(calls) == 2
+    record = built[0].meta["fresh"]
+    assert record["candidate"] == calls[1] != calls[0]
+    assert record["failed_checks"] == [
+        {"candidate": calls[0], "check": "change", "reason": "no projected field changes (made to fail by the test)"}
+    ]
+    monkeypatch.setattr(_case, "_admit_inputs", lambda *a: (_ for _ in ()).throw(_case.Excluded("change", "never")))
+    excluded = build_case(spec, BuildOptions(), Fresh(SEED))
+    assert isinstance(excluded, Exclusion) and excluded.check == "change"
+    assert excluded.case_id == "mine/kadane~fresh" and excluded.reason.startswith("fresh candidate #")

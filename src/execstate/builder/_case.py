@@ -125,9 +125,38 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, i
     loop_line = _locate_loop(spec, lang, source)
     case = _Case(spec, lang, source, tmp, generators, opts, env)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
-    fresh_meta: dict | None = None
-    if fresh is not None:
-        short, long, fresh_meta = _fresh_inputs(case, fresh, short, long, ids)
+    if fresh is None:
+        return _admit_inputs(case, loop_line, short, long, None, ids)
+    failed: list[tuple[dict, Excluded]] = []
+    for drawn_short, drawn_long, fresh_meta in _fresh_inputs(case, fresh, short, long, ids):
+        record = fresh_meta["fresh"]
+        if failed:  # closer candidates failed a check: the record says which and why
+            record["failed_checks"] = [
+                {"candidate": r["candidate"], "check": e.check, "reason": e.reason[:300]} for r, e in failed
+            ]
+        try:
+            return _admit_inputs(case, loop_line, drawn_short, drawn_long, fresh_meta, ids)
+        except Excluded as exc:
+            if record is False:
+                raise
+            failed.append((record, exc))
+    first, closest = failed[0]
+    raise Excluded(
+        closest.check,
+        f"fresh candidate #{first['candidate']} (the closest in long trace): {closest.reason}"
+        + (
+            f"; the {len(failed) - 1} other candidate(s) within the bounds failed a check too"
+            if len(failed) > 1
+            else ""
+        ),
+    )
+
+
+def _admit_inputs(
+    case: _Case, loop_line: int, short: bytes, long: bytes, fresh_meta: dict | None, ids: list[str]
+) -> list[Task]:
+    """The nine checks and the tasks of ``case`` on these inputs (``fresh_meta``: the keys a fresh build adds)."""
+    spec, lang, source, env = case.spec, case.lang, case.source, case.env
     outs = {name: _clean_outputs(case, name, data) for name, data in (("short", short), ("long", long))}
     traces = {name: _trace_lengths(case, data, name, outs[name]) for name, data in (("short", short), ("long", long))}
     if not max(traces["short"]) < min(traces["long"]):
@@ -185,19 +214,21 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, i
     return [t.model_copy(update={"case_id": ids[-1], "task_id": ids[-1] + t.task_id[cut:]}) for t in tasks]
 
 
-def _fresh_inputs(case: _Case, fresh: Fresh, short: bytes, long: bytes, ids: list[str]) -> tuple[bytes, bytes, dict]:
-    """The inputs and meta of a ``--fresh`` build: drawn ones (``meta["fresh"]``: how), or the published ones with
-    ``meta["fresh"] = False`` and ``meta["fresh_note"]`` saying why (the published id appended to ``ids``)."""
+def _fresh_inputs(
+    case: _Case, fresh: Fresh, short: bytes, long: bytes, ids: list[str]
+) -> list[tuple[bytes, bytes, dict]]:
+    """The inputs and meta of a ``--fresh`` build: drawn ones, best first (``meta["fresh"]``: how), or the published
+    ones with ``meta["fresh"] = False`` and ``meta["fresh_note"]`` saying why (the published id appended to ``ids``)."""
     try:
-        short, long, record = choose_fresh(case, fresh, short, long)
+        ranked = choose_fresh(case, fresh, short, long)
     except NotRefreshable as exc:
         if fresh.only:
             raise Excluded("fresh", f"not refreshable: {exc}") from None
         ids.append(case.spec.id)
-        return short, long, {"fresh": False, "fresh_note": f"not refreshable: {exc}"}
+        return [(short, long, {"fresh": False, "fresh_note": f"not refreshable: {exc}"})]
     except NoCandidate as exc:
         raise Excluded("fresh", str(exc)) from None
-    return short, long, {"fresh": record}
+    return [(drawn_short, drawn_long, {"fresh": record}) for drawn_short, drawn_long, record in ranked]
 
 
 def _prober(case: _Case, loop_line: int, data: bytes) -> Callable[[str, int], str | None]:

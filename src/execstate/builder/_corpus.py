@@ -107,6 +107,8 @@ def fresh_corpus(tasks: Sequence[Task]) -> Table:
     rows = []
     for (study, lang), group in groups.items():
         records = list(group["fresh"].values())
+        if not records and not group["kept"]:
+            continue  # a study the fresh build did not touch (the published half of a combined build)
         rows.append(
             {
                 "study": study,

@@ -132,8 +132,10 @@ class _Candidate:
         return found
 
 
-def choose_fresh(case: _Case, fresh: Fresh, short: bytes, long: bytes) -> tuple[bytes, bytes, dict[str, Any]]:
-    """The fresh short and long inputs of ``case`` and the ``meta["fresh"]`` record saying how they were chosen.
+def choose_fresh(case: _Case, fresh: Fresh, short: bytes, long: bytes) -> list[tuple[bytes, bytes, dict[str, Any]]]:
+    """The fresh short and long inputs of ``case`` within the bounds, each with the ``meta["fresh"]`` record saying
+    how they were chosen, best first (the closest long trace to the published one; the builder builds the first
+    that passes the checks).
 
     ``short`` and ``long`` are the published inputs. ``NotRefreshable`` when the case cannot be refreshed;
     ``NoCandidate`` when no candidate is within the bounds (the message lists every candidate's traces).
@@ -180,23 +182,26 @@ def choose_fresh(case: _Case, fresh: Fresh, short: bytes, long: bytes) -> tuple[
             f"none of {len(tried)} fresh candidates is within the bounds (long trace at least {ratio:.3g}x the "
             f"short one, at most {cap}{f', in [{band[0]}, {band[1]})' if band else ''}): {shown}",
         )
-    best = min(kept, key=lambda c: (abs((c.trace_long or 0) - published["long"]), c.index))
-    meta: dict[str, Any] = {
-        "of": spec.id,
-        "commitment": fresh.commitment,
-        "candidate": best.index,
-        "candidates": fresh.candidates,
-        "tried": [c.record() for c in tried],
-        "trace_short_published": published["short"],
-        "trace_long_published": published["long"],
-        "trace_short": best.trace_short,
-        "trace_long": best.trace_long,
-        "short_input": plan.short.describe,
-        "long_input": plan.long.describe,
-    }
-    if band is not None:
-        meta["long_trace_band"] = list(band)
-    return best.short, best.long, meta
+    ranked = sorted(kept, key=lambda c: (abs((c.trace_long or 0) - published["long"]), c.index))
+    found = []
+    for best in ranked:
+        meta: dict[str, Any] = {
+            "of": spec.id,
+            "commitment": fresh.commitment,
+            "candidate": best.index,
+            "candidates": fresh.candidates,
+            "tried": [c.record() for c in tried],
+            "trace_short_published": published["short"],
+            "trace_long_published": published["long"],
+            "trace_short": best.trace_short,
+            "trace_long": best.trace_long,
+            "short_input": plan.short.describe,
+            "long_input": plan.long.describe,
+        }
+        if band is not None:
+            meta["long_trace_band"] = list(band)
+        found.append((best.short, best.long, meta))
+    return found
 
 
 def _bounds(case: _Case, cand: _Candidate, ratio: float, cap: int, band: tuple[int, int] | None) -> str | None:
