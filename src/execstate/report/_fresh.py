@@ -54,9 +54,12 @@ def fresh_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Per setting x arm: published and fresh accuracy (left), the paired gap and its interval (right)."""
     bars = data["bars"]
     height = 0.9 + 0.26 * len(bars)
-    fig = Figure(figsize=(6.5, height))
+    labels = [f"{b['setting']} / {b['arm']} (n={b['pairs']})" for b in bars]
+    margin = 0.25 + 0.05 * max((len(label) for label in labels), default=10)  # inches for the longest label
+    width = margin + 4.6
+    fig = Figure(figsize=(width, height))
     left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1, 1]})
-    fig.subplots_adjust(left=0.36, right=0.98, bottom=0.45 / height, top=1 - 0.45 / height, wspace=0.08)
+    fig.subplots_adjust(left=margin / width, right=0.98, bottom=0.45 / height, top=1 - 0.45 / height, wspace=0.08)
     ys = list(range(len(bars)))
     pub, new = [b["published_accuracy_pct"] for b in bars], [b["fresh_accuracy_pct"] for b in bars]
     left.hlines(ys, [min(p, n) for p, n in zip(pub, new)], [max(p, n) for p, n in zip(pub, new)], color="#bbbbbb", lw=1)
@@ -64,7 +67,7 @@ def fresh_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     left.scatter(new, ys, marker="D", s=12, c=_FRESH, label="fresh")
     left.set_xlim(-3, 103)
     left.set_xlabel("accuracy (% of pairs)")
-    left.set_yticks(ys, [f"{b['setting']} / {b['arm']} (n={b['pairs']})" for b in bars])
+    left.set_yticks(ys, labels)
     left.invert_yaxis()
     left.legend(fontsize=6, ncols=2, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     diff = [b["difference_pp"] for b in bars]
