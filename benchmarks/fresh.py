@@ -7,15 +7,18 @@ Run from the repository root after ``pip install -e '.[test]'``::
 Prints, per study, measured side by side in one run: the published build's wall time, the fresh build's
 (``--fresh-only``, default 4 candidates per case), their ratio (issue 28's target: at most 2x for networkx
 and library_cpp), how many cases each admitted and how many were refreshed, and the published and fresh
-long-trace medians. Each build starts with the measurements of the process forgotten; C++ compilations are
-cached on disk (``execstate.sandbox``) for both, so run it twice to compare warm caches.
+long-trace medians. Each build starts with the measurements of the process forgotten and an empty C++
+compile cache of its own (``EXECSTATE_CPP_CACHE``), since a fresh input gives new checkpoint copies (another
+k) to compile; ``--warm`` keeps the user's cache for both instead.
 --smoke: two classic cases, one job.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,11 +35,15 @@ def case_paths(study: str, names: list[str] | None) -> list[Path]:
     return [d for d in found if d.name in names] if names else found
 
 
-def timed(paths: list[Path], jobs: int, fresh: Fresh | None) -> tuple[float, BuildResult]:
+def timed(paths: list[Path], jobs: int, fresh: Fresh | None, *, warm: bool) -> tuple[float, BuildResult]:
     forget_measurements()
-    started = time.perf_counter()
-    result = build(paths, jobs=jobs, options=BuildOptions(), fresh=fresh)
-    return time.perf_counter() - started, result
+    with tempfile.TemporaryDirectory(prefix="bench-fresh-cpp-") as cache:
+        if not warm:
+            os.environ["EXECSTATE_CPP_CACHE"] = cache
+        started = time.perf_counter()
+        result = build(paths, jobs=jobs, options=BuildOptions(), fresh=fresh)
+        seconds = time.perf_counter() - started
+    return seconds, result
 
 
 def main() -> None:
@@ -44,19 +51,20 @@ def main() -> None:
     ap.add_argument("--study", action="append", help="a built-in study of case folders (repeatable)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", default="benchmark-fresh-seed")
+    ap.add_argument("--warm", action="store_true", help="both builds use the user's C++ compile cache")
     ap.add_argument("--smoke", action="store_true", help="two classic cases, one job")
     args = ap.parse_args()
     studies = ["classic"] if args.smoke else (args.study or ["networkx", "library_cpp", "classic"])
     jobs = 1 if args.smoke else args.jobs
     for study in studies:
         paths = case_paths(study, SMOKE_CASES if args.smoke else None)
-        published_s, published = timed(paths, jobs, None)
-        fresh_s, fresh = timed(paths, jobs, Fresh(args.seed, only=True))
+        published_s, published = timed(paths, jobs, None, warm=args.warm)
+        fresh_s, fresh = timed(paths, jobs, Fresh(args.seed, only=True), warm=args.warm)
         refreshed = fresh.manifest.fresh["refreshed"] if fresh.manifest.fresh else []
         records = [t.meta["fresh"] for t in fresh.tasks if t.arm == "long-trace-final"]
         old = [r["trace_long_published"] for r in records]
         new = [r["trace_long"] for r in records]
-        print(f"{study}: {len(paths)} cases")
+        print(f"{study}: {len(paths)} cases ({'warm' if args.warm else 'empty'} C++ compile caches)")
         print(f"    published build {published_s:7.1f} s, {published.manifest.cases_admitted} admitted")
         print(
             f"    fresh build     {fresh_s:7.1f} s, {fresh.manifest.cases_admitted} admitted, {len(refreshed)} refreshed"
