@@ -161,6 +161,8 @@ def test_no_file_a_fresh_build_writes_holds_the_seed(tmp_path: Path) -> None:
     assert manifest["fresh"]["commitment"] == Fresh(SEED).commitment
     assert manifest["fresh"]["refreshed"] == ["mine/kadane~fresh"]
     assert list(manifest["fresh"]["not_refreshable"]) == ["mine/files"]
+    card = (out / "README.md").read_text()
+    assert "## Fresh inputs" in card and Fresh(SEED).commitment in card
 
 
 def test_verify_fresh_passes_with_the_seed_and_names_the_tasks_otherwise(tmp_path: Path, capsys) -> None:

@@ -108,8 +108,27 @@ def dataset_card(tasks: Sequence[Task], exclusions: Sequence[Exclusion], manifes
         *_studies_table(tasks, exclusions, studies),
         "",
         *_counts_table(tasks),
+        *_fresh_lines(manifest),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _fresh_lines(manifest: BuildManifest) -> list[str]:
+    """A ``--fresh`` build's paragraph: what was re-issued on fresh inputs and the seed's commitment."""
+    fresh = manifest.fresh
+    if fresh is None:
+        return []
+    kept = fresh["not_refreshable"]
+    return [
+        "",
+        "## Fresh inputs",
+        "",
+        f"{len(fresh['refreshed'])} case(s) were re-issued on fresh inputs (`execstate build --fresh`; case ids end "
+        f"in `~fresh`, `meta.fresh` says how each input was drawn); {len(kept)} could not be refreshed"
+        + (" and keep their published inputs (`meta.fresh` is false)" if kept and not fresh["only"] else "")
+        + f". The seed is not published with them; its commitment is `{fresh['commitment']}` "
+        "(`execstate verify-fresh tasks.jsonl --seed SEED` checks the tasks once it is revealed).",
+    ]
 
 
 def _study_of(exclusion: Exclusion) -> str:
