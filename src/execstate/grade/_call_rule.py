@@ -47,6 +47,12 @@ class CallVerdict:
     """The answer is one call of ``f`` with literal arguments (False: wrong-invalid, nothing was run)."""
     reason: str | None
     """Why it is wrong (None when correct)."""
+    outcome: str = "returned the output"
+    """One of ``OUTCOMES``: what happened to the answer."""
+
+
+OUTCOMES = ("returned the output", "returned another value", "invalid call", "raised", "timed out", "crashed")
+"""How an answer can end under the rule, in report order."""
 
 
 def _shown(text: str) -> str:
@@ -88,13 +94,13 @@ def parse_call(answer: str, function: str = FUNCTION) -> Call | str:
     return Call(args, kwargs)
 
 
-def _outcome_reason(verdict: Verdict) -> str:
+def _not_returned(verdict: Verdict) -> CallVerdict:
     kind, _, detail = verdict.outcome.partition(": ")
     if kind == "timed out":
-        return f"{FUNCTION} ran out of time on the answered input"
+        return CallVerdict(False, True, f"{FUNCTION} ran out of time on the answered input", "timed out")
     if kind == "failed":
-        return f"{FUNCTION} raised on the answered input: {detail}"
-    return f"{FUNCTION} did not return: {verdict.outcome}"
+        return CallVerdict(False, True, f"{FUNCTION} raised on the answered input: {detail}", "raised")
+    return CallVerdict(False, True, f"{FUNCTION} did not return: {verdict.outcome}", "crashed")
 
 
 def check_calls(
@@ -116,13 +122,14 @@ def check_calls(
     verdicts = []
     for (_, _, output), p in zip(cases, parsed):
         if not isinstance(p, Call):
-            verdicts.append(CallVerdict(False, False, f"invalid call: {p}"))
+            verdicts.append(CallVerdict(False, False, f"invalid call: {p}", "invalid call"))
             continue
         verdict = next(ran)
         if verdict.returned is None:
-            verdicts.append(CallVerdict(False, True, _outcome_reason(verdict)))
+            verdicts.append(_not_returned(verdict))
         elif python_literal(verdict.returned, output):
             verdicts.append(CallVerdict(True, True, None))
         else:
-            verdicts.append(CallVerdict(False, True, f"{FUNCTION} returned {_shown(verdict.returned)}"))
+            reason = f"{FUNCTION} returned {_shown(verdict.returned)}"
+            verdicts.append(CallVerdict(False, True, reason, "returned another value"))
     return verdicts

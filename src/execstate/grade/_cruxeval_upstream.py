@@ -1,8 +1,9 @@
 """CRUXEval's own output-prediction check, reproduced: ``assert <oracle> == <generation>`` run in the sandbox.
 
 CRUXEval (``evaluation/utils_general.py``) scores an output prediction ``g``
-of item ``(code, input, output)`` as follows: if the text ``f(<input>)``
-occurs in ``g`` it is wrong; otherwise the program ``{code}\\nassert
+of item ``(code, input, output)`` as follows (an input prediction, a call
+``g = f(...)``, the same way, except that the text rule fails a ``g`` *without*
+``f(``): if the text ``f(<input>)`` occurs in ``g`` it is wrong; otherwise the program ``{code}\\nassert
 {output} == {g}`` is executed with a 3-second limit, and the generation is
 right when it runs without raising. Because ``g`` is pasted into Python
 source, an expression counts (``10 + 10 + 4``), a trailing ``, 'message'``
@@ -61,9 +62,16 @@ def _verdict(line_outcome: str) -> Verdict:
     return Verdict(line_outcome == "passed", line_outcome)
 
 
-def check_program(item: Mapping[str, Any], generation: str) -> str | None:
-    """The program CRUXEval executes for ``generation``, or None when its ``f(<input>)`` rule fails it unexecuted."""
-    if f"f({item['input']})" in generation:
+def check_program(item: Mapping[str, Any], generation: str, task: str = "output") -> str | None:
+    """The program CRUXEval executes for ``generation``, or None when its text rule fails it unexecuted.
+
+    ``task="output"``: a generation containing ``f(<input>)`` fails. ``task="input"`` (a generation is a call
+    such as ``f('abc')``): one not containing ``f(`` fails. Both then run ``{code}\\nassert {output} ==
+    {generation}`` (``evaluation/utils_general.py``, ``evaluate_score``).
+    """
+    if task == "output" and f"f({item['input']})" in generation:
+        return None
+    if task == "input" and "f(" not in generation:
         return None
     return f"{item['code']}\nassert {item['output']} == {generation}"
 
