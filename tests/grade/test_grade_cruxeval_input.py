@@ -142,6 +142,7 @@ def test_input_tasks_follow_their_output_task_and_keep_the_item() -> None:
     assert {t.meta["cruxeval_id"] for t in inputs}.isdisjoint(NO_LITERAL_CALL)
     assert [t.arm for t in tasks[:4]] == ["function-output", "function-input"] * 2
     t1 = tasks[1]
+    assert t1.source_sha256 == tasks[0].source_sha256  # one source cluster per item, as the arms of a case
     assert (t1.task_id, t1.grading_rule, t1.oracle, t1.input) == (
         "cruxeval/sample_0/function-input",
         "python-call",

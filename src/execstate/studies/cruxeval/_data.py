@@ -66,8 +66,14 @@ def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
     return items
 
 
+def _output_source(item: dict[str, Any]) -> str:
+    """The case's clean program: the function, then the line printing its call's literal."""
+    return f"{item['code'].rstrip()}\n\n\nprint(repr(f({item['input']})))\n"
+
+
 def _task(item: dict[str, Any], arm: Arm, source: str, oracle: str, rule: GradingRule, meta: dict[str, str]) -> Task:
-    """One task of item ``item``; ``meta`` goes between the item's id and the origin."""
+    """One task of item ``item``; ``meta`` goes between the item's id and the origin. Both arms' source_sha256
+    is the clean program's (``_output_source``), so an item is one source cluster, as the arms of a case are."""
     case_id = f"{STUDY}/{item['id']}"
     return Task(
         task_id=f"{case_id}/{arm}",
@@ -81,7 +87,7 @@ def _task(item: dict[str, Any], arm: Arm, source: str, oracle: str, rule: Gradin
         answer_kind="text",
         grading_rule=rule,
         metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
-        source_sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        source_sha256=hashlib.sha256(_output_source(item).encode("utf-8")).hexdigest(),
         meta={"cruxeval_id": item["id"], **meta, "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)"},
     )
 
@@ -94,10 +100,8 @@ def item_task(item: dict[str, Any]) -> Task:
     call, ``print(repr(f(<input>)))``, and its stdin is empty. The oracle is
     CRUXEval's released output literal; ``python-literal`` compares by value.
     """
-    call = f"f({item['input']})"
-    source = f"{item['code'].rstrip()}\n\n\nprint(repr({call}))\n"
-    meta = {"call": call, "arguments": item["input"]}
-    return _task(item, "function-output", source, item["output"], "python-literal", meta)
+    meta = {"call": f"f({item['input']})", "arguments": item["input"]}
+    return _task(item, "function-output", _output_source(item), item["output"], "python-literal", meta)
 
 
 INPUT_QUESTION = (
