@@ -18,7 +18,7 @@ from execstate.builder import build
 from execstate.cli import main
 from execstate.grade import check_calls, grade_all, grade_response, parse_call, score_generations
 from execstate.grade._cruxeval_upstream import check_program
-from execstate.records import Response, Task
+from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 from execstate.run import Setting, run_tasks
 from execstate.studies.cruxeval import LITERAL_CALLS, NO_LITERAL_CALL, cruxeval_tasks, load_items
 
@@ -164,7 +164,7 @@ def _oracle_responses(tasks: list[Task], setting: str = "oracle") -> list[Respon
     ]
 
 
-def test_grading_records_the_verdict_and_its_reason() -> None:
+def test_grading_records_the_verdict_and_its_reason(tmp_path: Path) -> None:
     [task] = [t for t in _input_tasks() if t.task_id == "cruxeval/sample_0/function-input"]
     texts = {
         "right, another input": json.dumps({"output": "f([3, 1, 1, 3, 1, 1])"}),
@@ -183,6 +183,8 @@ def test_grading_records_the_verdict_and_its_reason() -> None:
     assert grade_response(task, responses[1]) == grades["wrong value"]
     assert '"reason":"f returned [(1, 1)]"' in grades["wrong value"].to_json_line()
     assert "reason" not in grades["right, another input"].to_json_line()
+    write_jsonl(tmp_path / "grades.jsonl", grades.values())
+    assert list(read_jsonl(tmp_path / "grades.jsonl", Grade)) == list(grades.values())
 
 
 def test_the_oracle_pipeline_check_answers_every_input_task_through_run_and_grade(tmp_path: Path) -> None:
