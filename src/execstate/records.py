@@ -50,14 +50,17 @@ Arm = Literal[
     "inside-loop-state",
     "post-loop-state",
     "function-output",  # CRUXEval-style: the value a function call returns
+    "function-input",  # CRUXEval-I: a call of the function that returns a given value
 ]
 ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
 """The four arms of a case, in the stable order tasks are written."""
 FINAL_ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final")
 STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
+FUNCTION_ARMS: tuple[Arm, ...] = ("function-output", "function-input")
+"""The arms of a function-call item (CRUXEval): tabulated after the four arms, never in the paired analyses."""
 
-GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal"]
-GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal")
+GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call"]
+GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call")
 
 LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
 """The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,
@@ -449,6 +452,22 @@ class Grade(Record):
     """The grading rule applied (the task's ``grading_rule``)."""
     pipeline_check: bool = False
     """Copied from the response: an ``oracle`` answer, not a model result."""
+    reason: str | None = None
+    """Why an executed rule (``python-call``) judged the answer wrong: the answer is not a call of ``f`` with
+    literal arguments, or ``f`` raised, timed out or returned another value. None otherwise; written only
+    when set, so the grades of every other rule are the lines they were."""
+
+    @field_validator("reason")
+    @classmethod
+    def _bounded_reason(cls, value: str | None) -> str | None:
+        return None if value is None else bounded_reason(value)
+
+    def to_json_line(self) -> str:
+        """One canonical JSON line in declared field order, without ``reason`` when it is None."""
+        data = self.model_dump(mode="json")
+        if data["reason"] is None:
+            del data["reason"]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 R = TypeVar("R", bound=Record)

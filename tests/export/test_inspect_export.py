@@ -16,6 +16,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from execstate.cli import main
 from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 from execstate.run import USER_MESSAGE, render_system
+from execstate.studies.cruxeval import cruxeval_tasks
 
 GOLDEN = Path(__file__).parents[1] / "grade" / "golden_responses.jsonl"
 
@@ -44,6 +45,12 @@ def _golden_tasks() -> tuple[list[Task], dict[str, str]]:
             )
         )
         answers[tasks[-1].task_id] = case["response"]
+    # CRUXEval-I tasks (rule python-call, decided by running f in the sandbox): a right call that is not the
+    # item's own input, a call that returns another value, and an answer that is not a call
+    inputs = [t for t in cruxeval_tasks() if t.arm == "function-input"][:3]
+    for task, output in zip(inputs, ("f([3, 1, 1, 3, 1, 1])", "f([])", "[(4, 1)]")):
+        tasks.append(task)
+        answers[task.task_id] = json.dumps({"output": output})
     return tasks, answers
 
 
@@ -96,6 +103,8 @@ def test_inspect_scores_equal_execstate_grade_on_the_same_answers(tmp_path: Path
     for task_id, score in inspect_verdicts.items():
         assert (score.value == "C") == grades[task_id].status.startswith("correct"), task_id
         assert score.answer == grades[task_id].answer and score.metadata["status"] == grades[task_id].status
+    crux = [grades[t.task_id].status for t in tasks if t.arm == "function-input"]
+    assert crux == ["correct-valid", "wrong-valid", "wrong-invalid"]
     correct = sum(s.value == "C" for s in inspect_verdicts.values())
     assert 0 < correct < len(tasks)  # some right, some wrong
     [metrics] = [s.metrics for s in log.results.scores if s.name == "execstate"]

@@ -73,7 +73,8 @@ CASES = load_cases()
 
 def test_golden_table_covers_the_required_cases() -> None:
     assert len(CASES) >= 60
-    assert {c["rule"] for c in CASES} == set(GRADING_RULES)
+    # the executed rule (python-call) needs a function to run: tests/grade/test_grade_call.py decides it
+    assert {c["rule"] for c in CASES} == set(GRADING_RULES) - {"python-call"}
     statuses = {c["expected_status"] for c in CASES}
     assert statuses == {"correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response"}
     assert any(c["generate"] and c["generate"].startswith("1mb") for c in CASES)

@@ -8,8 +8,8 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from execstate.grade import answer_matches, extract, grade_response
-from execstate.records import GRADING_RULES, Response, Task
+from execstate.grade import RULES, answer_matches, extract, grade_response
+from execstate.records import Response, Task
 
 # Loose per-response bound: real responses grade in milliseconds; this only catches blow-ups.
 TIME_BOUND_S = 5.0
@@ -87,7 +87,7 @@ def _task(rule: str, oracle: str) -> Task:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=responses, rule=st.sampled_from(GRADING_RULES), oracle=st.sampled_from(ORACLES))
+@given(text=responses, rule=st.sampled_from(tuple(RULES)), oracle=st.sampled_from(ORACLES))
 def test_grading_never_raises_is_deterministic_and_bounded(text: str, rule: str, oracle: str) -> None:
     task = _task(rule, oracle)
     response = Response(task_id=task.task_id, setting="s", status="completed", text=text)
@@ -104,7 +104,7 @@ def test_grading_never_raises_is_deterministic_and_bounded(text: str, rule: str,
 @given(
     answer=st.one_of(any_text, fragment_text),
     oracle=st.one_of(any_text, fragment_text),
-    rule=st.sampled_from(GRADING_RULES),
+    rule=st.sampled_from(tuple(RULES)),
 )
 def test_rules_never_raise_and_accept_the_oracle_itself(answer: str, oracle: str, rule: str) -> None:
     assert isinstance(answer_matches(rule, answer, oracle), bool)

@@ -56,7 +56,7 @@ def report(tmp_path_factory):
     built = build([ROOT / "examples" / "collatz", ROOT / "examples" / "nested_inner"], studies=["cruxeval"], jobs=2)
     crux = [t for t in built.tasks if t.study == "cruxeval" and int(t.case_id.rsplit("_", 1)[1]) < 12]
     tasks = [t for t in built.tasks if t.study != "cruxeval"] + crux
-    assert len(crux) == 12 and len(tasks) == 20
+    assert len(crux) == 24 and len(tasks) == 32  # 12 CRUXEval items, each with its output and input task
     run_tasks(tasks, list(PIPELINE_CHECK_SETTINGS), out / "run", progress=False)
     responses = list(read_jsonl(out / "run" / RESPONSES_NAME, Response))
     grades = grade_all(tasks, responses, settings=[s.name for s in PIPELINE_CHECK_SETTINGS])

@@ -31,13 +31,16 @@ TASK_FIELDS: dict[str, str] = {
     "study": "the study (table below)",
     "language": " or ".join(f"`{name}`" for name in LANGUAGE_NAMES),
     "arm": "the question asked: `short-trace-final`, `long-trace-final`, `inside-loop-state`, "
-    "`post-loop-state` (or `function-output` for CRUXEval)",
+    "`post-loop-state` (or, for CRUXEval, `function-output` and `function-input`: the value a call returns, "
+    "or a call `f(...)` that returns a given value)",
     "source": "the exact program text shown to the model",
     "input": "the exact standard-input text shown to the model",
-    "oracle": "the expected answer, produced by execution (exact stdout); never shown to a model",
+    "oracle": "the expected answer, produced by execution (exact stdout; for `function-input` the item's own "
+    "call, one right answer among any that return the output); never shown to a model",
     "answer_kind": "`text` or `json`",
     "grading_rule": "how an answer is compared with the oracle (`json-or-tokens`, `int-alpha-tokens`, `bytes`, "
-    "`python-literal`)",
+    "`python-literal`; `python-call`: the answer is a call of `f` with literal arguments, right when `f` run on "
+    "them in a sandbox returns the output)",
     "source_sha256": "SHA-256 of the clean source: the source cluster",
     "metrics": "`trace_length`, `peak_state`, `state_load`, `cyclomatic` (null: not measured)",
     "meta": "a JSON object encoded as a string: selection choices, checkpoint k and K, interpreter or "

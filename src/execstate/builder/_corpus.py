@@ -10,7 +10,7 @@ from execstate.records import Grade, Task
 from execstate.tables import Table, make_table
 
 Row = dict[str, Any]
-_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output")
+_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output", "function-input")
 CORPUS_COLUMNS = [
     "study",
     "language",

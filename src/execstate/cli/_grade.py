@@ -55,8 +55,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--mode",
         choices=("literal", "upstream"),
         default="literal",
-        help="literal (default): compare literals, execute nothing; upstream: CRUXEval's own check, "
-        "`assert <output> == <generation>` run in the sandbox, with its f(<input>) rule",
+        help="literal (default): compare literals, execute nothing (--task input: parse each generation as a "
+        "call of f with literal arguments and run f in the sandbox); upstream: CRUXEval's own check, "
+        "`assert <output> == <generation>` run in the sandbox, with its f(<input>) rule (input: its f( rule)",
+    )
+    p.add_argument(
+        "--task",
+        choices=("output", "input"),
+        default="output",
+        help="output (default): CRUXEval-O generations (output literals); input: CRUXEval-I generations (calls f(...))",
     )
     p.add_argument("--data", type=Path, help="cruxeval.jsonl (default: the copy bundled with execstate)")
     p.add_argument("--out", type=Path, help="also write a scored file in CRUXEval's format")
@@ -155,7 +162,7 @@ def _cruxeval_score(args: argparse.Namespace) -> int:
     from execstate.errors import output_file
     from execstate.grade import read_generations, score_file
 
-    score, provenance = score_file(args.generations, args.data, mode=args.mode)
+    score, provenance = score_file(args.generations, args.data, mode=args.mode, task=args.task)
     if args.out is not None:
         generations, _ = read_generations(args.generations)
         scored = {

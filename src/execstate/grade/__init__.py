@@ -1,16 +1,19 @@
 """execstate.grade stage: envelope check, answer extraction, oracle-equivalence rules, accuracy tables."""
 
+from execstate.grade._call_rule import CallVerdict, check_calls, parse_call
 from execstate.grade._cruxeval import CruxevalScore, pass_at_k, read_generations, score_file, score_generations
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
-from execstate.grade._rules import RULES, answer_matches, json_equal
+from execstate.grade._rules import EXECUTED_RULES, RULES, answer_matches, json_equal
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
+    "EXECUTED_RULES",
     "GRADES_NAME",
     "RULES",
     "AccuracyTables",
+    "CallVerdict",
     "Cell",
     "CruxevalScore",
     "Extraction",
@@ -19,6 +22,7 @@ __all__ = [
     "RunPlan",
     "accuracy_tables",
     "answer_matches",
+    "check_calls",
     "extract",
     "extract_rationale",
     "format_markdown",
@@ -27,6 +31,7 @@ __all__ = [
     "grade_run",
     "json_equal",
     "load_run_plan",
+    "parse_call",
     "pass_at_k",
     "plan_cells",
     "plan_run_cells",

@@ -8,6 +8,14 @@ reproduces CRUXEval's own verdicts: it executes ``{code}\nassert {output} ==
 ``f(<input>)`` (``_cruxeval_upstream``). The two differ only on generations
 that are not literals (``10 + 10 + 4``, ``'x', 'message'``, ``1, 2``) or that
 contain the call; ``non_literal_generations`` counts the first kind.
+
+``task="input"`` scores CRUXEval-I generations (each a call ``f(...)``).
+``literal`` is then the ``python-call`` rule (``_call_rule``): a generation
+that is one call of ``f`` with literal arguments is run in the sandbox and is
+right when ``f`` returns the output; ``non_literal_generations`` counts the
+generations that are not such a call. ``upstream`` executes ``{code}\nassert
+{output} == {generation}`` as for output prediction, but fails unexecuted a
+generation *without* ``f(``.
 """
 
 from __future__ import annotations
@@ -22,12 +30,19 @@ from typing import Any, Literal
 import numpy as np
 
 from execstate.errors import RecordError, UsageError, require_file
+from execstate.grade._call_rule import OUTCOMES as CALL_OUTCOMES
+from execstate.grade._call_rule import Call, check_calls, parse_call
 from execstate.grade._cruxeval_upstream import check_program, run_checks
 from execstate.grade._rules import is_python_literal, python_literal
 from execstate.studies.cruxeval import DATA_PATH, load_items
 
 Mode = Literal["literal", "upstream"]
 MODES: tuple[Mode, ...] = ("literal", "upstream")
+Prediction = Literal["output", "input"]
+PREDICTIONS: tuple[Prediction, ...] = ("output", "input")
+"""CRUXEval's two tasks: output prediction (CRUXEval-O) and input prediction (CRUXEval-I)."""
+_TEXT_RULE = {"output": "calls f(<input>)", "input": "no f("}
+"""The outcome of a generation CRUXEval's text rule fails unexecuted, by task."""
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -53,12 +68,16 @@ class CruxevalScore:
     non_literal_generations: int
     mode: Mode = "literal"
     outcomes: dict[str, int] | None = None
-    """``upstream`` mode: how many generations ended how (``passed``, ``calls f(<input>)``, ``timed out``,
-    ``failed``, ``crashed``); None in ``literal`` mode, which executes nothing."""
+    """How many generations ended how: ``upstream`` mode ``passed``, ``calls f(<input>)`` (output task) or
+    ``no f(`` (input task), ``timed out``, ``failed``, ``crashed``; input ``literal`` mode the
+    ``python-call`` outcomes (``returned the output``, ...); None for output ``literal`` mode, which
+    executes nothing."""
+    task: Prediction = "output"
 
     def report(self) -> dict[str, Any]:
         """The JSON object ``execstate cruxeval-score`` prints."""
         out: dict[str, Any] = {f"pass_at_{k}": v for k, v in self.pass_at.items()}
+        out["task"] = self.task
         out["mode"] = self.mode
         out["items"] = len(self.scored)
         out["generations"] = sum(len(v) for v in self.scored.values())
@@ -92,6 +111,7 @@ def score_generations(
     items: Mapping[str, Mapping[str, Any]],
     ks: Sequence[int] = (1, 5),
     mode: Mode = "literal",
+    task: Prediction = "output",
 ) -> CruxevalScore:
     """Score every generation of every item and average pass@k over all items.
 
@@ -99,37 +119,61 @@ def score_generations(
     (``ValueError`` naming them otherwise): items are never dropped from the
     denominator. pass@k is None when some item has fewer than k generations
     (CRUXEval's estimator returns 1.0 for such an item, so it reports 100.0).
-    ``mode="upstream"`` executes CRUXEval's check in the sandbox (module docstring).
+    ``mode="upstream"`` executes CRUXEval's check in the sandbox (module docstring); ``task="input"`` scores
+    input predictions (calls of ``f``), in ``literal`` mode by running ``f`` in the sandbox.
     """
     _check_ids(generations, items)
-    outcomes: dict[str, int] | None = None
-    if mode == "literal":
-        scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
-    elif mode == "upstream":
-        scored, outcomes = _score_upstream(generations, items)
-    else:
+    if mode not in MODES:
         raise UsageError(f"unknown CRUXEval scoring mode {mode!r}. Fix: use one of {', '.join(MODES)}")
-    non_literal = sum(not is_python_literal(g) for gens in generations.values() for g in gens)
+    if task not in PREDICTIONS:
+        raise UsageError(f"unknown CRUXEval task {task!r}. Fix: use one of {', '.join(PREDICTIONS)}")
+    outcomes: dict[str, int] | None = None
+    if mode == "upstream":
+        scored, outcomes = _score_upstream(generations, items, task)
+    elif task == "input":
+        scored, outcomes = _score_calls(generations, items)
+    else:
+        scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
+    is_answer = is_python_literal if task == "output" else _is_literal_call
+    non_literal = sum(not is_answer(g) for gens in generations.values() for g in gens)
     pass_at: dict[int, float | None] = {}
     for k in ks:
         if any(len(v) < k for v in scored.values()):
             pass_at[k] = None
         else:
             pass_at[k] = 100.0 * float(np.mean([pass_at_k(len(v), sum(v), k) for v in scored.values()]))
-    return CruxevalScore(pass_at, scored, non_literal, mode, outcomes)
+    return CruxevalScore(pass_at, scored, non_literal, mode, outcomes, task)
+
+
+def _is_literal_call(generation: str) -> bool:
+    return isinstance(parse_call(generation), Call)
+
+
+def _score_calls(
+    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]]
+) -> tuple[dict[str, list[bool]], dict[str, int]]:
+    """The ``python-call`` verdict of every input generation (``f`` run in the sandbox)."""
+    cells = [(key, g) for key, gens in generations.items() for g in gens]
+    verdicts = check_calls([(items[key]["code"], g, items[key]["output"]) for key, g in cells])
+    scored: dict[str, list[bool]] = {key: [] for key in generations}
+    outcomes = dict.fromkeys(CALL_OUTCOMES, 0)
+    for (key, _), verdict in zip(cells, verdicts):
+        scored[key].append(verdict.correct)
+        outcomes[verdict.outcome] += 1
+    return scored, outcomes
 
 
 def _score_upstream(
-    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]]
+    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]], task: Prediction = "output"
 ) -> tuple[dict[str, list[bool]], dict[str, int]]:
-    """CRUXEval's verdict for every generation: the ``f(<input>)`` rule here, the assertion in the sandbox."""
+    """CRUXEval's verdict for every generation: its text rule here, the assertion in the sandbox."""
     cells = [(key, g) for key, gens in generations.items() for g in gens]
-    programs = [check_program(items[key], g) for key, g in cells]
+    programs = [check_program(items[key], g, task) for key, g in cells]
     ran = iter(run_checks([p for p in programs if p is not None]))
     scored: dict[str, list[bool]] = {key: [] for key in generations}
-    outcomes = dict.fromkeys(("passed", "calls f(<input>)", "failed", "timed out", "crashed"), 0)
+    outcomes = dict.fromkeys(("passed", _TEXT_RULE[task], "failed", "timed out", "crashed"), 0)
     for (key, _), program in zip(cells, programs):
-        outcome = "calls f(<input>)" if program is None else next(ran).outcome
+        outcome = _TEXT_RULE[task] if program is None else next(ran).outcome
         scored[key].append(outcome == "passed")
         kind = outcome.partition(":")[0]
         outcomes[kind] += 1
@@ -158,15 +202,18 @@ def read_generations(path: Path | str) -> tuple[dict[str, Any], bytes]:
 
 
 def score_file(
-    generations_path: Path | str, data_path: Path | str | None = None, mode: Mode = "literal"
+    generations_path: Path | str,
+    data_path: Path | str | None = None,
+    mode: Mode = "literal",
+    task: Prediction = "output",
 ) -> tuple[CruxevalScore, dict[str, Any]]:
-    """Score a CRUXEval generations JSON file (either form, see ``read_generations``) in ``mode``.
+    """Score a CRUXEval generations JSON file (either form, see ``read_generations``) of ``task`` in ``mode``.
 
     Returns the score and provenance (paths, SHA-256).
     """
     generations, raw = read_generations(generations_path)
     data = require_file(data_path, "--data", "pass CRUXEval's cruxeval.jsonl") if data_path is not None else DATA_PATH
-    score = score_generations(generations, load_items(data), mode=mode)
+    score = score_generations(generations, load_items(data), mode=mode, task=task)
     provenance = {
         "generations_file": str(generations_path),
         "generations_sha256": hashlib.sha256(raw).hexdigest(),

@@ -20,8 +20,16 @@ interrupt is ended by ``faulthandler`` one second later, which ends the whole
 process; the caller then marks that check failed and runs the rest in a
 fresh process. Built-ins and the recursion limit are restored after each
 check, so a check cannot change the next one's world through them.
+
+A check may also be a call (the ``python-call`` rule of input prediction):
+``{"code": ..., "args": [literal text, ...], "kwargs": [[name, literal text], ...]}``.
+Under the same guard and timer the worker executes ``code`` in a fresh globals
+dict, reads each argument with ``ast.literal_eval`` (the caller checked they
+are literals), calls ``f`` on them and answers ``returned <JSON string of
+repr(value)>``; a ``repr`` longer than ``REPR_LIMIT`` characters fails.
 """
 
+import ast
 import builtins
 import contextlib
 import faulthandler
@@ -32,6 +40,8 @@ import shutil
 import signal
 import subprocess
 import sys
+
+REPR_LIMIT = 1_000_000
 
 
 class CheckTimeout(Exception):
@@ -80,7 +90,24 @@ def _on_alarm(signum, frame):
     raise CheckTimeout("Timed out!")
 
 
-def _check(program: str, timeout_s: float) -> str:
+def _run_program(program: str) -> str:
+    exec(program, {})
+    return "passed"
+
+
+def _run_call(call: dict) -> str:
+    namespace: dict = {}
+    exec(call["code"], namespace)
+    args = [ast.literal_eval(text) for text in call["args"]]
+    kwargs = {name: ast.literal_eval(text) for name, text in call["kwargs"]}
+    text = repr(namespace["f"](*args, **kwargs))
+    if len(text) > REPR_LIMIT:
+        return f"failed: the value's repr is longer than {REPR_LIMIT} characters"
+    return "returned " + json.dumps(text)
+
+
+def _check(check, timeout_s: float) -> str:
+    work = _run_call if isinstance(check, dict) else _run_program
     stream = _WriteOnly()
     saved_builtins = dict(builtins.__dict__)
     limit = sys.getrecursionlimit()
@@ -91,12 +118,12 @@ def _check(program: str, timeout_s: float) -> str:
             try:
                 signal.setitimer(signal.ITIMER_REAL, timeout_s)
                 try:
-                    exec(program, {})
+                    verdict = work(check)
                 finally:
                     signal.setitimer(signal.ITIMER_REAL, 0)
             finally:
                 sys.stdin = saved_stdin
-        return "passed"
+        return verdict
     except CheckTimeout:
         return "timed out"
     except BaseException as exc:  # as CRUXEval: anything raised, SystemExit included, fails the check
@@ -117,9 +144,9 @@ def main() -> None:
     os.dup2(null, 2)
     watchdog = open(null, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
     _disable()
-    for index, program in batch["checks"]:
+    for index, check in batch["checks"]:
         faulthandler.dump_traceback_later(timeout_s + 1.0, exit=True, file=watchdog)
-        verdict = _check(program, timeout_s)
+        verdict = _check(check, timeout_s)
         faulthandler.cancel_dump_traceback_later()
         os.write(out, f"{index}\t{verdict}\n".encode("utf-8", "replace"))
 

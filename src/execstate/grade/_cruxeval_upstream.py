@@ -1,8 +1,9 @@
 """CRUXEval's own output-prediction check, reproduced: ``assert <oracle> == <generation>`` run in the sandbox.
 
 CRUXEval (``evaluation/utils_general.py``) scores an output prediction ``g``
-of item ``(code, input, output)`` as follows: if the text ``f(<input>)``
-occurs in ``g`` it is wrong; otherwise the program ``{code}\\nassert
+of item ``(code, input, output)`` as follows (an input prediction, a call
+``g = f(...)``, the same way, except that the text rule fails a ``g`` *without*
+``f(``): if the text ``f(<input>)`` occurs in ``g`` it is wrong; otherwise the program ``{code}\\nassert
 {output} == {g}`` is executed with a 3-second limit, and the generation is
 right when it runs without raising. Because ``g`` is pasted into Python
 source, an expression counts (``10 + 10 + 4``), a trailing ``, 'message'``
@@ -34,26 +35,53 @@ TIMEOUT_S = 3.0
 """CRUXEval's per-check time limit (``check_correctness(program, 3)``)."""
 
 
+Check = str | dict[str, Any]
+"""A check program (CRUXEval's), or a call check ``{"code", "args", "kwargs"}`` (``_call_rule``)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """CRUXEval's outcome of one generation: ``passed`` (correct), or why not."""
 
     passed: bool
     outcome: str
-    """``passed``, ``calls f(<input>)``, ``timed out``, ``failed: <exception>`` or ``crashed: <sandbox status>``."""
+    """``passed``, ``calls f(<input>)``, ``timed out``, ``failed: <exception>`` or ``crashed: <sandbox status>``;
+    a call check that returned: ``returned`` (the value is in ``returned``)."""
+    returned: str | None = None
+    """A call check's ``repr`` of the value ``f`` returned (None: it did not return, or not a call check)."""
 
 
-def check_program(item: Mapping[str, Any], generation: str) -> str | None:
-    """The program CRUXEval executes for ``generation``, or None when its ``f(<input>)`` rule fails it unexecuted."""
-    if f"f({item['input']})" in generation:
+def _verdict(line_outcome: str) -> Verdict:
+    if line_outcome.startswith("returned "):
+        try:
+            value = json.loads(line_outcome.removeprefix("returned "))
+        except ValueError:
+            return Verdict(False, "failed: the worker's answer was not readable")
+        if isinstance(value, str):
+            return Verdict(False, "returned", value)
+    return Verdict(line_outcome == "passed", line_outcome)
+
+
+def check_program(item: Mapping[str, Any], generation: str, task: str = "output") -> str | None:
+    """The program CRUXEval executes for ``generation``, or None when its text rule fails it unexecuted.
+
+    ``task="output"``: a generation containing ``f(<input>)`` fails. ``task="input"`` (a generation is a call
+    such as ``f('abc')``): one not containing ``f(`` fails. Both then run ``{code}\\nassert {output} ==
+    {generation}`` (``evaluation/utils_general.py``, ``evaluate_score``).
+    """
+    if task == "output" and f"f({item['input']})" in generation:
+        return None
+    if task == "input" and "f(" not in generation:
         return None
     return f"{item['code']}\nassert {item['output']} == {generation}"
 
 
 def run_checks(
-    programs: Sequence[str], timeout_s: float = TIMEOUT_S, batch_size: int = 400, workers: int = 2
+    programs: Sequence[Check], timeout_s: float = TIMEOUT_S, batch_size: int = 400, workers: int = 2
 ) -> list[Verdict]:
     """Run each program in the sandbox as CRUXEval's ``check_correctness`` would; one verdict per program, in order.
+
+    A call check (a dict) is run the same way and answers with the ``repr`` of ``f``'s value.
 
     ``batch_size`` programs share one sandboxed process (each under its own
     ``timeout_s`` timer); ``workers`` batches run at once. Raises
@@ -69,7 +97,7 @@ def run_checks(
     return [verdicts[i] for i in range(len(programs))]
 
 
-def _run_batch(batch: list[tuple[int, str]], timeout_s: float) -> dict[int, Verdict]:
+def _run_batch(batch: list[tuple[int, Check]], timeout_s: float) -> dict[int, Verdict]:
     """Verdicts of one batch; after a process dies mid-batch, its current check fails and the rest run anew."""
     verdicts: dict[int, Verdict] = {}
     pending = batch
@@ -79,7 +107,7 @@ def _run_batch(batch: list[tuple[int, str]], timeout_s: float) -> dict[int, Verd
         for line in result.stdout.decode("utf-8", "replace").splitlines():
             index, _, outcome = line.partition("\t")
             if index.isdigit() and int(index) in expected and int(index) not in verdicts:
-                verdicts[int(index)] = Verdict(outcome == "passed", outcome)
+                verdicts[int(index)] = _verdict(outcome)
         rest = [(i, p) for i, p in pending if i not in verdicts]
         if rest:
             stuck = rest[0][0]  # checks run in order: the first without a verdict is the one that ended the process
@@ -89,7 +117,7 @@ def _run_batch(batch: list[tuple[int, str]], timeout_s: float) -> dict[int, Verd
     return verdicts
 
 
-def _sandboxed(batch: list[tuple[int, str]], timeout_s: float) -> sandbox.SandboxResult:
+def _sandboxed(batch: list[tuple[int, Check]], timeout_s: float) -> sandbox.SandboxResult:
     payload = json.dumps({"timeout_s": timeout_s, "checks": batch}, ensure_ascii=False).encode("utf-8")
     budget = 10.0 + len(batch) * (timeout_s + 1.0)  # never reached unless the per-check limits fail
     limits = sandbox.Limits(wall_s=budget, cpu_s=budget, memory_mb=2048)

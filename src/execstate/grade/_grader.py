@@ -14,8 +14,9 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from execstate.errors import PlanError, RecordError, UsageError
-from execstate.grade._envelope import extract, extract_rationale
-from execstate.grade._rules import answer_matches
+from execstate.grade._call_rule import CallVerdict, check_calls
+from execstate.grade._envelope import Extraction, extract, extract_rationale
+from execstate.grade._rules import EXECUTED_RULES, answer_matches
 from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -61,7 +62,7 @@ def _status(correct: bool, valid: bool) -> GradeStatus:
     return "wrong-valid" if valid else "wrong-invalid"
 
 
-def grade_response(task: Task, response: Response) -> Grade:
+def grade_response(task: Task, response: Response, verdict: CallVerdict | None = None) -> Grade:
     """Grade one response to ``task`` under the task's grading rule (SPEC 9) and response contract.
 
     A ``rationale-then-output`` task (the invariant pilot) grades only the ``output`` string of its
@@ -72,6 +73,11 @@ def grade_response(task: Task, response: Response) -> Grade:
     keeps the extracted text, except that lone surrogates (from ``\\ud800``-style
     escapes) become U+FFFD so the record is valid UTF-8; correctness is decided
     on the exact text. Never raises for any response text.
+
+    A ``python-call`` task (input prediction) is decided by running its function in the sandbox on the
+    answered call: ``verdict`` is that run's result when the caller batched it (``grade_planned`` does),
+    else this call runs it alone. An answer that is not a call of ``f`` with literal arguments is
+    ``wrong-invalid`` whatever the envelope; the grade's ``reason`` says why a call answer is wrong.
     """
     if task.task_id != response.task_id:
         raise ValueError(f"response for {response.task_id!r} graded against task {task.task_id!r}")
@@ -84,15 +90,38 @@ def grade_response(task: Task, response: Response) -> Grade:
     )
     if response.status == "no-response":
         return Grade(status="no-response", envelope_valid=None, answer=None, **common)
-    rationale = prompt_variant(task).contract == "rationale-then-output"
-    found = extract_rationale(response.text) if rationale else extract(response.text)
+    found = _extracted(task, response)
     if found.answer is None:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
-    correct = answer_matches(task.grading_rule, found.answer, task.oracle)
     answer = _SURROGATE.sub("\ufffd", found.answer)
+    if task.grading_rule in EXECUTED_RULES:
+        if verdict is None:
+            [verdict] = _call_verdicts([(task, found.answer)])
+        status = _status(verdict.correct, found.envelope_valid and verdict.is_call)
+        return Grade(status=status, envelope_valid=found.envelope_valid, answer=answer, reason=verdict.reason, **common)
+    correct = answer_matches(task.grading_rule, found.answer, task.oracle)
     return Grade(
         status=_status(correct, found.envelope_valid), envelope_valid=found.envelope_valid, answer=answer, **common
     )
+
+
+def _extracted(task: Task, response: Response) -> Extraction:
+    """The answer of a completed response under the task's response contract."""
+    rationale = prompt_variant(task).contract == "rationale-then-output"
+    return extract_rationale(response.text) if rationale else extract(response.text)
+
+
+def _call_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
+    """``python-call`` verdicts of (task, extracted answer) pairs, run in the sandbox in batches."""
+    cases = []
+    for task, answer in answers:
+        if "output" not in task.meta:
+            raise RecordError(
+                f"task {task.task_id} has rule {task.grading_rule} but no meta.output (the value the call must "
+                "return). Fix: grade a tasks file written by `execstate build`"
+            )
+        cases.append((task.source, answer, str(task.meta["output"])))
+    return check_calls(cases)
 
 
 def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:
@@ -170,4 +199,21 @@ def grade_planned(tasks: Sequence[Task], responses: Sequence[Response], plan: Se
     check_plan(plan, responses)
     by_cell = {Cell(r.task_id, r.setting, r.sample): r for r in responses}
     by_task = {t.task_id: t for t in tasks}
-    return [grade_response(by_task[c.task_id], by_cell[c]) for c in plan]
+    executed = _executed_cells(plan, by_task, by_cell)
+    return [grade_response(by_task[c.task_id], by_cell[c], executed.get(c)) for c in plan]
+
+
+def _executed_cells(
+    plan: Sequence[Cell], by_task: dict[str, Task], by_cell: dict[Cell, Response]
+) -> dict[Cell, CallVerdict]:
+    """The sandbox verdicts of every planned cell whose task's rule is executed and whose response has an
+    answer, computed in one batched run (not one sandboxed process per answer)."""
+    pending: list[tuple[Cell, Task, str]] = []
+    for cell in plan:
+        task, response = by_task[cell.task_id], by_cell[cell]
+        if task.grading_rule in EXECUTED_RULES and response.status != "no-response":
+            answer = _extracted(task, response).answer
+            if answer is not None:
+                pending.append((cell, task, answer))
+    verdicts = _call_verdicts([(task, answer) for _, task, answer in pending]) if pending else []
+    return {cell: verdict for (cell, _, _), verdict in zip(pending, verdicts)}

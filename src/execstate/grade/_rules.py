@@ -26,6 +26,10 @@ Rules (decisions where SPEC 9 is silent are marked *decided*):
     and compared with Python ``==`` -- the comparison CRUXEval's own
     ``assert <output> == <generation>`` makes (so ``True == 1`` and ``1 == 1.0``).
     An answer that is not a literal is wrong.
+
+One rule is not a pure function of the two texts: ``python-call`` (input
+prediction) runs the task's function in the sandbox (``_call_rule``), so it is
+listed in ``EXECUTED_RULES`` and the grader applies it, not ``answer_matches``.
 """
 
 from __future__ import annotations
@@ -176,12 +180,15 @@ RULES: dict[str, Callable[[str, str], bool]] = {
     "bytes": bytes_equal,
     "python-literal": python_literal,
 }
-assert tuple(RULES) == GRADING_RULES, "every grading rule of records.py needs an implementation"
+EXECUTED_RULES: tuple[str, ...] = ("python-call",)
+"""Rules decided by running code in the sandbox (``execstate.grade._call_rule``); the grader batches them."""
+assert (*RULES, *EXECUTED_RULES) == GRADING_RULES, "every grading rule of records.py needs an implementation"
 
 
 def answer_matches(rule: str, answer: str, oracle: str) -> bool:
     """True when ``answer`` equals ``oracle`` under ``rule``; never raises for text input.
 
-    An unknown rule name raises ``KeyError`` (a bug in the task file, not in the answer).
+    An unknown rule name raises ``KeyError`` (a bug in the task file, not in the answer), and so does an
+    executed rule (``EXECUTED_RULES``), which needs the task, not only its oracle.
     """
     return RULES[rule](answer, oracle)

@@ -38,6 +38,7 @@ _ARM_COLORS = {
     "inside-loop-state": "#55a868",
     "post-loop-state": "#c44e52",
     "function-output": "#8172b3",
+    "function-input": "#937860",
 }
 
 

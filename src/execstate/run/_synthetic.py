@@ -44,6 +44,7 @@ from execstate.run._providers import Attempt
 _ARM_BONUS = {
     "short-trace-final": 1.0,
     "function-output": 1.0,
+    "function-input": 0.5,
     "long-trace-final": 0.0,
     "inside-loop-state": -0.3,
     "post-loop-state": -0.2,

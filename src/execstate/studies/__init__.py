@@ -135,7 +135,7 @@ STUDIES: dict[str, Study] = {
             "cruxeval",
             ("python",),
             "python-literal",
-            "the 800 CRUXEval function-output items (MIT)",
+            "the 800 CRUXEval items as function-output and function-input tasks (MIT)",
             loader="execstate.studies.cruxeval:cruxeval_tasks",
             origin="facebookresearch/cruxeval, data/cruxeval.jsonl",
             licence="MIT",

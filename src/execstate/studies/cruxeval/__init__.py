@@ -4,6 +4,26 @@ Re-scoring CRUXEval generation files with pass@k is grading: see
 ``execstate.grade.score_file`` and ``execstate cruxeval-score``.
 """
 
-from execstate.studies.cruxeval._data import DATA_PATH, STUDY, cruxeval_tasks, item_task, load_items
+from execstate.studies.cruxeval._data import (
+    DATA_PATH,
+    INPUT_QUESTION,
+    LITERAL_CALLS,
+    NO_LITERAL_CALL,
+    STUDY,
+    cruxeval_tasks,
+    item_input_task,
+    item_task,
+    load_items,
+)
 
-__all__ = ["DATA_PATH", "STUDY", "cruxeval_tasks", "item_task", "load_items"]
+__all__ = [
+    "DATA_PATH",
+    "INPUT_QUESTION",
+    "LITERAL_CALLS",
+    "NO_LITERAL_CALL",
+    "STUDY",
+    "cruxeval_tasks",
+    "item_input_task",
+    "item_task",
+    "load_items",
+]

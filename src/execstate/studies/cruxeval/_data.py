@@ -5,13 +5,22 @@ The data file ``cruxeval.jsonl`` is a verbatim copy of facebookresearch/cruxeval
 ``{"code", "input", "output", "id"}``: a function ``f``, the text of its call
 arguments, and the Python literal of ``f(<input>)``.
 
-Mapping to a Task (arm ``function-output``, study ``cruxeval``, rule
-``python-literal``): ``source`` = the function code, ``input`` = the call
-argument text, ``oracle`` = the output literal. With the fixed SPEC 7 prompt
-the model sees ``<program>`` = the function and ``<input>`` = the arguments and
-is asked for the exact output; its answer is graded as the Python literal of
-the return value, i.e. exactly what CRUXEval's output-prediction prompt
-(``assert f(<input>) == ??``) asks for. ``meta["call"]`` holds that call text.
+Each item becomes two tasks of case ``cruxeval/<id>``, written in that order:
+
+- ``function-output`` (CRUXEval-O, rule ``python-literal``): the program is the
+  function followed by ``print(repr(f(<input>)))``, stdin is empty, the oracle
+  is the output literal; exactly what CRUXEval's output-prediction prompt
+  (``assert f(<input>) == ??``) asks for. ``meta["call"]`` holds that call text.
+- ``function-input`` (CRUXEval-I, rule ``python-call``): the program is the
+  function followed by a comment that asks for a call ``f(<arguments>)`` with
+  literal arguments whose value is the output (CRUXEval's ``assert f(??) ==
+  <output>``), stdin is empty, the oracle is the item's own call
+  ``f(<input>)``; any call that returns the output is right
+  (``execstate.grade``, docs/grade.md). ``meta["output"]`` holds the target.
+  Ten items' inputs are expressions (``dict(did=0)``), so their oracle is the
+  same call written with literals (``LITERAL_CALLS``); two items need a
+  function argument, which no literal call can give, and have no input task
+  (``NO_LITERAL_CALL``): 798 input tasks.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from typing import Any
 
 from execstate.errors import RecordError
 from execstate.metrics import cyclomatic
-from execstate.records import Metrics, Task
+from execstate.records import Arm, GradingRule, Metrics, Task
 
 DATA_PATH = Path(__file__).with_name("cruxeval.jsonl")
 """The bundled copy of CRUXEval's ``cruxeval.jsonl``."""
@@ -57,6 +66,32 @@ def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
     return items
 
 
+def _output_source(item: dict[str, Any]) -> str:
+    """The case's clean program: the function, then the line printing its call's literal."""
+    return f"{item['code'].rstrip()}\n\n\nprint(repr(f({item['input']})))\n"
+
+
+def _task(item: dict[str, Any], arm: Arm, source: str, oracle: str, rule: GradingRule, meta: dict[str, str]) -> Task:
+    """One task of item ``item``; ``meta`` goes between the item's id and the origin. Both arms' source_sha256
+    is the clean program's (``_output_source``), so an item is one source cluster, as the arms of a case are."""
+    case_id = f"{STUDY}/{item['id']}"
+    return Task(
+        task_id=f"{case_id}/{arm}",
+        case_id=case_id,
+        study=STUDY,
+        language="python",
+        arm=arm,
+        source=source,
+        input="",
+        oracle=oracle,
+        answer_kind="text",
+        grading_rule=rule,
+        metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
+        source_sha256=hashlib.sha256(_output_source(item).encode("utf-8")).hexdigest(),
+        meta={"cruxeval_id": item["id"], **meta, "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)"},
+    )
+
+
 def item_task(item: dict[str, Any]) -> Task:
     """The execstate task of one CRUXEval item.
 
@@ -65,31 +100,63 @@ def item_task(item: dict[str, Any]) -> Task:
     call, ``print(repr(f(<input>)))``, and its stdin is empty. The oracle is
     CRUXEval's released output literal; ``python-literal`` compares by value.
     """
-    case_id = f"{STUDY}/{item['id']}"
-    call = f"f({item['input']})"
-    source = f"{item['code'].rstrip()}\n\n\nprint(repr({call}))\n"
-    return Task(
-        task_id=f"{case_id}/function-output",
-        case_id=case_id,
-        study=STUDY,
-        language="python",
-        arm="function-output",
-        source=source,
-        input="",
-        oracle=item["output"],
-        answer_kind="text",
-        grading_rule="python-literal",
-        metrics=Metrics(cyclomatic=cyclomatic(item["code"])),
-        source_sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
-        meta={
-            "cruxeval_id": item["id"],
-            "call": call,
-            "arguments": item["input"],
-            "origin": "facebookresearch/cruxeval data/cruxeval.jsonl (MIT)",
-        },
-    )
+    meta = {"call": f"f({item['input']})", "arguments": item["input"]}
+    return _task(item, "function-output", _output_source(item), item["output"], "python-literal", meta)
+
+
+INPUT_QUESTION = (
+    "# Input prediction: find any input such that executing f on it leads to the given output.\n"
+    "# The exact output asked for is that input written as one call of f with Python literal\n"
+    "# arguments, f(<arguments>), for which this holds:\n"
+    "#     f(<arguments>) == {output}\n"
+)
+"""The lines after the function of a ``function-input`` task (``{output}`` replaced literally): comments, so
+the program still only defines ``f`` and the grader can run it as shown."""
+
+
+LITERAL_CALLS = {
+    "sample_152": "f('AAAAAAAAAAAAAAAAAAAA')",
+    "sample_239": "f('0 t 1cos ', 'st 0\\t\\n  ')",
+    "sample_258": "f([1, 2, 7, 9], 3, 3, 2)",
+    "sample_378": "f({'did': 0}, 'u')",
+    "sample_459": "f(['b', 'vzjmc', 'f', 'ae', '0'], {})",
+    "sample_522": "f([" + ", ".join(map(str, range(100, 120))) + "])",
+    "sample_694": "f({'e': 1, 'd': 2, 'c': 3})",
+    "sample_720": "f(['bfreratrrbdbzagbretaredtroefcoiqrrneaosf'], 'n')",
+    "sample_760": "f({'f': 1, 'h': 2, 'j': 3, 'k': 4})",
+    "sample_770": "f('$78', '$')",
+}
+"""The ``function-input`` oracle of the items whose own input is an expression, not literals
+(``''.join(['A'] * 20)``, ``dict(did=0)``, ``thigh_o_two[:]``, ``range(100, 120)``, ...): the same
+arguments written as literals (``range`` as the list of its numbers, which gives the same output). A test
+runs ``f`` on each and checks it returns the item's output."""
+NO_LITERAL_CALL = {
+    "sample_344": "its second argument is a function (lambda x: x.reverse()), which no literal can be",
+    "sample_364": "its second argument is a function (lambda x: x < 2), which no literal can be",
+}
+"""Items without a ``function-input`` task: no call with literal arguments can give their output."""
+
+
+def item_input_task(item: dict[str, Any]) -> Task:
+    """The CRUXEval-I (input prediction) task of one item: the function and the target output in, a call out.
+
+    The program is the function followed by ``INPUT_QUESTION``; its stdin is empty. The oracle is the
+    item's own call ``f(<input>)`` (its literal form ``LITERAL_CALLS`` when the input is an expression).
+    Rule ``python-call`` accepts any call of ``f`` with literal arguments whose value, computed in the
+    sandbox, equals ``meta["output"]`` as a Python literal.
+    """
+    call = LITERAL_CALLS.get(item["id"], f"f({item['input']})")
+    source = f"{item['code'].rstrip()}\n\n\n" + INPUT_QUESTION.replace("{output}", item["output"])
+    meta = {"output": item["output"], "arguments": item["input"]}
+    return _task(item, "function-input", source, call, "python-call", meta)
 
 
 def cruxeval_tasks(path: Path | str | None = None) -> list[Task]:
-    """All CRUXEval items as ``function-output`` tasks, in file order (bundled data by default)."""
-    return [item_task(item) for item in load_items(path).values()]
+    """All CRUXEval items as tasks, in file order, each item's ``function-output`` task then its
+    ``function-input`` task (bundled data by default): 800 + 798, since ``NO_LITERAL_CALL`` items have none."""
+    tasks = []
+    for item in load_items(path).values():
+        tasks.append(item_task(item))
+        if item["id"] not in NO_LITERAL_CALL:
+            tasks.append(item_input_task(item))
+    return tasks

@@ -1,0 +1,135 @@
+"""The ``python-call`` rule of input prediction: a call of ``f`` with literal arguments, decided by running ``f``.
+
+An answer is right when it is exactly one call of ``f`` whose positional and
+keyword arguments are Python literals, and ``f`` run on those arguments
+returns the target output: the ``repr`` of the value equals the output under
+the ``python-literal`` rule (both read with ``ast.literal_eval``, compared with
+``==``, as for output prediction). Any input that gives the output is right,
+not only the item's own.
+
+The answer is parsed here with ``ast`` (``ast.literal_eval`` on each argument
+node) and never evaluated in execstate's process; the function runs in the
+sandbox (``_cruxeval_upstream.run_checks``: batches of calls share one
+sandboxed worker process, each call under its own time limit). An answer that
+is not such a call is wrong without running anything, with the reason; so is
+one on which ``f`` raises, runs out of time or crashes its process.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from execstate.grade._cruxeval_upstream import TIMEOUT_S, Verdict, run_checks
+from execstate.grade._rules import python_literal
+
+FUNCTION = "f"
+"""The name the answered call must call (CRUXEval's functions are all ``f``)."""
+_SHOWN = 80
+_PARSE_FAILURES = (SyntaxError, ValueError, TypeError, RecursionError, MemoryError, OverflowError)
+
+
+@dataclass(frozen=True)
+class Call:
+    """A parsed answer: the source text of each literal argument, positional then keyword."""
+
+    args: tuple[str, ...]
+    kwargs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CallVerdict:
+    """The rule's verdict on one answer."""
+
+    correct: bool
+    is_call: bool
+    """The answer is one call of ``f`` with literal arguments (False: wrong-invalid, nothing was run)."""
+    reason: str | None
+    """Why it is wrong (None when correct)."""
+    outcome: str = "returned the output"
+    """One of ``OUTCOMES``: what happened to the answer."""
+
+
+OUTCOMES = ("returned the output", "returned another value", "invalid call", "raised", "timed out", "crashed")
+"""How an answer can end under the rule, in report order."""
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _literal_text(source: str, node: ast.expr, what: str) -> str:
+    """The source text of a literal argument node; ``ValueError`` naming ``what`` when it is not a literal."""
+    segment = ast.get_source_segment(source, node) or ""
+    try:
+        ast.literal_eval(node)
+    except _PARSE_FAILURES:
+        raise ValueError(f"{what} is not a Python literal: {_shown(segment)}") from None
+    return segment
+
+
+def parse_call(answer: str, function: str = FUNCTION) -> Call | str:
+    """The call ``answer`` states (outer whitespace stripped), or the reason it is not one call of ``function``
+    with literal arguments. Never evaluates the text and never raises for any string."""
+    text = answer.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except _PARSE_FAILURES as exc:
+        return f"not a Python expression ({type(exc).__name__})"
+    if not isinstance(node, ast.Call):
+        return f"not a call of {function}: a {type(node).__name__} expression"
+    if not (isinstance(node.func, ast.Name) and node.func.id == function):
+        return f"calls {_shown(ast.get_source_segment(text, node.func) or '?')}, not {function}"
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return "unpacks its arguments (* or **)"
+    names = [k.arg for k in node.keywords if k.arg is not None]
+    if len(set(names)) != len(names):
+        return "repeats a keyword argument"
+    try:
+        args = tuple(_literal_text(text, a, f"argument {i}") for i, a in enumerate(node.args, 1))
+        kwargs = tuple((k.arg, _literal_text(text, k.value, f"argument {k.arg}")) for k in node.keywords if k.arg)
+    except ValueError as exc:
+        return str(exc)
+    return Call(args, kwargs)
+
+
+def _not_returned(verdict: Verdict) -> CallVerdict:
+    kind, _, detail = verdict.outcome.partition(": ")
+    if kind == "timed out":
+        return CallVerdict(False, True, f"{FUNCTION} ran out of time on the answered input", "timed out")
+    if kind == "failed":
+        return CallVerdict(False, True, f"{FUNCTION} raised on the answered input: {detail}", "raised")
+    return CallVerdict(False, True, f"{FUNCTION} did not return: {verdict.outcome}", "crashed")
+
+
+def check_calls(
+    cases: Sequence[tuple[str, str, str]], timeout_s: float = TIMEOUT_S, workers: int = 2
+) -> list[CallVerdict]:
+    """The verdict on each ``(code, answer, output)``: ``code`` defines ``f``, ``answer`` is the model's extracted
+    answer, ``output`` the target literal. One verdict per case, in order.
+
+    Calls run in the sandbox, batched (one worker process per batch, ``workers`` batches at once), each under
+    ``timeout_s``; raises ``SandboxUnavailable`` where there is no sandbox, never running model text elsewhere.
+    """
+    parsed = [parse_call(answer) for _, answer, _ in cases]
+    checks = [
+        {"code": code, "args": list(p.args), "kwargs": [list(kw) for kw in p.kwargs]}
+        for (code, _, _), p in zip(cases, parsed)
+        if isinstance(p, Call)
+    ]
+    ran = iter(run_checks(checks, timeout_s=timeout_s, workers=workers) if checks else [])
+    verdicts = []
+    for (_, _, output), p in zip(cases, parsed):
+        if not isinstance(p, Call):
+            verdicts.append(CallVerdict(False, False, f"invalid call: {p}", "invalid call"))
+            continue
+        verdict = next(ran)
+        if verdict.returned is None:
+            verdicts.append(_not_returned(verdict))
+        elif python_literal(verdict.returned, output):
+            verdicts.append(CallVerdict(True, True, None))
+        else:
+            reason = f"{FUNCTION} returned {_shown(verdict.returned)}"
+            verdicts.append(CallVerdict(False, True, reason, "returned another value"))
+    return verdicts
