@@ -51,6 +51,7 @@ Arm = Literal[
     "post-loop-state",
     "function-output",  # CRUXEval-style: the value a function call returns
     "function-input",  # CRUXEval-I: a call of the function that returns a given value
+    "short-trace-input",  # optional per case: a standard input on which the program prints the short output
 ]
 ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
 """The four arms of a case, in the stable order tasks are written."""
@@ -58,9 +59,21 @@ FINAL_ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final")
 STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
 FUNCTION_ARMS: tuple[Arm, ...] = ("function-output", "function-input")
 """The arms of a function-call item (CRUXEval): tabulated after the four arms, never in the paired analyses."""
+PROGRAM_INPUT_ARM: Arm = "short-trace-input"
+"""The optional input arm of a stdin case (``input_arm = true`` in its spec): any input that makes the program print
+the short input's output is right (grading rule ``program-input``); off for the paper's grid."""
+EXTRA_ARMS: tuple[Arm, ...] = (*FUNCTION_ARMS, PROGRAM_INPUT_ARM)
+"""Arms tabulated after the paper's four, never in the paired analyses."""
 
-GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call"]
-GRADING_RULES: tuple[str, ...] = ("json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call")
+GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call", "program-input"]
+GRADING_RULES: tuple[str, ...] = (
+    "json-or-tokens",
+    "int-alpha-tokens",
+    "bytes",
+    "python-literal",
+    "python-call",
+    "program-input",
+)
 
 LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
 """The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,

@@ -22,14 +22,14 @@ import pandas as pd
 from execstate.analyze._cells import DYNAMIC_METRICS
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._logit import LogitFit, fit_logit
-from execstate.records import ARMS, FUNCTION_ARMS
+from execstate.records import ARMS, EXTRA_ARMS
 
 MODELS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("baseline", ()),
     ("trace+peak", ("trace_length", "peak_state")),
     ("trace+peak+load", ("trace_length", "peak_state", "state_load")),
 )
-_ARM_ORDER = (*ARMS, *FUNCTION_ARMS)
+_ARM_ORDER = (*ARMS, *EXTRA_ARMS)
 
 
 def regression_rows(frame: pd.DataFrame, config: AnalysisConfig) -> tuple[pd.DataFrame, dict[str, Any]]:

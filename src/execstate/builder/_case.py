@@ -25,7 +25,7 @@ from execstate.builder._language import (
     Language,
     Variation,
 )
-from execstate.builder._languages import helper_language, make_language
+from execstate.builder._languages import helper_language, language_entry, make_language
 from execstate.builder._measurements import ONE_RUN, measure_checkpoints_once, measure_once
 from execstate.builder._neighbours import NEIGHBOUR_REACH, inside_neighbours, post_neighbours, sweep_iterations
 from execstate.builder._options import BuildOptions
@@ -207,6 +207,8 @@ def _admit_inputs(
         "post": Endpoint(loop_line, variables, "post", k, inst["post"]),
     }
     plan = _plan(source, short, long, outs, oracles, Endpoint(loop_line, variables), ends, near)
+    if spec.input_arm:
+        plan.append(_input_row(spec, source, short, outs["short"].decode("utf-8"), Endpoint(loop_line, variables)))
     tasks = _tasks(case, plan + _sweep_plan(case, loop_line, K, long, oracles["inside"], states), meta)
     if ids[-1] == spec.id:
         return tasks
@@ -623,6 +625,29 @@ def _plan(
     ]
 
 
+def _shown_meta(extra: dict) -> dict:
+    """A plan row's extra meta, without what only decides the task's fields (``shown_input``)."""
+    return {key: value for key, value in extra.items() if key != "shown_input"}
+
+
+INPUT_QUESTION = (
+    "Input prediction: give a standard input on which this program prints exactly the following output "
+    "(any such input is right; it is run to check):"
+)
+"""The first comment line the input arm adds below the program (``short-trace-input``)."""
+
+
+def _input_row(spec: CaseSpec, source: str, short: bytes, output: str, clean: Endpoint) -> tuple:
+    """The plan row of the input arm: the clean program with the question and the short output in comments
+    below it; no input shown; the oracle is the short input (one right answer), and ``meta.output`` the output
+    an answered input must make the program print under ``meta.output_rule`` (the case's grading rule)."""
+    mark = language_entry(spec.language).line_comment
+    lines = [INPUT_QUESTION, *(output[:-1] if output.endswith("\n") else output).split("\n")]
+    shown = source.rstrip("\n") + "\n\n" + "".join(f"{mark} {line}".rstrip() + "\n" for line in lines)
+    extra = {"output": output, "output_rule": spec.grading_rule, "shown_input": ""}
+    return ("short-trace-input", shown, short, short.decode("utf-8"), "text", clean, "", extra)
+
+
 MAX_NEIGHBOUR_OUTPUT = 10_000
 """A final arm's meta keeps the other input's output only up to this many characters (the sibling task has it)."""
 
@@ -666,9 +691,10 @@ def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
         m = together.get(i) or measure_once(case.lang, source, data, end, state=True)
         if m.status != "ok":
             raise Excluded("run", f"measuring metrics of {arm}{suffix}: {m.status}; {m.detail}")
+        expected = extra.get("output", oracle)  # the input arm's oracle is an input; its run prints meta.output
         if not (i in together and end.inst is not None and not m.stdout):  # a snapshot prints nothing of its own:
             # the run it was taken in is the long final row's, whose stdout is checked
-            _check_measured_stdout(m, oracle.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")
+            _check_measured_stdout(m, expected.encode("utf-8"), arm, "instrumented run" if end.inst else "clean run")
         toolchain = case.lang.task_meta(m)
         tasks.append(
             Task(
@@ -678,15 +704,15 @@ def _tasks(case: _Case, plan: list[tuple], meta: dict) -> list[Task]:
                 language=spec.language,
                 arm=arm,
                 source=text,
-                input=data.decode("utf-8", "replace"),
+                input=extra.get("shown_input", data.decode("utf-8", "replace")),
                 oracle=oracle,
                 answer_kind=kind,
-                grading_rule=spec.grading_rule,
+                grading_rule="program-input" if "output_rule" in extra else spec.grading_rule,
                 source_sha256=sha,
                 metrics=Metrics(
                     trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc
                 ),
-                meta={**meta, **toolchain, "spec": spec.spec_path.name, **extra},
+                meta={**meta, **toolchain, "spec": spec.spec_path.name, **_shown_meta(extra)},
             )
         )
     return tasks

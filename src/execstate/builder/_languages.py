@@ -44,6 +44,8 @@ class LanguageEntry:
     """What ``Metrics.trace_length`` counts for this language (``docs/metrics.md``)."""
     generator: str | None = None
     """The file name of a pool's seeded input generator in this language (``gen SEED SIZE``), if it has one."""
+    line_comment: str = "#"
+    """What starts a comment running to the end of the line (the input arm states its question in comments)."""
 
     @property
     def suffix(self) -> str:
@@ -72,6 +74,7 @@ LANGUAGES: dict[str, LanguageEntry] = {
         toolchain_key="compiler",
         trace_unit="gcov line-execution counts of the program's own lines (a -O0 --coverage build)",
         generator="gen.cpp",
+        line_comment="//",
     ),
 }
 """The builder's languages by the name case specs use: one entry per implementation of ``Language``."""

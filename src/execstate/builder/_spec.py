@@ -28,6 +28,7 @@ _TOP_KEYS = {
     "provenance",
     "invariant",
     "environment",
+    "input_arm",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _DEFAULTABLE = ("study", "language", "program")
@@ -96,6 +97,9 @@ class CaseSpec(BaseModel):
     environment: EnvironmentSpec | None = None
     """``environment = "<preset>"`` or the ``[environment]`` table: packages and include directories its programs
     use (``execstate.environments``); None: the standard library only."""
+    input_arm: bool = False
+    """``input_arm = true``: the case also gets the input arm ``short-trace-input`` (the program and its short
+    output shown; any standard input on which it prints that output is right). Off for the paper's grid."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -161,7 +165,15 @@ def load_spec(path: Path) -> CaseSpec:
         provenance=_provenance(path, raw.get("provenance", {})),
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
         environment=_environment(stated["environment"], raw["environment"]) if "environment" in raw else None,
+        input_arm=_flag(stated["input_arm"], raw, "input_arm") if "input_arm" in raw else False,
     )
+
+
+def _flag(path: Path, raw: dict, key: str) -> bool:
+    value = raw[key]
+    if not isinstance(value, bool):
+        raise SpecError(path, key, f"expected true or false, got {value!r}", f"write {key} = true")
+    return value
 
 
 def _environment(path: Path, value: Any) -> EnvironmentSpec:

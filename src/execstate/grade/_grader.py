@@ -16,6 +16,7 @@ from typing import NamedTuple
 from execstate.errors import PlanError, RecordError, UsageError
 from execstate.grade._call_rule import CallVerdict, check_calls
 from execstate.grade._envelope import Extraction, extract, extract_rationale
+from execstate.grade._program_input import check_program_inputs
 from execstate.grade._rules import EXECUTED_RULES, answer_matches
 from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
 
@@ -112,6 +113,19 @@ def _extracted(task: Task, response: Response) -> Extraction:
 
 
 def _call_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
+    """Executed-rule verdicts of (task, extracted answer) pairs, in order: ``python-call`` ones run in the sandbox
+    in batches, ``program-input`` ones each a run of the task's program on the answered input."""
+    inputs = [i for i, (task, _) in enumerate(answers) if task.grading_rule == "program-input"]
+    calls = [i for i in range(len(answers)) if i not in set(inputs)]
+    found: dict[int, CallVerdict] = {}
+    if inputs:
+        found.update(zip(inputs, check_program_inputs([answers[i] for i in inputs])))
+    if calls:
+        found.update(zip(calls, _python_calls([answers[i] for i in calls])))
+    return [found[i] for i in range(len(answers))]
+
+
+def _python_calls(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
     """``python-call`` verdicts of (task, extracted answer) pairs, run in the sandbox in batches."""
     cases = []
     for task, answer in answers:

@@ -180,7 +180,7 @@ RULES: dict[str, Callable[[str, str], bool]] = {
     "bytes": bytes_equal,
     "python-literal": python_literal,
 }
-EXECUTED_RULES: tuple[str, ...] = ("python-call",)
+EXECUTED_RULES: tuple[str, ...] = ("python-call", "program-input")
 """Rules decided by running code in the sandbox (``execstate.grade._call_rule``); the grader batches them."""
 assert (*RULES, *EXECUTED_RULES) == GRADING_RULES, "every grading rule of records.py needs an implementation"
 

@@ -39,6 +39,7 @@ _ARM_COLORS = {
     "post-loop-state": "#c44e52",
     "function-output": "#8172b3",
     "function-input": "#937860",
+    "short-trace-input": "#da8bc3",
 }
 
 

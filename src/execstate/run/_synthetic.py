@@ -45,6 +45,7 @@ _ARM_BONUS = {
     "short-trace-final": 1.0,
     "function-output": 1.0,
     "function-input": 0.5,
+    "short-trace-input": 0.5,
     "long-trace-final": 0.0,
     "inside-loop-state": -0.3,
     "post-loop-state": -0.2,

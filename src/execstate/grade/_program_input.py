@@ -1,0 +1,52 @@
+"""The ``program-input`` rule of the optional input arm (``short-trace-input``): decided by running the program.
+
+An answer is a standard input. It is right when the task's program, run on it in the sandbox (the builder's
+language adapter: the interpreter or the compiled binary, with the build's default limits), exits 0 and prints
+the target output (``meta.output``) under the case's own grading rule (``meta.output_rule``), so any input that
+works is right, not only the short input the task was made from. The program shown ends with comment lines
+stating the question; they do not change what it does. Nothing of the answer runs in execstate's process: it
+is only the program's standard input.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from execstate.builder import BuildOptions, make_language
+from execstate.errors import RecordError, remove_tree
+from execstate.grade._call_rule import CallVerdict
+from execstate.grade._rules import answer_matches
+from execstate.records import Task
+
+_SHOWN = 80
+
+
+def check_program_inputs(answers: Sequence[tuple[Task, str]], options: BuildOptions | None = None) -> list[CallVerdict]:
+    """The verdict on each ``(task, answered input)``, in order: the program run on the input in the sandbox."""
+    opts = options or BuildOptions()
+    work = Path(tempfile.mkdtemp(prefix="execstate-grade-input-"))
+    try:
+        return [_verdict(task, answer, opts, work) for task, answer in answers]
+    finally:
+        remove_tree(work)
+
+
+def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path) -> CallVerdict:
+    if "output" not in task.meta or "output_rule" not in task.meta:
+        raise RecordError(
+            f"task {task.task_id} has rule program-input but no meta.output and meta.output_rule (what the program "
+            "must print, and how it is compared). Fix: grade a tasks file written by `execstate build`"
+        )
+    res = make_language(task.language, opts).run(task.source, answer.encode("utf-8", "surrogatepass"), work)
+    if not res.ok:
+        return CallVerdict(False, True, f"the program fails on this input: {res.describe()}"[:300], "raised")
+    printed = res.stdout.decode("utf-8", "replace")
+    if answer_matches(str(task.meta["output_rule"]), printed, str(task.meta["output"])):
+        return CallVerdict(True, True, None)
+    shown = printed if len(printed) <= _SHOWN else printed[: _SHOWN - 3] + "..."
+    return CallVerdict(False, True, f"the program prints {shown!r} on this input", "returned another value")
+
+
+__all__ = ["check_program_inputs"]
