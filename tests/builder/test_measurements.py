@@ -65,7 +65,8 @@ def test_a_program_that_runs_out_of_cpu_time_on_an_input_is_run_once_whatever_th
     from execstate.builder._measurements import measure_checkpoints_once
     from execstate.sandbox import Limits
 
-    lang = PythonLanguage(limits=Limits(wall_s=2, cpu_s=0.5), measure_factor=1.0)
+    # the CPU limit ends the endless loop; the wall clock is generous so a loaded machine cannot reach it first
+    lang = PythonLanguage(limits=Limits(wall_s=60, cpu_s=0.5), measure_factor=1.0)
     source = "n = int(input())\nt = 0\nfor i in range(n):\n    t += i\nwhile True:\n    t += 1\n"
 
     def ends(k):
