@@ -79,6 +79,8 @@ def test_the_pairwise_matrix_marks_the_real_gap_and_not_the_twins(board):
     assert all(r["p_holm"] >= r["p"] for r in pairs.values())
     html = board.html.read_text(encoding="utf-8")
     assert html.count(" *</td>") == 4  # strong/weak and twin/weak, each in both triangles of the matrix
+    if twins["difference_pp"] == 0:  # the mirror of a zero gap reads +0.0, not -0.0
+        assert html.count("<td>+0.0 [") == 2 and "<td>-0.0 [" not in html
 
 
 def test_files_are_written_and_reproducible(runs, board, tmp_path):
@@ -129,3 +131,9 @@ def test_intersect_compares_on_the_shared_tasks_and_says_so(runs, other, tmp_pat
 def test_a_setting_graded_in_two_runs_is_refused(runs, tmp_path):
     with pytest.raises(UsageError, match="graded in both"):
         write_leaderboard([runs.dirs["weak"], runs.dirs["weak"]], tmp_path, CONFIG)
+
+
+def test_a_grades_file_stands_for_its_run(runs, board, tmp_path):
+    paths = [runs.dirs["strong"] / GRADES_NAME, runs.dirs["strong-twin"], runs.dirs["weak"] / GRADES_NAME]
+    files = write_leaderboard(paths, tmp_path, CONFIG)
+    assert files.board.overall == board.board.overall and files.board.pairwise == board.board.pairwise

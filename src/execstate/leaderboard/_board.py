@@ -32,6 +32,8 @@ from execstate.records import is_fresh, paper_tasks
 COHORT = "all-python"
 """The paired cohort whose per-setting decrement the leaderboard shows."""
 LEADERBOARD_SCHEMA_VERSION = 1
+_BUDGET_FIELDS = ("reasoning", "max_output_tokens")
+"""Setting fields shown in the budget table beside each row (from the run manifest)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,15 @@ def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Lea
     paired = paired_comparison(frame, dataclasses.replace(config, cohorts=(Cohort(COHORT),)))
     decrement = [r for r in paired if r["setting"] != "pooled"]
     cost = cost_rows(tasks, grades, combined.responses, combined.settings)
-    budget = budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
+    budget = [
+        {
+            "setting": r["setting"],
+            "arm": r["arm"],
+            **{k: combined.settings[r["setting"]].get(k) for k in _BUDGET_FIELDS},
+            **r,
+        }
+        for r in budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
+    ]
     overall = _overall(acc, decrement, cost, budget)
     return Leaderboard(
         inputs=_inputs(combined, len(tasks)),

@@ -52,12 +52,9 @@ def pairwise_matrix(board: Leaderboard) -> list[dict[str, Any]]:
     for r in board.pairwise:
         cell[(r["setting_a"], r["setting_b"])] = _interval(r)
         if r["difference_pp"] is not None:
-            neg = {
-                **r,
-                "difference_pp": -r["difference_pp"],
-                "ci_low_pp": -r["ci_high_pp"],
-                "ci_high_pp": -r["ci_low_pp"],
-            }
+            # 0.0 - x, not -x: the mirror of a zero gap reads +0.0, never -0.0
+            low, high = 0.0 - r["ci_high_pp"], 0.0 - r["ci_low_pp"]
+            neg = {**r, "difference_pp": 0.0 - r["difference_pp"], "ci_low_pp": low, "ci_high_pp": high}
             cell[(r["setting_b"], r["setting_a"])] = _interval(neg)
     return [{"setting": a, **{b: ("" if a == b else cell.get((a, b), "-")) for b in names}} for a in names]
 
@@ -73,9 +70,10 @@ def leaderboard_tables(board: Leaderboard) -> list[Table]:
         make_table(
             "decrement",
             f"Short-to-long paired decrement per setting (cohort {COHORT})",
-            board.decrement,
-            note="decrement_pp = 100 x (short correct - long correct) / pairs; ci_low, ci_high: the paired "
-            "comparison's source-cluster bootstrap interval, as execstate analyze.",
+            [{**r, "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"]} for r in board.decrement],
+            _DECREMENT_COLUMNS,
+            note="decrement_pp = 100 x (short correct - long correct) / pairs; ci_low_pp, ci_high_pp: the paired "
+            "comparison's source-cluster bootstrap interval, as execstate analyze writes it (ci_low, ci_high).",
         ),
         make_table(
             "pairwise_matrix",
@@ -91,11 +89,30 @@ def leaderboard_tables(board: Leaderboard) -> list[Table]:
             note="p: two-sided paired source-cluster bootstrap p-value; p_holm: Holm over all pairs.",
         ),
         make_table("cost", "Cost and tokens per setting and arm", board.cost, note=_COST_NOTE),
-        make_table("budget", "Budget-matched accuracy (responses with finish_reason stop)", board.budget),
+        make_table(
+            "budget",
+            "Budget-matched accuracy (responses with finish_reason stop)",
+            board.budget,
+            note="acc_stopped_pct: C/R over the responses that finished on their own, with a Wilson interval; "
+            "truncated_pct: finish_reason length. Compare settings of different output budget or reasoning on it.",
+        ),
     ]
     return t
 
 
+_DECREMENT_COLUMNS = [
+    "setting",
+    "pairs",
+    "incomplete_pairs",
+    "sources",
+    "short_correct",
+    "long_correct",
+    "correct_to_wrong",
+    "wrong_to_correct",
+    "decrement_pp",
+    "ci_low_pp",
+    "ci_high_pp",
+]
 _COST_NOTE = (
     "cost in the settings' price currency (prices per million tokens); reasoning tokens priced as output unless a "
     "reasoning price is set; usage_missing responses add no cost; a flag marks reasoning settings whose responses "
