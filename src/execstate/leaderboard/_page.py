@@ -70,8 +70,7 @@ def leaderboard_tables(board: Leaderboard) -> list[Table]:
         make_table(
             "decrement",
             f"Short-to-long paired decrement per setting (cohort {COHORT})",
-            [{**r, "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"]} for r in board.decrement],
-            _DECREMENT_COLUMNS,
+            _decrement_rows(board),
             note="decrement_pp = 100 x (short correct - long correct) / pairs; ci_low_pp, ci_high_pp: the paired "
             "comparison's source-cluster bootstrap interval, as execstate analyze writes it (ci_low, ci_high).",
         ),
@@ -100,19 +99,15 @@ def leaderboard_tables(board: Leaderboard) -> list[Table]:
     return t
 
 
-_DECREMENT_COLUMNS = [
-    "setting",
-    "pairs",
-    "incomplete_pairs",
-    "sources",
-    "short_correct",
-    "long_correct",
-    "correct_to_wrong",
-    "wrong_to_correct",
-    "decrement_pp",
-    "ci_low_pp",
-    "ci_high_pp",
-]
+_DECREMENT_HIDDEN = ("cohort", "settings", "ci_low", "ci_high", "replicates", "level")
+"""Keys of ``paired_comparison`` rows the page leaves out (one cohort; the interval shown in pp columns)."""
+
+
+def _decrement_rows(board: Leaderboard) -> list[dict[str, Any]]:
+    shown = [{k: v for k, v in r.items() if k not in _DECREMENT_HIDDEN} for r in board.decrement]
+    return [{**s, "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"]} for s, r in zip(shown, board.decrement)]
+
+
 _COST_NOTE = (
     "cost in the settings' price currency (prices per million tokens); reasoning tokens priced as output unless a "
     "reasoning price is set; usage_missing responses add no cost; a flag marks reasoning settings whose responses "
