@@ -193,6 +193,7 @@ PUBLIC = {
     },
     "execstate.report": {
         "figure_html",
+        "pipeline_check_banner",
         "save_figure",
         "styled_figure",
         "FigureOut",

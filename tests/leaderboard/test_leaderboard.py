@@ -95,6 +95,7 @@ def test_files_are_written_and_reproducible(runs, board, tmp_path):
     again = write_leaderboard(list(runs.dirs.values()), tmp_path, CONFIG)
     assert again.json.read_bytes() == board.json.read_bytes()
     assert again.html.read_bytes() == board.html.read_bytes()
+    assert "PIPELINE CHECK: the answers of setting(s) strong, strong-twin, weak" in board.html.read_text()
     assert "<script src" not in board.html.read_text() and "http" not in board.html.read_text().split("<svg")[0]
 
 

@@ -15,7 +15,16 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from execstate.leaderboard._board import COHORT, Leaderboard
-from execstate.report import FigureOut, figure_html, page, save_figure, styled_figure, table_section
+from execstate.records import Grade
+from execstate.report import (
+    FigureOut,
+    figure_html,
+    page,
+    pipeline_check_banner,
+    save_figure,
+    styled_figure,
+    table_section,
+)
 from execstate.tables import Table, make_table
 
 FIGURE = "accuracy_vs_cost"
@@ -162,8 +171,9 @@ def _esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def leaderboard_html(board: Leaderboard, tables: list[Table], figure: FigureOut) -> str:
-    """The whole page (sections: inputs, leaderboard, arms, studies, decrement, pairwise, cost, budget)."""
+def leaderboard_html(board: Leaderboard, tables: list[Table], figure: FigureOut, grades: list[Grade]) -> str:
+    """The whole page (sections: inputs, leaderboard, arms, studies, decrement, pairwise, cost, budget), with
+    the report's banner when a setting's grades are pipeline checks (``grades``: the combined runs')."""
     t = {x.name: table_section(x) for x in tables}
     sections = [
         ("inputs", "Inputs", _inputs_html(board)),
@@ -175,4 +185,4 @@ def leaderboard_html(board: Leaderboard, tables: list[Table], figure: FigureOut)
         ("cost", "Cost", figure_html(figure) + t["cost"]),
         ("budget", "Budget-matched", t["budget"] + f"<script>{_SORT_JS}</script>"),
     ]
-    return page("execstate leaderboard", None, sections)
+    return page("execstate leaderboard", pipeline_check_banner(grades), sections)

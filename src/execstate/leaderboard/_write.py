@@ -37,12 +37,13 @@ def write_leaderboard(
     and ``intersect`` is false, or when one setting name is graded in two runs; ``ExecstateError`` for a
     run directory that cannot be read (``grade.load_run_plan``). Same inputs and config: same bytes.
     """
-    board = leaderboard(combine_runs([load_graded_run(r) for r in runs], intersect), config)
+    combined = combine_runs([load_graded_run(r) for r in runs], intersect)
+    board = leaderboard(combined, config)
     out = output_dir(out_dir)
     json_path = write_json(board.to_json(), out / "leaderboard.json")
     tables = leaderboard_tables(board)
     table_paths = write_tables(tables, out / "tables", formats=(".csv", ".md"))
     figure = accuracy_vs_cost(board, out / "figures")
     html_path = out / "leaderboard.html"
-    html_path.write_text(leaderboard_html(board, tables, figure), encoding="utf-8", newline="")
+    html_path.write_text(leaderboard_html(board, tables, figure, combined.grades), encoding="utf-8", newline="")
     return LeaderboardFiles(board, json_path, html_path, table_paths, figure.paths)
