@@ -97,9 +97,7 @@ def test_no_private_module_of_another_package(name):
         if private:
             owner = ".".join(parts[: private[0]])
             # A sub-package is part of its parent (builder.cpp uses builder's protocol types); not the reverse.
-            assert home == owner or home.startswith(owner + "."), (
-                f"{name} imports {imported}, a private module of {owner}"
-            )
+            assert home == owner or home.startswith(owner + "."), f"{name} imports {imported}, a private module of {owner}"
 
 
 def test_the_checks_catch_a_violation(tmp_path):

@@ -146,10 +146,7 @@ OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
     "metrics/_probe.py": (2, "the key `python` of the probe's result: the interpreter's version"),
     "metrics/_report.py": (1, "the same key in `execstate metrics` output"),
     "metrics/cpp/_compile.py": (1, "the folder name of the C++ compile cache"),
-    "environments/_install.py": (
-        1,
-        "the key `python` of an environment's record and cache key: the interpreter's version",
-    ),
+    "environments/_install.py": (1, "the key `python` of an environment's record and cache key: the interpreter's version"),
 }
 """Every other string literal equal to a language name, with why it is not a module spelling a language.
 Each count is exact: one more literal anywhere fails the test."""

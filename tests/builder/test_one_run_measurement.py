@@ -205,25 +205,10 @@ print(len(out))
 
 BUILDS = {
     # name: (program, short input, long input, checkpoint table)
-    "recursion-nests-executions": (
-        RECURSIVE,
-        "7\n",
-        "60\n",
-        'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3',
-    ),
-    "nested-inner-loop": (
-        NESTED,
-        "1 2\n3\n",
-        "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n",
-        'loop = 6\nvariables = ["acc"]',
-    ),
+    "recursion-nests-executions": (RECURSIVE, "7\n", "60\n", 'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3'),
+    "nested-inner-loop": (NESTED, "1 2\n3\n", "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n", 'loop = 6\nvariables = ["acc"]'),
     "while-else": (WHILE_ELSE, "6\n", "27\n", 'loop = 3\nvariables = ["x", "steps"]\ninside_iterations = [3, 90]'),
-    "unbound-before-some-neighbours": (
-        LATE_BINDING,
-        "6\n",
-        "30\n",
-        'loop = 3\nvariables = ["out"]\ninside_iteration = 5',
-    ),
+    "unbound-before-some-neighbours": (LATE_BINDING, "6\n", "30\n", 'loop = 3\nvariables = ["out"]\ninside_iteration = 5'),
 }
 
 

@@ -168,13 +168,7 @@ def test_vendor_copies_the_files_and_builds_the_same_tasks(tmp_path):
     construct(problems, tmp_path / "vendored", ConstructOptions(vendor=True), jobs=1)
     assert not (tmp_path / "vendored" / "study.toml").exists()
     folder = tmp_path / "vendored" / "sums"
-    assert sorted(p.name for p in folder.iterdir()) == [
-        "case.toml",
-        "construct.json",
-        "long.txt",
-        "main.py",
-        "short.txt",
-    ]
+    assert sorted(p.name for p in folder.iterdir()) == ["case.toml", "construct.json", "long.txt", "main.py", "short.txt"]
     assert (folder / "main.py").read_bytes() == (tmp_path / "pool" / "sums" / "main.py").read_bytes()
     shutil.move(folder, tmp_path / "moved")  # self-contained: it builds wherever it goes
     named, vendored = build([tmp_path / "named"]), build([tmp_path / "moved"])

@@ -96,10 +96,7 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
 
 def test_a_selection_outside_the_study_folder_names_the_program_through_its_own_study_toml(selected):
     study = tomllib.loads((selected / "study.toml").read_text())
-    assert (
-        study["study"] == "networkx"
-        and study["checkpoint"] == tomllib.loads((FOLDER / "study.toml").read_text())["checkpoint"]
-    )
+    assert study["study"] == "networkx" and study["checkpoint"] == tomllib.loads((FOLDER / "study.toml").read_text())["checkpoint"]
     for path in sorted(selected.glob("*/case.toml")):
         assert not (path.parent / "main.py").exists()
         assert load_spec(path).program == (FOLDER / "main.py").resolve()
