@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.construct",),
     ("execstate.analyze",),
     ("execstate.report",),
+    ("execstate.leaderboard",),
     ("execstate.pilot",),
     ("execstate.pipeline",),
     ("execstate.cli", "execstate.__main__", "execstate.testing"),

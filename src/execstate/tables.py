@@ -20,7 +20,7 @@ from typing import Any
 from execstate.errors import output_dir
 
 Row = dict[str, Any]
-_P_KEYS = {"p", "p_wald", "p_bh"}
+_P_KEYS = {"p", "p_wald", "p_bh", "p_holm"}
 
 
 @dataclass(frozen=True)

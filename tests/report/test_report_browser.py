@@ -14,26 +14,13 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+from execstate.testing.browser import MISSING, chromium_installed, open_chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("headline", "inputs", "corpus", "accuracy", "paired", "regression", "series", "figures", "tasks")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the [test] extra")
-if not (CHROMIUM.exists() and DRIVER.exists()):
-    pytest.skip(
-        "Debian chromium and chromium-driver are not installed (apt-get install chromium chromium-driver; "
-        ".ci/run installs them)",
-        allow_module_level=True,
-    )
+if not chromium_installed():
+    pytest.skip(MISSING, allow_module_level=True)
 
 VISIBLE_TASKS = """return Array.from(document.querySelectorAll('#task-browser details.task'))
   .filter(function(t){return !t.hidden && !t.closest('details.case').hidden;}).map(function(t){return t.id;});"""
@@ -66,15 +53,7 @@ def report(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver = open_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
     shutil.rmtree(tmp_path_factory.getbasetemp() / "chromium-profile0", ignore_errors=True)

@@ -1,16 +1,25 @@
 """execstate.analyze stage: the paper's statistics over tasks and grades (SPEC section 10 items 3-5)."""
 
-from execstate.analyze._analysis import Analysis, analyze, analyze_cells, joinable_grades, write_analysis_json
+from execstate.analyze._analysis import (
+    Analysis,
+    analyze,
+    analyze_cells,
+    joinable_grades,
+    write_analysis_json,
+    write_json,
+)
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
+from execstate.analyze._compare import accuracy_intervals, pairwise_differences
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
 from execstate.analyze._figures import binned_rates, figure_data, quantile_bins
 from execstate.analyze._fresh import fresh_comparison, fresh_pairs, fresh_rows
 from execstate.analyze._logit import LogitFit, fit_logit
-from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference
+from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference, paired_replicates
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
 from execstate.analyze._series import series_summary, series_tests
 from execstate.analyze._stats import (
     benjamini_hochberg,
+    bootstrap_p_value,
     cluster_bootstrap_ratio,
     percentile_interval,
     permutation_theta,
@@ -19,6 +28,7 @@ from execstate.analyze._stats import (
     seeded_rng,
     wilson_interval,
 )
+from execstate.analyze._truncation import budget_rows, response_frame, truncation_rows
 
 __all__ = [
     "DYNAMIC_METRICS",
@@ -30,10 +40,13 @@ __all__ = [
     "Cells",
     "Cohort",
     "LogitFit",
+    "accuracy_intervals",
     "analyze",
     "analyze_cells",
     "benjamini_hochberg",
     "binned_rates",
+    "bootstrap_p_value",
+    "budget_rows",
     "build_design",
     "cluster_bootstrap_ratio",
     "cluster_regression",
@@ -47,15 +60,20 @@ __all__ = [
     "load_cells",
     "paired_comparison",
     "paired_difference",
+    "paired_replicates",
+    "pairwise_differences",
     "percentile_interval",
     "permutation_theta",
     "permutation_thetas",
     "quantile_bins",
     "rank_theta",
     "regression_rows",
+    "response_frame",
     "seeded_rng",
     "series_summary",
     "series_tests",
+    "truncation_rows",
     "wilson_interval",
     "write_analysis_json",
+    "write_json",
 ]

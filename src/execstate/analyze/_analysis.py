@@ -169,6 +169,11 @@ def _clean(value: Any) -> Any:
 
 def write_analysis_json(analysis: Analysis, path: Path, extra: dict[str, Any] | None = None) -> Path:
     """Write ``analysis.json`` (UTF-8, 1-space indent, stable order); ``extra`` keys are appended."""
-    payload = {**analysis.to_json(), **(extra or {})}
+    return write_json({**analysis.to_json(), **(extra or {})}, path)
+
+
+def write_json(payload: dict[str, Any], path: Path) -> Path:
+    """Write ``payload`` as ``analysis.json`` is written: floats to 12 significant digits, NaN as null, numpy
+    values as Python ones, 1-space indent; the same payload always gives the same bytes."""
     path.write_text(json.dumps(_clean(payload), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path

@@ -77,13 +77,22 @@ def paired_difference(
     """``100 * (sum(first) - sum(second)) / n`` in percentage points over n >= 1 pairs of correctness
     booleans, and its source-cluster bootstrap percentile interval (``config.replicates`` replicates at
     ``config.level``; whole clusters of ``sources`` resampled; the stream is ``seeded_rng(config.seed, *key)``)."""
+    estimate, reps = paired_replicates(first, second, sources, config, *key)
+    low, high = (100.0 * v for v in percentile_interval(reps, config.level))
+    return estimate, low, high
+
+
+def paired_replicates(
+    first: np.ndarray, second: np.ndarray, sources: np.ndarray, config: AnalysisConfig, *key: str
+) -> tuple[float, np.ndarray]:
+    """The estimate of ``paired_difference`` (percentage points) and its bootstrap replicates (as fractions:
+    mean paired difference per pair, not yet times 100, so the interval is computed exactly as before)."""
     diff = first.astype(int) - second.astype(int)
     by_src = pd.DataFrame({"src": sources, "d": diff}).groupby("src", sort=True)["d"]
     reps = cluster_bootstrap_ratio(
         by_src.sum().to_numpy(), by_src.size().to_numpy(), config.replicates, seeded_rng(config.seed, *key)
     )
-    low, high = (100.0 * v for v in percentile_interval(reps, config.level))
-    return 100.0 * float(diff.sum()) / len(diff), low, high
+    return 100.0 * float(diff.sum()) / len(diff), reps
 
 
 def paired_studies(frame: pd.DataFrame) -> list[str]:

@@ -143,3 +143,15 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     # The exact interval always contains phat (bounds 0 at k=0, 1 at k=n); centre -/+ half misses it there by
     # floating-point cancellation (e.g. 5.6e-17 > 0), so the bounds are clamped to phat.
     return float(max(0.0, min(phat, centre - half))), float(min(1.0, max(phat, centre + half)))
+
+
+def bootstrap_p_value(replicates: np.ndarray, null: float = 0.0) -> float:
+    """Two-sided percentile-bootstrap p-value of ``null``: twice the smaller share of replicates on either
+    side of it (ties count on both sides), each share as ``(1 + hits) / (1 + replicates)`` like the
+    permutation test, capped at 1. It is about the smallest ``1 - level`` at which the equal-tailed
+    percentile interval excludes ``null``, so p < 0.05 goes with a 95% interval that does not cover it."""
+    r = np.asarray(replicates, dtype=float)
+    if r.size == 0:
+        raise ValueError("a bootstrap p-value needs at least one replicate")
+    tail = min(np.count_nonzero(r <= null), np.count_nonzero(r >= null))
+    return float(min(1.0, 2.0 * (1.0 + tail) / (1.0 + r.size)))

@@ -49,11 +49,12 @@ def response_frame(
                 "arm": arm[g.task_id],
                 "correct": g.status in CORRECT_STATUSES,
                 "truncated": r.finish_reason == "length",
+                "stopped": r.finish_reason == "stop",
                 "completion_tokens": np.nan if r.usage.completion_tokens is None else float(r.usage.completion_tokens),
                 "reasoning_tokens": np.nan if r.usage.reasoning_tokens is None else float(r.usage.reasoning_tokens),
             }
         )
-    cols = ["task_id", "setting", "arm", "correct", "truncated", "completion_tokens", "reasoning_tokens"]
+    cols = ["task_id", "setting", "arm", "correct", "truncated", "stopped", "completion_tokens", "reasoning_tokens"]
     return pd.DataFrame(rows, columns=cols), unmatched
 
 
@@ -90,6 +91,31 @@ def truncation_rows(frame: pd.DataFrame, level: float) -> list[dict[str, Any]]:
                 "acc_completed_pct": _pct(int(sub["correct"].sum()), n),
                 "not_truncated": len(kept),
                 "acc_not_truncated_pct": _pct(int(kept["correct"].sum()), len(kept)),
+            }
+        )
+    return rows
+
+
+def budget_rows(frame: pd.DataFrame, level: float) -> list[dict[str, Any]]:
+    """Budget-matched accuracy per setting x arm (and all arms): C/R over the completed responses that
+    finished on their own (``finish_reason == "stop"``) with a Wilson interval, beside the truncation rate,
+    so a setting cut short by its output budget is not read as a weaker one."""
+    rows = []
+    for setting, arm, sub in _groups(frame):
+        n, stopped = len(sub), sub[sub["stopped"]]
+        k = int(stopped["correct"].sum())
+        low, high = wilson_interval(k, len(stopped), level)
+        rows.append(
+            {
+                "setting": setting,
+                "arm": arm,
+                "completed": n,
+                "truncated_pct": _pct(int(sub["truncated"].sum()), n),
+                "acc_completed_pct": _pct(int(sub["correct"].sum()), n),
+                "stopped": len(stopped),
+                "acc_stopped_pct": _pct(k, len(stopped)),
+                "stopped_low_pct": None if not len(stopped) else 100 * low,
+                "stopped_high_pct": None if not len(stopped) else 100 * high,
             }
         )
     return rows

@@ -24,6 +24,7 @@ from execstate.cli import (
     _fresh,
     _grade,
     _import,
+    _leaderboard,
     _local,
     _metrics,
     _pilot,
@@ -31,7 +32,21 @@ from execstate.cli import (
     _run,
 )
 
-_STAGES = (_import, _construct, _build, _fresh, _metrics, _run, _grade, _export, _analyze, _pipeline, _pilot, _local)
+_STAGES = (
+    _import,
+    _construct,
+    _build,
+    _fresh,
+    _metrics,
+    _run,
+    _grade,
+    _export,
+    _analyze,
+    _pipeline,
+    _pilot,
+    _local,
+    _leaderboard,
+)
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "
     "Stages: (import -> construct ->) build -> run -> grade -> analyze (report); pipeline runs them all; "

@@ -57,7 +57,13 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-_WRITTEN_WHEN_SET = ("synthetic_contamination",)
+_WRITTEN_WHEN_SET = (
+    "synthetic_contamination",
+    "synthetic_skill",
+    "price_input_per_mtok",
+    "price_output_per_mtok",
+    "price_reasoning_per_mtok",
+)
 """Setting fields added after manifests were first written: left out at their default, so a run that does
 not use them writes the manifest it wrote before, and a manifest without them reads as the default."""
 

@@ -198,7 +198,7 @@ async def _open_oracle(s: Setting) -> tuple[Provider, list[str]]:
 
 
 async def _open_synthetic(s: Setting) -> tuple[Provider, list[str]]:
-    return SyntheticProvider(s.name, contamination=s.synthetic_contamination), []
+    return SyntheticProvider(s.name, skill=s.synthetic_skill, contamination=s.synthetic_contamination), []
 
 
 async def _open_replay(s: Setting) -> tuple[Provider, list[str]]:

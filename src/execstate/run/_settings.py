@@ -31,6 +31,7 @@ REQUEST_FIELDS = (
     "extra_body",
     "replay_file",
     "synthetic_contamination",
+    "synthetic_skill",
 )
 
 
@@ -79,6 +80,17 @@ class Setting(BaseModel):
     (``records.is_fresh``), so the simulated predictor does better on published inputs than on fresh ones,
     as a model trained on them would. 0 (the default) answers exactly as without it; refused for other
     providers. Written to the run manifest only when not 0."""
+    synthetic_skill: float = Field(default=4.0, allow_inf_nan=False)
+    """``synthetic`` only: the simulated predictor's logit intercept (higher: fewer errors). 4 (the default)
+    answers exactly as before it existed; refused for other providers. Written to the run manifest only when
+    not 4."""
+    price_input_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """Price of a million prompt tokens (any currency, the same for every setting compared); ``None``: not
+    priced. Read by ``execstate leaderboard`` only; written to the run manifest only when set."""
+    price_output_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """Price of a million completion tokens (hidden reasoning included unless ``price_reasoning_per_mtok``)."""
+    price_reasoning_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """Price of a million reasoning tokens when it differs from the output price; ``None``: priced as output."""
 
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:
@@ -86,10 +98,9 @@ class Setting(BaseModel):
             raise ValueError("provider 'openai' needs base_url and model")
         if self.provider == "replay" and not self.replay_file:
             raise ValueError("provider 'replay' needs replay_file")
-        if self.provider != "synthetic" and self.synthetic_contamination != 0:
-            raise ValueError(
-                f"synthetic_contamination is a knob of provider 'synthetic' only, not {self.provider!r}; remove it"
-            )
+        for knob, default in (("synthetic_contamination", 0.0), ("synthetic_skill", 4.0)):
+            if self.provider != "synthetic" and getattr(self, knob) != default:
+                raise ValueError(f"{knob} is a knob of provider 'synthetic' only, not {self.provider!r}; remove it")
         return self
 
     @property
