@@ -73,8 +73,9 @@ CASES = load_cases()
 
 def test_golden_table_covers_the_required_cases() -> None:
     assert len(CASES) >= 60
-    # the executed rule (python-call) needs a function to run: tests/grade/test_grade_call.py decides it
-    assert {c["rule"] for c in CASES} == set(GRADING_RULES) - {"python-call"}
+    # the executed rules need a program to run: tests/grade/test_grade_cruxeval_input.py decides python-call,
+    # tests/builder/test_input_arm.py program-input
+    assert {c["rule"] for c in CASES} == set(GRADING_RULES) - {"python-call", "program-input"}
     statuses = {c["expected_status"] for c in CASES}
     assert statuses == {"correct-valid", "correct-invalid", "wrong-valid", "wrong-invalid", "no-response"}
     assert any(c["generate"] and c["generate"].startswith("1mb") for c in CASES)
