@@ -34,7 +34,7 @@ from execstate.builder._spec import CaseSpec, InputSource
 from execstate.environments import Environment, EnvironmentUnavailable, prepare, undeclared_import
 from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.metrics import Measurement
-from execstate.records import FRESH_SUFFIX, SWEEP_SEPARATOR, Exclusion, Metrics, Task
+from execstate.records import SWEEP_SEPARATOR, Exclusion, Metrics, Task, fresh_twin
 from execstate.sandbox import SandboxFault, SandboxResult
 
 _PACKAGE = Path(__file__).parent.parent
@@ -81,7 +81,7 @@ def build_case(spec: CaseSpec, opts: BuildOptions, fresh: Fresh | None = None) -
     with its published inputs, its own id).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
-    ids = [spec.id if fresh is None else spec.id + FRESH_SUFFIX]
+    ids = [spec.id if fresh is None else fresh_twin(spec.id)]
     try:
         return _admit(spec, opts, tmp, fresh, ids)
     except Excluded as exc:
