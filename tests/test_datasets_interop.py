@@ -120,10 +120,10 @@ def test_every_build_writes_a_dataset_card(built: Path) -> None:
     for field in Task.model_fields:
         assert f"| `{field}` |" in body, field
     assert "| cruxeval | the 800 CRUXEval items as function-output and function-input tasks (MIT) | facebookresearch/cruxeval" in body
-    assert "| MIT | 800 | 0 | 1598 |" in body  # licence, cases, excluded, tasks (800 output + 798 input)
+    assert "| MIT | 800 | 0 | 1600 |" in body  # licence, cases, excluded, tasks (800 output + 800 input)
     assert "| tests | a user's own study (not registered) | not recorded |" in body
     assert "| tests | python | inside-loop-state | 2 |" in body
-    assert "1606 tasks from 802 admitted cases (0 excluded)" in body
+    assert "1608 tasks from 802 admitted cases (0 excluded)" in body
 
 
 def test_old_task_files_with_meta_objects_still_read(tmp_path: Path) -> None:

@@ -427,13 +427,14 @@ PUBLIC = {
     "execstate.studies.cruxeval": {
         "DATA_PATH",
         "INPUT_QUESTION",
+        "LAMBDA_NOTE",
         "LITERAL_CALLS",
-        "NO_LITERAL_CALL",
         "STUDY",
         "cruxeval_tasks",
         "item_input_task",
         "item_task",
         "load_items",
+        "takes_function",
     },
 }
 

@@ -34,6 +34,12 @@ ITEMS = {
     },
     # f runs for ever on positive numbers: the per-check time limit decides
     "sample_3": {"code": "def f(n):\n    while n != 0:\n        n += 1\n    return n", "input": "-2", "output": "0"},
+    # the item's own call passes a function (as CRUXEval's sample_344 and sample_364): lambdas are accepted here
+    "sample_4": {
+        "code": "def f(xs, keep):\n    return [x for x in xs if keep(x)]",
+        "input": "[1, 2, 3], lambda x: x > 1",
+        "output": "[2, 3]",
+    },
 }
 
 CASES = [
@@ -69,6 +75,14 @@ CASES = [
     ("sample_3", "f(-2)", True, True, "the item's own input"),
     ("sample_3", "f(-5)", True, True, "a different right input"),
     ("sample_3", "f(1)", False, False, "never returns: the time limit fails it in both modes"),
+    ("sample_4", "f([1, 2, 3], lambda x: x > 1)", True, True, "the item's own input, a lambda argument"),
+    ("sample_4", "f([2, 3], lambda x: True)", True, True, "another list and another lambda"),
+    ("sample_4", "f(keep=lambda x: x, xs=[0, 2, 3])", True, True, "a lambda as a keyword argument"),
+    ("sample_4", "f([2, 3], bool)", False, True, "a name is not a literal or a lambda; upstream runs it"),
+    ("sample_4", "f([1, 2, 3], lambda x: x > 2)", False, False, "f returns [3]"),
+    ("sample_4", "f([2, 3], lambda: True)", False, False, "the lambda takes no argument: f raises TypeError"),
+    ("sample_0", "f((lambda: 12)())", False, True, "a lambda where the item's own call passes none"),
+    ("sample_0", "f(lambda x: 12)", False, False, "a lambda argument, on an item that takes none"),
 ]
 
 

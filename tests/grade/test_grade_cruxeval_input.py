@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from execstate.builder import build
 from execstate.cli import main
 from execstate.grade import check_calls, grade_all, grade_response, parse_call, score_generations
+from execstate.grade._call_rule import Call
 from execstate.grade._cruxeval_upstream import check_program
 from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
 from execstate.run import Setting, run_tasks
-from execstate.studies.cruxeval import LITERAL_CALLS, NO_LITERAL_CALL, cruxeval_tasks, load_items
+from execstate.studies.cruxeval import LAMBDA_NOTE, LITERAL_CALLS, cruxeval_tasks, load_items, takes_function
 
 sys.path.insert(0, str(Path(__file__).parent))
 import cruxeval_input_quirks as quirks
@@ -61,15 +62,15 @@ def test_cli_scores_the_wrapped_quirks_file_item_by_item(
     report = json.loads(capsys.readouterr().out)
     scored = json.loads(out.read_text(encoding="utf-8"))["raw_scored_generations"]
     assert scored == quirks.expected(column)
-    assert (report["task"], report["mode"], report["items"], report["generations"]) == ("input", mode, 4, 32)
+    assert (report["task"], report["mode"], report["items"], report["generations"]) == ("input", mode, 5, 40)
     assert report["outcomes"]["timed out"] == 1 and report["outcomes"]["crashed"] == 0
-    assert report["pass_at_1"] == pytest.approx(100.0 * sum(sum(v) / len(v) for v in scored.values()) / 4)
+    assert report["pass_at_1"] == pytest.approx(100.0 * sum(sum(v) / len(v) for v in scored.values()) / 5)
     assert report["pass_at_5"] is None  # sample_2 and sample_3 have 3 generations each
     if mode == "upstream":
         assert report["outcomes"]["no f("] == 2  # "24" and "g(12)"
     else:
-        assert report["outcomes"]["invalid call"] == report["non_literal_generations"] == 14
-        assert report["outcomes"]["raised"] == 1 and report["outcomes"]["returned another value"] == 1
+        assert report["outcomes"]["invalid call"] == report["non_literal_generations"] == 17
+        assert report["outcomes"]["raised"] == 2 and report["outcomes"]["returned another value"] == 2
 
 
 def test_check_calls_gives_the_reason_of_each_wrong_answer() -> None:
@@ -138,8 +139,7 @@ def _input_tasks() -> list[Task]:
 def test_input_tasks_follow_their_output_task_and_keep_the_item() -> None:
     tasks = cruxeval_tasks()
     inputs = _input_tasks()
-    assert len(inputs) == 800 - len(NO_LITERAL_CALL) == 798
-    assert {t.meta["cruxeval_id"] for t in inputs}.isdisjoint(NO_LITERAL_CALL)
+    assert len(inputs) == 800
     assert [t.arm for t in tasks[:4]] == ["function-output", "function-input"] * 2
     t1 = tasks[1]
     assert t1.source_sha256 == tasks[0].source_sha256  # one source cluster per item, as the arms of a case
@@ -190,11 +190,11 @@ def test_grading_records_the_verdict_and_its_reason(tmp_path: Path) -> None:
 def test_the_oracle_pipeline_check_answers_every_input_task_through_run_and_grade(tmp_path: Path) -> None:
     built = build([], studies=["cruxeval"])
     tasks = [t for t in built.tasks if t.arm == "function-input"]
-    assert len(tasks) == 798
+    assert len(tasks) == 800
     summary = run_tasks(tasks, [Setting(name="oracle-check", provider="oracle")], tmp_path / "run", progress=False)
     assert summary is not None
     responses = [Response.model_validate_json(line) for line in (tmp_path / "run" / "responses.jsonl").open()]
-    assert len(responses) == 798 and all(r.pipeline_check for r in responses)
+    assert len(responses) == 800 and all(r.pipeline_check for r in responses)
     grades = grade_all(tasks, responses)
     assert {g.status for g in grades} == {"correct-valid"}
 
@@ -215,4 +215,38 @@ def test_upstream_input_mode_on_the_bundled_items_passes_each_items_own_call() -
     assert score.pass_at[1] == 100.0
     literal = score_generations(generations, items, ks=(1,), task="input")
     failed = {k for k, v in literal.scored.items() if not v[0]}
-    assert failed == set(LITERAL_CALLS) | set(NO_LITERAL_CALL)  # their own inputs are expressions
+    assert failed == set(LITERAL_CALLS)  # their own inputs are expressions (the two lambda ones pass)
+
+
+# --- the two items whose own call passes a function --------------------------------------------------------------
+
+
+def test_only_the_items_whose_call_passes_a_lambda_accept_lambda_arguments() -> None:
+    items = load_items()
+    assert {key for key, item in items.items() if takes_function(item["input"])} == {"sample_344", "sample_364"}
+    lambda_tasks = {t.meta["cruxeval_id"]: t for t in _input_tasks() if t.meta.get("lambda_arguments")}
+    assert set(lambda_tasks) == {"sample_344", "sample_364"}
+    assert lambda_tasks["sample_364"].oracle == "f([0, 3, 0, 1], lambda x: x < 2)"
+    assert all(t.source.endswith(LAMBDA_NOTE) for t in lambda_tasks.values())
+    others = [t for t in _input_tasks() if t.meta["cruxeval_id"] not in lambda_tasks]
+    assert not any(LAMBDA_NOTE in t.source or "lambda_arguments" in t.meta for t in others)
+    assert not takes_function("lambda") and not takes_function("'lambda x: x'") and takes_function("k=lambda: 1")
+
+
+def test_a_lambda_answer_is_graded_by_running_it_only_where_the_item_takes_a_function() -> None:
+    tasks = {t.meta["cruxeval_id"]: t for t in _input_tasks() if t.meta["cruxeval_id"] in ("sample_0", "sample_364")}
+    answers = [
+        ("sample_364", "f([3, 1], lambda x: x == 1)", "correct-valid", None),  # another right input and lambda
+        ("sample_364", "f([0, 3, 0, 1], lambda x: x > 2)", "wrong-valid", "f returned [[3, True], [1, False]]"),
+        ("sample_364", "f([0, 3, 0, 1], abs)", "wrong-invalid", "invalid call: argument 2 is not a Python literal"),
+        ("sample_0", "f((lambda: [1, 1, 3, 1, 3, 1])())", "wrong-invalid", "invalid call: argument 1 is not"),
+    ]
+    for key, answer, status, reason in answers:
+        response = Response(
+            task_id=tasks[key].task_id, setting="s", status="completed", text=json.dumps({"output": answer})
+        )
+        grade = grade_response(tasks[key], response)
+        assert grade.status == status, (answer, grade)
+        assert (grade.reason is None) if reason is None else (grade.reason or "").startswith(reason)
+    assert isinstance(parse_call("f([1], lambda x: x)", lambdas=True), Call)
+    assert isinstance(parse_call("f([1], lambda x: x)"), str)

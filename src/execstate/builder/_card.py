@@ -39,8 +39,8 @@ TASK_FIELDS: dict[str, str] = {
     "call, one right answer among any that return the output); never shown to a model",
     "answer_kind": "`text` or `json`",
     "grading_rule": "how an answer is compared with the oracle (`json-or-tokens`, `int-alpha-tokens`, `bytes`, "
-    "`python-literal`; `python-call`: the answer is a call of `f` with literal arguments, right when `f` run on "
-    "them in a sandbox returns the output)",
+    "`python-literal`; `python-call`: the answer is a call of `f` with literal arguments (or `lambda` ones where "
+    "`meta.lambda_arguments` says so), right when `f` run on them in a sandbox returns the output)",
     "source_sha256": "SHA-256 of the clean source: the source cluster",
     "metrics": "`trace_length`, `peak_state`, `state_load`, `cyclomatic` (null: not measured)",
     "meta": "a JSON object encoded as a string: selection choices, checkpoint k and K, interpreter or "

@@ -13,6 +13,14 @@ sandbox (``_cruxeval_upstream.run_checks``: batches of calls share one
 sandboxed worker process, each call under its own time limit). An answer that
 is not such a call is wrong without running anything, with the reason; so is
 one on which ``f`` raises, runs out of time or crashes its process.
+
+One exception to "literals only", for the items whose own call passes a
+function (CRUXEval's ``sample_344`` and ``sample_364``, whose input holds a
+``lambda``): with ``lambdas=True`` an argument may also be a ``lambda``
+expression, since no literal is a function. Its text is still only parsed
+here; it is evaluated inside the sandboxed worker, in ``f``'s namespace, as
+CRUXEval's own check evaluates the whole generation there. Every other task
+keeps the literal-only rule (a lambda argument is ``wrong-invalid``).
 """
 
 from __future__ import annotations
@@ -59,9 +67,12 @@ def _shown(text: str) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
-def _literal_text(source: str, node: ast.expr, what: str) -> str:
-    """The source text of a literal argument node; ``ValueError`` naming ``what`` when it is not a literal."""
+def _literal_text(source: str, node: ast.expr, what: str, lambdas: bool = False) -> str:
+    """The source text of a literal argument node (or of a ``lambda`` one, with ``lambdas``); ``ValueError``
+    naming ``what`` when it is neither."""
     segment = ast.get_source_segment(source, node) or ""
+    if lambdas and isinstance(node, ast.Lambda):
+        return segment
     try:
         ast.literal_eval(node)
     except _PARSE_FAILURES:
@@ -69,9 +80,10 @@ def _literal_text(source: str, node: ast.expr, what: str) -> str:
     return segment
 
 
-def parse_call(answer: str, function: str = FUNCTION) -> Call | str:
+def parse_call(answer: str, function: str = FUNCTION, lambdas: bool = False) -> Call | str:
     """The call ``answer`` states (outer whitespace stripped), or the reason it is not one call of ``function``
-    with literal arguments. Never evaluates the text and never raises for any string."""
+    with literal arguments (or ``lambda`` expressions too, with ``lambdas``: see the module's text). Never
+    evaluates the text and never raises for any string."""
     text = answer.strip()
     try:
         node = ast.parse(text, mode="eval").body
@@ -87,8 +99,10 @@ def parse_call(answer: str, function: str = FUNCTION) -> Call | str:
     if len(set(names)) != len(names):
         return "repeats a keyword argument"
     try:
-        args = tuple(_literal_text(text, a, f"argument {i}") for i, a in enumerate(node.args, 1))
-        kwargs = tuple((k.arg, _literal_text(text, k.value, f"argument {k.arg}")) for k in node.keywords if k.arg)
+        args = tuple(_literal_text(text, a, f"argument {i}", lambdas) for i, a in enumerate(node.args, 1))
+        kwargs = tuple(
+            (k.arg, _literal_text(text, k.value, f"argument {k.arg}", lambdas)) for k in node.keywords if k.arg
+        )
     except ValueError as exc:
         return str(exc)
     return Call(args, kwargs)
@@ -104,18 +118,25 @@ def _not_returned(verdict: Verdict) -> CallVerdict:
 
 
 def check_calls(
-    cases: Sequence[tuple[str, str, str]], timeout_s: float = TIMEOUT_S, workers: int = 2
+    cases: Sequence[tuple[str, str, str]],
+    timeout_s: float = TIMEOUT_S,
+    workers: int = 2,
+    lambdas: Sequence[bool] | None = None,
 ) -> list[CallVerdict]:
     """The verdict on each ``(code, answer, output)``: ``code`` defines ``f``, ``answer`` is the model's extracted
-    answer, ``output`` the target literal. One verdict per case, in order.
+    answer, ``output`` the target literal. One verdict per case, in order. ``lambdas[i]`` lets case ``i``'s
+    arguments be ``lambda`` expressions too (the items whose own call passes a function); none by default.
 
     Calls run in the sandbox, batched (one worker process per batch, ``workers`` batches at once), each under
     ``timeout_s``; raises ``SandboxUnavailable`` where there is no sandbox, never running model text elsewhere.
     """
-    parsed = [parse_call(answer) for _, answer, _ in cases]
+    allowed = list(lambdas) if lambdas is not None else [False] * len(cases)
+    if len(allowed) != len(cases):
+        raise ValueError(f"lambdas has {len(allowed)} entries for {len(cases)} cases")
+    parsed = [parse_call(answer, lambdas=allow) for (_, answer, _), allow in zip(cases, allowed)]
     checks = [
-        {"code": code, "args": list(p.args), "kwargs": [list(kw) for kw in p.kwargs]}
-        for (code, _, _), p in zip(cases, parsed)
+        {"code": code, "args": list(p.args), "kwargs": [list(kw) for kw in p.kwargs], "lambdas": allow}
+        for (code, _, _), p, allow in zip(cases, parsed, allowed)
         if isinstance(p, Call)
     ]
     ran = iter(run_checks(checks, timeout_s=timeout_s, workers=workers) if checks else [])

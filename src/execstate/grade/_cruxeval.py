@@ -34,7 +34,7 @@ from execstate.grade._call_rule import OUTCOMES as CALL_OUTCOMES
 from execstate.grade._call_rule import Call, check_calls, parse_call
 from execstate.grade._cruxeval_upstream import check_program, run_checks
 from execstate.grade._rules import is_python_literal, python_literal
-from execstate.studies.cruxeval import DATA_PATH, load_items
+from execstate.studies.cruxeval import DATA_PATH, load_items, takes_function
 
 Mode = Literal["literal", "upstream"]
 MODES: tuple[Mode, ...] = ("literal", "upstream")
@@ -134,8 +134,10 @@ def score_generations(
         scored, outcomes = _score_calls(generations, items)
     else:
         scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
-    is_answer = is_python_literal if task == "output" else _is_literal_call
-    non_literal = sum(not is_answer(g) for gens in generations.values() for g in gens)
+    if task == "output":
+        non_literal = sum(not is_python_literal(g) for gens in generations.values() for g in gens)
+    else:
+        non_literal = sum(not _is_literal_call(g, items[key]) for key, gens in generations.items() for g in gens)
     pass_at: dict[int, float | None] = {}
     for k in ks:
         if any(len(v) < k for v in scored.values()):
@@ -145,8 +147,8 @@ def score_generations(
     return CruxevalScore(pass_at, scored, non_literal, mode, outcomes, task)
 
 
-def _is_literal_call(generation: str) -> bool:
-    return isinstance(parse_call(generation), Call)
+def _is_literal_call(generation: str, item: Mapping[str, Any]) -> bool:
+    return isinstance(parse_call(generation, lambdas=takes_function(item["input"])), Call)
 
 
 def _score_calls(
@@ -154,7 +156,10 @@ def _score_calls(
 ) -> tuple[dict[str, list[bool]], dict[str, int]]:
     """The ``python-call`` verdict of every input generation (``f`` run in the sandbox)."""
     cells = [(key, g) for key, gens in generations.items() for g in gens]
-    verdicts = check_calls([(items[key]["code"], g, items[key]["output"]) for key, g in cells])
+    verdicts = check_calls(
+        [(items[key]["code"], g, items[key]["output"]) for key, g in cells],
+        lambdas=[takes_function(items[key]["input"]) for key, _ in cells],
+    )
     scored: dict[str, list[bool]] = {key: [] for key in generations}
     outcomes = dict.fromkeys(CALL_OUTCOMES, 0)
     for (key, _), verdict in zip(cells, verdicts):

@@ -26,7 +26,10 @@ A check may also be a call (the ``python-call`` rule of input prediction):
 Under the same guard and timer the worker executes ``code`` in a fresh globals
 dict, reads each argument with ``ast.literal_eval`` (the caller checked they
 are literals), calls ``f`` on them and answers ``returned <JSON string of
-repr(value)>``; a ``repr`` longer than ``REPR_LIMIT`` characters fails.
+repr(value)>``; a ``repr`` longer than ``REPR_LIMIT`` characters fails. When
+the check says ``"lambdas": true``, an argument that parses as a ``lambda``
+expression is evaluated here (in ``f``'s namespace), the only model text this
+worker evaluates outside a CRUXEval check program.
 """
 
 import ast
@@ -98,8 +101,14 @@ def _run_program(program: str) -> str:
 def _run_call(call: dict) -> str:
     namespace: dict = {}
     exec(call["code"], namespace)
-    args = [ast.literal_eval(text) for text in call["args"]]
-    kwargs = {name: ast.literal_eval(text) for name, text in call["kwargs"]}
+
+    def value(text):
+        if call.get("lambdas") and isinstance(ast.parse(text.strip(), mode="eval").body, ast.Lambda):
+            return eval(text.strip(), namespace)  # inside the sandbox only; the caller parsed it as one lambda
+        return ast.literal_eval(text)
+
+    args = [value(text) for text in call["args"]]
+    kwargs = {name: value(text) for name, text in call["kwargs"]}
     text = repr(namespace["f"](*args, **kwargs))
     if len(text) > REPR_LIMIT:
         return f"failed: the value's repr is longer than {REPR_LIMIT} characters"

@@ -135,7 +135,7 @@ def _python_calls(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
                 "return). Fix: grade a tasks file written by `execstate build`"
             )
         cases.append((task.source, answer, str(task.meta["output"])))
-    return check_calls(cases)
+    return check_calls(cases, lambdas=[bool(task.meta.get("lambda_arguments")) for task, _ in answers])
 
 
 def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:

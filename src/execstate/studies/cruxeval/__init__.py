@@ -7,23 +7,25 @@ Re-scoring CRUXEval generation files with pass@k is grading: see
 from execstate.studies.cruxeval._data import (
     DATA_PATH,
     INPUT_QUESTION,
+    LAMBDA_NOTE,
     LITERAL_CALLS,
-    NO_LITERAL_CALL,
     STUDY,
     cruxeval_tasks,
     item_input_task,
     item_task,
     load_items,
+    takes_function,
 )
 
 __all__ = [
     "DATA_PATH",
     "INPUT_QUESTION",
+    "LAMBDA_NOTE",
     "LITERAL_CALLS",
-    "NO_LITERAL_CALL",
     "STUDY",
     "cruxeval_tasks",
     "item_input_task",
     "item_task",
     "load_items",
+    "takes_function",
 ]

@@ -18,13 +18,16 @@ Each item becomes two tasks of case ``cruxeval/<id>``, written in that order:
   ``f(<input>)``; any call that returns the output is right
   (``execstate.grade``, docs/grade.md). ``meta["output"]`` holds the target.
   Ten items' inputs are expressions (``dict(did=0)``), so their oracle is the
-  same call written with literals (``LITERAL_CALLS``); two items need a
-  function argument, which no literal call can give, and have no input task
-  (``NO_LITERAL_CALL``): 798 input tasks.
+  same call written with literals (``LITERAL_CALLS``). Two items' own calls
+  pass a function (``sample_344``, ``sample_364``: a ``lambda``), which no
+  literal can be: their tasks say so (``meta["lambda_arguments"] = True`` and
+  one more comment line), and for them alone the rule also accepts ``lambda``
+  arguments (``takes_function``). 800 input tasks.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from pathlib import Path
@@ -112,6 +115,8 @@ INPUT_QUESTION = (
 )
 """The lines after the function of a ``function-input`` task (``{output}`` replaced literally): comments, so
 the program still only defines ``f`` and the grader can run it as shown."""
+LAMBDA_NOTE = "# An argument that is a function may be written as a lambda expression.\n"
+"""The line added to ``INPUT_QUESTION`` on the tasks whose item's own call passes a function."""
 
 
 LITERAL_CALLS = {
@@ -130,11 +135,19 @@ LITERAL_CALLS = {
 (``''.join(['A'] * 20)``, ``dict(did=0)``, ``thigh_o_two[:]``, ``range(100, 120)``, ...): the same
 arguments written as literals (``range`` as the list of its numbers, which gives the same output). A test
 runs ``f`` on each and checks it returns the item's output."""
-NO_LITERAL_CALL = {
-    "sample_344": "its second argument is a function (lambda x: x.reverse()), which no literal can be",
-    "sample_364": "its second argument is a function (lambda x: x < 2), which no literal can be",
-}
-"""Items without a ``function-input`` task: no call with literal arguments can give their output."""
+
+
+def takes_function(arguments: str) -> bool:
+    """Whether an item's own call arguments (its ``input`` text) pass a ``lambda``: the items whose
+    ``function-input`` answers may have ``lambda`` arguments (``sample_344``, ``sample_364``). Parses the
+    text, never evaluates it; False for text that is not call arguments."""
+    try:
+        call = ast.parse(f"f({arguments})", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if not isinstance(call, ast.Call):
+        return False
+    return any(isinstance(a, ast.Lambda) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
 def item_input_task(item: dict[str, Any]) -> Task:
@@ -143,20 +156,25 @@ def item_input_task(item: dict[str, Any]) -> Task:
     The program is the function followed by ``INPUT_QUESTION``; its stdin is empty. The oracle is the
     item's own call ``f(<input>)`` (its literal form ``LITERAL_CALLS`` when the input is an expression).
     Rule ``python-call`` accepts any call of ``f`` with literal arguments whose value, computed in the
-    sandbox, equals ``meta["output"]`` as a Python literal.
+    sandbox, equals ``meta["output"]`` as a Python literal; when the item's own call passes a function
+    (``takes_function``), the task says so with ``LAMBDA_NOTE`` and ``meta["lambda_arguments"] = True``,
+    and ``lambda`` arguments are accepted too.
     """
     call = LITERAL_CALLS.get(item["id"], f"f({item['input']})")
-    source = f"{item['code'].rstrip()}\n\n\n" + INPUT_QUESTION.replace("{output}", item["output"])
-    meta = {"output": item["output"], "arguments": item["input"]}
+    question = INPUT_QUESTION.replace("{output}", item["output"])
+    meta: dict[str, Any] = {"output": item["output"], "arguments": item["input"]}
+    if takes_function(item["input"]):
+        question += LAMBDA_NOTE
+        meta["lambda_arguments"] = True
+    source = f"{item['code'].rstrip()}\n\n\n" + question
     return _task(item, "function-input", source, call, "python-call", meta)
 
 
 def cruxeval_tasks(path: Path | str | None = None) -> list[Task]:
     """All CRUXEval items as tasks, in file order, each item's ``function-output`` task then its
-    ``function-input`` task (bundled data by default): 800 + 798, since ``NO_LITERAL_CALL`` items have none."""
+    ``function-input`` task (bundled data by default): 800 + 800."""
     tasks = []
     for item in load_items(path).values():
         tasks.append(item_task(item))
-        if item["id"] not in NO_LITERAL_CALL:
-            tasks.append(item_input_task(item))
+        tasks.append(item_input_task(item))
     return tasks
