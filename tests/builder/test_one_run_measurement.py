@@ -203,12 +203,26 @@ for i in range(n):
 print(len(out))
 """
 
+RESTARTED = """\
+n = int(input())
+best = 0
+for r in range(n):
+    row = [r * c % 7 for c in range(5)]
+    j = 0
+    while j < 5:
+        best = max(best, row[j])
+        j += 1
+print(best)
+"""
+
 BUILDS = {
     # name: (program, short input, long input, checkpoint table)
     "recursion-nests-executions": (RECURSIVE, "7\n", "60\n", 'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3'),
     "nested-inner-loop": (NESTED, "1 2\n3\n", "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n", 'loop = 6\nvariables = ["acc"]'),
     "while-else": (WHILE_ELSE, "6\n", "27\n", 'loop = 3\nvariables = ["x", "steps"]\ninside_iterations = [3, 90]'),
     "unbound-before-some-neighbours": (LATE_BINDING, "6\n", "30\n", 'loop = 3\nvariables = ["out"]\ninside_iteration = 5'),
+    # 2,050 iterations in 410 executions: the post neighbour search gallops far beyond the states copy's window
+    "gallop-beyond-the-window": (RESTARTED, "3\n", "410\n", 'loop = 6\nvariables = ["best", "j"]'),
 }
 
 
@@ -242,3 +256,38 @@ def test_a_case_built_from_one_run_per_input_and_seed_equals_the_per_copy_build(
     assert len(used) == 2 and used[0] is not None and used[1] is None  # states from one run per seed; per copy
     neighbours = [n for t in reference for n in t.meta.get("neighbours", []) if "d" in n]
     assert neighbours, "the case has no neighbour oracles to compare"
+
+
+def test_the_post_neighbour_search_beyond_the_window_runs_only_its_bisection(tmp_path, monkeypatch):
+    """The galloping points (k -+ 1, 2, 4, ...) are printed by the reference run of the states copy; only the
+    bisection after a change, between two of them, still runs the post copy (RESTARTED: best is 0, then 4,
+    then 6 for good, so the search towards iteration 1 finds a change and the other direction none)."""
+    from execstate.builder import _case
+    from execstate.builder._neighbours import gallop_points
+
+    probed: list[tuple[str, int]] = []
+    prober = _case._prober
+
+    def counting(case, loop_line, data):
+        separate = prober(case, loop_line, data)
+        return lambda mode, j: probed.append((mode, j)) or separate(mode, j)
+
+    monkeypatch.setattr(_case, "_prober", counting)
+    program, short, long, checkpoint = BUILDS["gallop-beyond-the-window"]
+    for name, text in (("main.py", program), ("short.txt", short), ("long.txt", long)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "case.toml").write_text(
+        'id = "tests/gallop"\nstudy = "tests"\nlanguage = "python"\nprogram = "main.py"\n'
+        f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n{checkpoint}\n'
+    )
+    forget_measurements()
+    tasks = build_case(load_spec(tmp_path / "case.toml"), BuildOptions())
+    assert isinstance(tasks, list), tasks
+    post = next(t for t in tasks if t.arm == "post-loop-state")
+    k, K = post.meta["k"], post.meta["K"]
+    assert (k, K) == (1026, 2050)
+    beyond = [j for j in gallop_points(k, K) if abs(j - k) > _case.POST_WINDOW]
+    assert beyond == [2, 514, 770, 898, 1154, 1282, 1538, 2050]
+    assert probed and all(mode == "post" and j not in beyond for mode, j in probed)
+    assert all(2 < j < 514 for _, j in probed)  # only the bisection between k - 1024 (best 0) and k - 512
+    assert [n["d"] for n in post.meta["neighbours"]] == [-1]  # the previous execution ending in another state

@@ -27,7 +27,13 @@ from execstate.builder._language import (
 )
 from execstate.builder._languages import helper_language, language_entry, make_language
 from execstate.builder._measurements import ONE_RUN, measure_checkpoints_once, measure_once
-from execstate.builder._neighbours import NEIGHBOUR_REACH, inside_neighbours, post_neighbours, sweep_iterations
+from execstate.builder._neighbours import (
+    NEIGHBOUR_REACH,
+    gallop_points,
+    inside_neighbours,
+    post_neighbours,
+    sweep_iterations,
+)
 from execstate.builder._options import BuildOptions
 from execstate.builder._python import source_lines
 from execstate.builder._spec import CaseSpec, InputSource
@@ -285,6 +291,8 @@ class _States:
     k: int
     window: tuple[int, int]
     runs: list[tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]]]
+    marks: frozenset[int] = frozenset()
+    """Iterations beyond the window whose post states the reference run printed too (``gallop_points``)."""
 
     def _post(self, run: int, j: int) -> tuple[bool, str | None]:
         """(found, state): the exit state of the execution holding iteration ``j`` in run ``run``."""
@@ -325,7 +333,7 @@ class _States:
             inside, _ = self.runs[0]
             if mode == "inside" and j in inside:
                 return inside[j]
-            if mode == "post" and self.window[0] <= j <= self.window[1]:
+            if mode == "post" and (self.window[0] <= j <= self.window[1] or j in self.marks):
                 return self._post(0, j)[1]  # an execution that never exits normally prints nothing: None
             return separate(mode, j)
 
@@ -341,11 +349,19 @@ def _states_together(case: _Case, loop_line: int, long: bytes, k: int, K: int) -
     sweep = [kk for kk in sweep_iterations(case.spec.checkpoint, K) if kk <= K]
     near = range(max(1, k - NEIGHBOUR_REACH), min(K, k + NEIGHBOUR_REACH) + 1)
     window = (max(1, k - POST_WINDOW), min(K, k + POST_WINDOW))
+    marks = tuple(j for j in gallop_points(k, K) if not window[0] <= j <= window[1])
     runs: list[tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]]] = []
     for i, variation in enumerate(lang.variations):
         inside = (k, *sweep, *(near if i == 0 else ()))
         copy = lang.states_copy(
-            case.source, loop_line, case.spec.checkpoint.variables, k, tuple(inside), window, stop=i > 0
+            case.source,
+            loop_line,
+            case.spec.checkpoint.variables,
+            k,
+            tuple(inside),
+            window,
+            stop=i > 0,
+            marks=() if i > 0 else marks,
         )
         res = case.run(copy.source, long, variation)
         if not res.ok:
@@ -354,7 +370,7 @@ def _states_together(case: _Case, loop_line: int, long: bytes, k: int, K: int) -
         if parsed is None:
             return None
         runs.append(parsed)
-    return _States(case, loop_line, long, k, window, runs)
+    return _States(case, loop_line, long, k, window, runs, frozenset(marks))
 
 
 def _parse_states(out: bytes) -> tuple[dict[int, str | None], list[tuple[frozenset[int], str | None]]] | None:

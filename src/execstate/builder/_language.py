@@ -184,10 +184,12 @@ class CheckpointStates(Language, Protocol):
         window: tuple[int, int],
         *,
         stop: bool,
+        marks: tuple[int, ...] = (),
     ) -> Instrumented:
         """A copy whose run prints, with the program's own output silenced, one line ``label<TAB>state``
         per checkpoint: ``inside@i`` for each ``i`` in ``inside``, and ``post@i,j,...`` at the exit of each
-        execution of the loop that ran iterations ``i, j, ...`` within ``window`` (bounds included). The
+        execution of the loop that ran iterations ``i, j, ...`` within ``window`` (bounds included) or in
+        ``marks`` (the neighbour search's galloping points, ``gallop_points``). The
         state is what the inside or post copy of such an iteration prints, or ``!`` where that copy would
         fail at its checkpoint. ``stop``: exit once the execution holding ``k`` printed its exit and the
         last ``inside`` iteration is past (else run to the end)."""

@@ -64,6 +64,18 @@ def post_neighbours(probe: Probe, k: int, K: int, oracle: str) -> list[dict]:
     return out
 
 
+def gallop_points(k: int, K: int) -> tuple[int, ...]:
+    """The iterations ``post_neighbours`` probes while the post state stays the oracle's: k -+ 1, 2, 4, ...
+    within 1..K, both directions (the bisection after a change probes between two of them)."""
+    points = []
+    for step in (-1, 1):
+        dist = 1
+        while 1 <= k + step * dist <= K:
+            points.append(k + step * dist)
+            dist *= 2
+    return tuple(sorted(points))
+
+
 def _nearest_change(probe: Probe, k: int, K: int, step: int, same: str) -> tuple[int, str] | None:
     """The iteration nearest k (in direction ``step``) whose post state differs from ``same``, and that state."""
     inside, dist = 0, 1  # |j - k| known to give ``same``; next distance to try

@@ -159,13 +159,14 @@ def states_copy(
     window: tuple[int, int],
     *,
     stop: bool,
+    marks: tuple[int, ...] = (),
 ) -> Instrumented:
     """A copy printing the projection at many checkpoints of one run, each line ``label<TAB>json`` (or
     ``label<TAB>!`` when the projection fails there), with the program's own output silenced.
 
     ``inside@i`` at the top of iteration ``i`` for each ``i`` in ``inside``; ``post@i,j,...`` at the exit
     of each execution of the loop that ran iterations ``i, j, ...`` inside ``window`` (its bounds
-    included: the post copy armed at any of them prints this). It prints what the inside and post copies
+    included) or in ``marks``: the post copy armed at any of them prints this. It prints what the inside and post copies
     of those iterations print, without stopping (printing changes nothing the program sees); ``stop``:
     exit once the execution holding ``k`` has printed its exit and the last ``inside`` iteration is past.
     """
@@ -176,6 +177,7 @@ def states_copy(
     prelude = _prelude(p, "inside", True)[:-5]  # imports, silencing, the JSON encoder: not emit
     prelude += [
         f"{p}inside = {tuple(sorted(set(inside)))!r}\n",
+        *([f"{p}marks = {frozenset(marks)!r}\n"] if marks else []),
         f"{p}done = [False]\n",
         f"{failed} = object()\n",
         f"def {p}emit(label, state):\n",
@@ -192,7 +194,7 @@ def states_copy(
     out.insert_before(node.lineno, [loop_indent + f"{p}mine = []\n"])
     top = [
         f"{p}count[0] += 1\n",
-        f"if {window[0]} <= {p}count[0] <= {window[1]}:\n",
+        f"if {window[0]} <= {p}count[0] <= {window[1]}{f' or {p}count[0] in {p}marks' if marks else ''}:\n",
         f"    {p}mine.append({p}count[0])\n",
         f"if {p}count[0] in {p}inside:\n",
         *("    " + line for line in state),

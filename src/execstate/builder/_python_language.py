@@ -207,8 +207,9 @@ class PythonLanguage:
         window: tuple[int, int],
         *,
         stop: bool,
+        marks: tuple[int, ...] = (),
     ) -> Instrumented:
-        return states_copy(source, loop_line, variables, k, inside, window, stop=stop)
+        return states_copy(source, loop_line, variables, k, inside, window, stop=stop, marks=marks)
 
     def _snapshot_run(
         self,
