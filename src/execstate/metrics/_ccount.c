@@ -248,6 +248,15 @@ static long long enter_items(PyObject *node, int is_list, Stack *stack, int *err
         PyObject *item = items[i];
         if (item == scalar) { /* a run of one scalar: nothing runs while it is scanned, the list holds still */
             Py_ssize_t end = i + 1, size = is_list ? PyList_GET_SIZE(node) : PyTuple_GET_SIZE(node);
+            const uintptr_t same = (uintptr_t)scalar;
+            while (end + 8 <= size) { /* eight at a time, one branch: the scan runs at memory speed */
+                uintptr_t differ = ((uintptr_t)items[end] ^ same) | ((uintptr_t)items[end + 1] ^ same)
+                    | ((uintptr_t)items[end + 2] ^ same) | ((uintptr_t)items[end + 3] ^ same)
+                    | ((uintptr_t)items[end + 4] ^ same) | ((uintptr_t)items[end + 5] ^ same)
+                    | ((uintptr_t)items[end + 6] ^ same) | ((uintptr_t)items[end + 7] ^ same);
+                if (differ) break;
+                end += 8;
+            }
             while (end < size && items[end] == scalar) end++;
             total += end - i;
             i = end - 1;
