@@ -1,4 +1,4 @@
-"""Benchmark: the full `execstate analyze` on 11,200 synthetic graded cells (target < 60 s on 2 cores).
+"""Benchmark: the full `execstate analyze` on 11,200 synthetic graded cells (issue 27 target: <= 6 s on 2 cores).
 
 Run:  python benchmarks/analyze.py [--out DIR] [--smoke]
 
@@ -6,7 +6,9 @@ Builds the paper-shaped synthetic corpus (400 cases, 1,600 tasks, 7 settings),
 writes tasks.jsonl/grades.jsonl, then times each stage of the analysis with
 the protocol's counts (10,000 bootstrap replicates, 10,000 permutations) and
 the whole command side by side, printing each stage's share and the total's
-ratio to the 60-second target.
+ratio to issue 27's 6-second target (and to the earlier 60-second budget). It
+says whether the permutation test's C accelerator (analyze/_cperm.c) is built:
+without it the same numbers come from numpy, slower.
 --smoke: 3 studies (Python, C++, shared source) of 6 cases, 200 replicates/permutations, figures of one study;
 the target sets no exit status.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from execstate.analyze import (
     AnalysisConfig,
+    _stats,
     cluster_regression,
     figure_data,
     load_cells,
@@ -33,7 +36,8 @@ from execstate.records import write_jsonl
 from execstate.report import analyze_files, render_figures
 from execstate.testing import STUDIES, synthetic_grades, synthetic_tasks
 
-TARGET_S = 60.0
+TARGET_S = 6.0  # issue 27 (secondary target)
+BUDGET_S = 60.0  # the budget before issue 27
 SMOKE_STUDIES = ("classic", "lcb_cpp", "networkx")  # a Python study, a C++ study, the shared-source study
 
 
@@ -87,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:36s} {seconds:8.2f} {cpu:8.2f}  {seconds / whole:6.1%}")
     print(
         f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
-        f"({'within' if whole < TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
+        f"({'within' if whole <= TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "
+        f"wall / earlier {BUDGET_S:.0f} s budget = {whole / BUDGET_S:.2f}; "
+        f"permutation accelerator: {'C' if _stats._cperm is not None else 'not built (numpy)'}; "
         f"load average at end {os.getloadavg()[0]:.1f}; outputs in {work / 'out'}"
         + (" (removed)" if args.smoke and args.out is None else "")
     )
@@ -95,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.out is None:
             shutil.rmtree(work)
         return 0
-    return 0 if whole < TARGET_S else 1
+    return 0 if whole <= TARGET_S else 1
 
 
 if __name__ == "__main__":

@@ -169,3 +169,34 @@ def test_logit_with_no_residual_degrees_of_freedom_is_inestimable_not_an_error()
     X = np.column_stack([np.ones(3), [1.0, 2.0, 4.0], [0.0, 1.0, 0.0]])
     fit = fit_logit(y, X, ["const", "a", "b"], groups=np.array([0, 1, 2]))
     assert fit.status.startswith("inestimable") and "3 observations for 3 parameters" in fit.status
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_c_permutation_counts_equal_numpys_shuffles(seed, monkeypatch):
+    """The C accelerator draws numpy's own shuffles (Generator.permuted): same hits, same generator state after."""
+    from execstate.analyze import _stats
+
+    if _stats._cperm is None:
+        pytest.skip("the _cperm accelerator is not built (setup.py builds it; without it numpy runs)")
+    pick = np.random.default_rng(seed)
+    n = int(pick.integers(1, 300)) if seed else 1
+    k, m = int(pick.integers(1, 4)), int(pick.integers(0, n + 1))
+    r2 = pick.integers(0, 2 * n, size=(k, n))
+    bound = pick.integers(0, 2 * n * max(m, 1), size=k)
+    use_fail, permutations = bool(seed % 2), int(pick.integers(0, 2500))
+    fast, slow = seeded_rng(seed, "c"), seeded_rng(seed, "c")
+    hits = _stats._permutation_hits(r2, bound, m, use_fail, permutations, fast)
+    monkeypatch.setattr(_stats, "_cperm", None)
+    assert np.array_equal(hits, _stats._permutation_hits(r2, bound, m, use_fail, permutations, slow))
+    assert fast.bit_generator.state == slow.bit_generator.state
+
+
+def test_c_permutation_p_values_equal_numpys_on_tied_metrics(monkeypatch):
+    from execstate.analyze import _stats
+
+    rng = np.random.default_rng(4)
+    xs = rng.integers(1, 6, size=(3, 90)).astype(float)  # many ties: midranks are halves
+    fail = rng.random(90) < 0.7  # more failures than successes: the complement is drawn
+    fast = permutation_thetas(xs, fail, 5000, seeded_rng(1, "t"))
+    monkeypatch.setattr(_stats, "_cperm", None)
+    assert fast == permutation_thetas(xs, fail, 5000, seeded_rng(1, "t"))

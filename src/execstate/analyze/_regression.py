@@ -76,7 +76,8 @@ def drop_separated_levels(rows: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 def _indicators(values: pd.Series, prefix: str, order: list[str]) -> tuple[list[str], list[np.ndarray]]:
     """Indicator columns for every level but the reference (the first of ``order`` present)."""
-    levels = [v for v in order if v in set(values)]
+    present = set(values.unique().tolist())  # not set(values): iterating an Arrow string column is slow
+    levels = [v for v in order if v in present]
     names = [f"{prefix}[{level}]" for level in levels[1:]]
     return names, [(values == level).to_numpy(dtype=float) for level in levels[1:]]
 

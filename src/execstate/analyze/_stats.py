@@ -8,9 +8,22 @@ each result depends only on its own data and key, never on evaluation order.
 from __future__ import annotations
 
 import hashlib
+import importlib
+from types import ModuleType
 
 import numpy as np
 from scipy import stats
+
+
+def _accelerator() -> ModuleType | None:
+    """The optional C accelerator of the permutation test (setup.py builds it; the same counts without it)."""
+    try:
+        return importlib.import_module("execstate.analyze._cperm")
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+
+
+_cperm = _accelerator()
 
 # Replicate/shuffle rows per vectorised chunk: bounds memory at ~16 MB per array.
 _CHUNK_ELEMENTS = 2_000_000
@@ -74,7 +87,11 @@ def rank_theta(x: np.ndarray, fail: np.ndarray) -> float:
     n_f, n_s = int(fail.sum()), int((~fail).sum())
     if n_f == 0 or n_s == 0:
         raise ValueError("theta needs at least one failure and one success")
-    r2 = _doubled_midranks(x)
+    return _theta(_doubled_midranks(x), fail, n_f, n_s)
+
+
+def _theta(r2: np.ndarray, fail: np.ndarray, n_f: int, n_s: int) -> float:
+    """theta from doubled midranks (Mann-Whitney U of the failures over n_f * n_s)."""
     u2 = int(r2[fail].sum()) - n_f * (n_f + 1)
     return u2 / (2.0 * n_f * n_s)
 
@@ -91,30 +108,59 @@ def permutation_thetas(
 ) -> list[tuple[float, float]]:
     """(theta, one-sided p) for each row of ``xs`` (metrics of the same observations).
 
-    The outcome labels are shuffled ``permutations`` times (vectorised) and
-    every metric is scored on the same shuffles. p estimates
+    The outcome labels are shuffled ``permutations`` times (numpy's
+    ``Generator.permuted`` shuffles, drawn by the optional C accelerator when
+    it is built) and every metric is scored on the same shuffles. p estimates
     P(theta_perm >= theta_obs) as ``(1 + hits) / (1 + permutations)``, which
     never reports 0 and converges to the exact permutation p-value.
     Comparisons are exact: ranks are kept as doubled integers.
     """
     xs = np.atleast_2d(np.asarray(xs, dtype=float))
     fail = np.asarray(fail, dtype=bool)
-    thetas = [rank_theta(x, fail) for x in xs]
     r2 = np.stack([_doubled_midranks(x) for x in xs])
     n, n_f = xs.shape[1], int(fail.sum())
+    if n_f == 0 or n_f == n:
+        raise ValueError("theta needs at least one failure and one success")
+    thetas = [_theta(row, fail, n_f, n - n_f) for row in r2]
     # Draw the smaller group: failures' rank sum = total - successes' rank sum.
     use_fail = n_f <= n - n_f
     m = n_f if use_fail else n - n_f
     observed = r2[:, fail].sum(axis=1)
     bound = observed if use_fail else r2.sum(axis=1) - observed
-    hits = np.zeros(len(xs), dtype=np.int64)
+    hits = _permutation_hits(r2, bound, m, use_fail, permutations, rng)
+    return [(t, (1.0 + h) / (1.0 + permutations)) for t, h in zip(thetas, hits.tolist())]
+
+
+def _permutation_hits(
+    r2: np.ndarray, bound: np.ndarray, m: int, use_fail: bool, permutations: int, rng: np.random.Generator
+) -> np.ndarray:
+    """For each row k of ``r2``: how many of ``permutations`` shuffles put a rank sum over their first ``m``
+    positions at or beyond ``bound[k]`` (>= when ``use_fail``, else <=).
+
+    The C accelerator draws the very shuffles ``Generator.permuted`` draws below (tests compare the two)
+    without materialising them; without it the shuffles are drawn by numpy in chunks."""
+    k, n = r2.shape
+    hits = np.zeros(k, dtype=np.int64)
+    if _cperm is not None:
+        with rng.bit_generator.lock:
+            _cperm.permutation_hits(
+                rng.bit_generator.capsule,
+                np.ascontiguousarray(r2, dtype=np.int64),
+                np.ascontiguousarray(bound, dtype=np.int64),
+                hits,
+                n,
+                m,
+                permutations,
+                use_fail,
+            )
+        return hits
     base = np.arange(n, dtype=np.int32)
     for size in _chunks(permutations, n):
         drawn = rng.permuted(np.broadcast_to(base, (size, n)), axis=1)[:, :m]
-        for k in range(len(xs)):
-            sums = r2[k][drawn].sum(axis=1)
-            hits[k] += np.count_nonzero(sums >= bound[k] if use_fail else sums <= bound[k])
-    return [(t, (1.0 + h) / (1.0 + permutations)) for t, h in zip(thetas, hits.tolist())]
+        for j in range(k):
+            sums = r2[j][drawn].sum(axis=1)
+            hits[j] += np.count_nonzero(sums >= bound[j] if use_fail else sums <= bound[j])
+    return hits
 
 
 def benjamini_hochberg(pvalues: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullLocator
 
 _COLS = 4
 _RC: dict[Any, Any] = {  # matplotlib types its rc keys as one Literal
@@ -31,7 +31,11 @@ _RC: dict[Any, Any] = {  # matplotlib types its rc keys as one Literal
     "figure.dpi": 100,
     "savefig.dpi": 110,
     "path.simplify": True,
+    # Titles sit at the top of their axes: no top ticks or labels could push them up, so matplotlib's search
+    # for a clear position (the tight bounding box of both axes of every panel, drawn twice) is skipped.
+    "axes.titley": 1.0,
 }
+_RATE_TICKS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
 _ARM_COLORS = {
     "short-trace-final": "#4c72b0",
     "long-trace-final": "#dd8452",
@@ -90,6 +94,13 @@ def _log2_axis(ax) -> None:
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"2^{np.log2(v):.0f}" if v > 0 else ""))
 
 
+def _rate_axis(ax) -> None:
+    """A y axis of rates: 0 to 1 with a margin, ticked at 0, 0.2, ..., 1: the ticks the automatic locator showed,
+    fixed, because it also made tick artists outside the view (-0.2, 1.2) that were laid out and never drawn."""
+    ax.set_ylim(-0.03, 1.03)
+    ax.yaxis.set_major_locator(FixedLocator(_RATE_TICKS))
+
+
 def _label(ax, axes: list[Any], xlabel: str, ylabel: str) -> None:
     """Axis labels on the first panel of each row only (fewer text objects, faster drawing)."""
     ax.set_xlabel(xlabel)
@@ -104,14 +115,13 @@ def _grid(n_panels: int) -> tuple[Figure, list[Any]]:
     cols = min(_COLS, max(1, n_panels))
     height = 2.5 * rows
     fig = Figure(figsize=(2.7 * cols, height))
-    axes = fig.subplots(rows, cols, squeeze=False).ravel().tolist()
+    grid = fig.add_gridspec(rows, cols)  # only the panels drawn: a hidden axes costs as much to make as a shown one
+    axes = [fig.add_subplot(grid[i // cols, i % cols]) for i in range(n_panels)]
     # Fixed margins (inches -> fractions): constrained layout doubles the drawing time.
     fig.subplots_adjust(
         left=0.5 / (2.7 * cols), right=0.98, bottom=0.4 / height, top=1 - 0.42 / height, wspace=0.32, hspace=0.7
     )
-    for ax in axes[n_panels:]:
-        ax.set_visible(False)
-    return fig, axes[:n_panels]
+    return fig, axes
 
 
 def _binned(ax, bins: list[dict[str, Any]], color: str) -> None:
@@ -137,7 +147,7 @@ def error_vs_load(data: dict[str, Any], out_dir: Path) -> FigureOut:
     fig, axes = _grid(len(data["panels"]))
     for ax, panel in zip(axes, data["panels"]):
         _log2_axis(ax)
-        ax.set_ylim(-0.03, 1.03)
+        _rate_axis(ax)
         _label(ax, axes, "state load", "error probability")
         if panel["n"] == 0:
             ax.set_title(f"{panel['setting']}\nno completed predictions", loc="left")
@@ -174,7 +184,7 @@ def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
     fig, axes = _grid(len(data["panels"]))
     for ax, panel in zip(axes, data["panels"]):
         _log2_axis(ax)
-        ax.set_ylim(-0.03, 1.03)
+        _rate_axis(ax)
         _label(ax, axes, "peak state", "accuracy")
         ax.set_title(f"{panel['setting']} (n={panel['n']})\n{_series_header(panel['series'])}", loc="left")
         if panel["n"] == 0:
