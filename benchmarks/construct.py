@@ -94,6 +94,9 @@ def main() -> None:
         print("    slowest: " + ", ".join(f"{o.problem} {sum(o.seconds.values()):.0f} s" for o in slowest))
 
         subset = problems[: args.dask_problems]
+        if not subset:  # --dask-problems 0: no executor comparison, no ratio of two empty runs
+            print("(b) skipped: --dask-problems 0")
+            return
         forget_measurements()
         started = time.perf_counter()
         construct(subset, Path(tmp) / "process", opts, jobs=args.jobs)
