@@ -466,9 +466,10 @@ class Grade(Record):
     pipeline_check: bool = False
     """Copied from the response: an ``oracle`` answer, not a model result."""
     reason: str | None = None
-    """Why an executed rule (``python-call``) judged the answer wrong: the answer is not a call of ``f`` with
-    literal arguments, or ``f`` raised, timed out or returned another value. None otherwise; written only
-    when set, so the grades of every other rule are the lines they were."""
+    """Why an executed rule judged the answer wrong: for ``python-call``, the answer is not a call of ``f`` with
+    literal arguments, or ``f`` raised, timed out or returned another value; for ``program-input``, the program
+    failed or printed another output on the answered input. None otherwise; written only when set, so the
+    grades of every other rule are the lines they were."""
 
     @field_validator("reason")
     @classmethod

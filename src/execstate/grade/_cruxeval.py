@@ -131,13 +131,18 @@ def score_generations(
     if mode == "upstream":
         scored, outcomes = _score_upstream(generations, items, task)
     elif task == "input":
-        scored, outcomes = _score_calls(generations, items)
+        scored, outcomes = _score_calls(generations, items, _lambda_items(items))
     else:
         scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
     if task == "output":
         non_literal = sum(not is_python_literal(g) for gens in generations.values() for g in gens)
     else:
-        non_literal = sum(not _is_literal_call(g, items[key]) for key, gens in generations.items() for g in gens)
+        lambdas = _lambda_items(items)
+        non_literal = sum(
+            not isinstance(parse_call(g, lambdas=key in lambdas), Call)
+            for key, gens in generations.items()
+            for g in gens
+        )
     pass_at: dict[int, float | None] = {}
     for k in ks:
         if any(len(v) < k for v in scored.values()):
@@ -147,18 +152,19 @@ def score_generations(
     return CruxevalScore(pass_at, scored, non_literal, mode, outcomes, task)
 
 
-def _is_literal_call(generation: str, item: Mapping[str, Any]) -> bool:
-    return isinstance(parse_call(generation, lambdas=takes_function(item["input"])), Call)
+def _lambda_items(items: Mapping[str, Mapping[str, Any]]) -> set[str]:
+    """The items whose own call passes a function: their answers may have ``lambda`` arguments."""
+    return {key for key, item in items.items() if takes_function(item["input"])}
 
 
 def _score_calls(
-    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]]
+    generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]], lambdas: set[str]
 ) -> tuple[dict[str, list[bool]], dict[str, int]]:
     """The ``python-call`` verdict of every input generation (``f`` run in the sandbox)."""
     cells = [(key, g) for key, gens in generations.items() for g in gens]
     verdicts = check_calls(
         [(items[key]["code"], g, items[key]["output"]) for key, g in cells],
-        lambdas=[takes_function(items[key]["input"]) for key, _ in cells],
+        lambdas=[key in lambdas for key, _ in cells],
     )
     scored: dict[str, list[bool]] = {key: [] for key in generations}
     outcomes = dict.fromkeys(CALL_OUTCOMES, 0)
