@@ -12,11 +12,15 @@ Prints, measured side by side in one run (best of ``--repeat`` runs each):
     (the two must agree exactly; the script exits 1 if they do not);
 (c) the walk's cost: nanoseconds per walked state slot (measurement wall time / state_load) of one
     state measurement of ``codecontests_py/1003_f_abbreviation``'s long input (1.1e10 slots, peak
-    183,673: two 303 x 303 tables), with the C accelerator.
+    183,673: two 303 x 303 tables), with the C accelerator;
+(d) the C walker on a list of instances of the program's own class (a tree of ``--nodes`` nodes, as in
+    ``codecontests_py/931_d``), in this process: instances read in C against every instance through the
+    Python functions ``owned_class`` and ``attribute_values`` (the walker before it read them in C); ns
+    per node and the ratio, totals compared (the script exits 1 if they differ).
 Both sides of every ratio run in the same sandbox, so interpreter start-up is
 in both. Targets (issue 3): ratio <= 4 on 3.12+; state speed-up >= 10.
 --smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference),
-and (c) on a 40 x 40 table program instead of 1003_f.
+(c) on a 40 x 40 table program instead of 1003_f, and (d) on 500 nodes.
 """
 
 from __future__ import annotations
@@ -153,6 +157,36 @@ def walk_cost(python: str, smoke: bool) -> None:
     )
 
 
+def instance_walk(nodes: int, repeat: int) -> bool:
+    import collections
+
+    from execstate.metrics import _probe
+
+    try:
+        from execstate.metrics import _ccount
+    except ImportError:
+        print("  the C accelerator is not built for this interpreter: skipped")
+        return True
+    node = type("Node", (), {"__module__": "__main__"})  # a class of the program, as the probe sees it
+    tree = []
+    for i in range(nodes):
+        item = node()
+        item.length, item.parent = i % 50, tree[(i - 1) // 2] if i else None
+        tree.append(item)
+    totals, seconds = {}, {}
+    for in_c in (True, False):
+        _ccount.configure_walker(collections.deque, _probe.owned_class, _probe.attribute_values, in_c)
+        seconds[in_c], totals[in_c] = best(lambda: _ccount.walk([tree]), max(repeat, 5))
+    _ccount.configure_walker(collections.deque, _probe.owned_class, _probe.attribute_values)
+    same = totals[True] == totals[False]
+    print(
+        f"  {nodes} instances: read in C {seconds[True] / nodes * 1e9:6.1f} ns/node, through Python "
+        f"{seconds[False] / nodes * 1e9:6.1f} ns/node -> {seconds[False] / seconds[True]:5.1f}x faster; "
+        f"identical={same} (total {totals[True]})"
+    )
+    return same
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -163,10 +197,11 @@ def main() -> int:
     parser.add_argument("--skip-reference", action="store_true", help="skip (b), the slow reference walker")
     parser.add_argument("--loop-n", type=int, default=10**6, help="iterations of the loop in (a)")
     parser.add_argument("--calls-n", type=int, default=10**5, help="iterations of the function-heavy program in (a)")
+    parser.add_argument("--nodes", type=int, default=8192, help="instances in (d)")
     parser.add_argument("--smoke", action="store_true", help="the smallest sizes: does it still run?")
     args = parser.parse_args()
     if args.smoke:  # smaller defaults; options given on the command line still win
-        parser.set_defaults(repeat=1, loop_n=10**4, calls_n=10**3, state_n=300)
+        parser.set_defaults(repeat=1, loop_n=10**4, calls_n=10**3, state_n=300, nodes=500)
         args = parser.parse_args()
         args.python = args.python or [sys.executable]
     pythons = [p for p in (args.python or PYTHONS) if Path(p).exists()] or [sys.executable]
@@ -183,6 +218,9 @@ def main() -> int:
                 ok = state_ratio(python, args.state_n) and ok
             print(" (c) the walk: ns per walked state slot")
             walk_cost(python, args.smoke)
+    print(f"{sys.executable} (this process)")
+    print(" (d) the walk of instances: read in C vs through Python")
+    ok = instance_walk(args.nodes, args.repeat) and ok
     return 0 if ok else 1
 
 

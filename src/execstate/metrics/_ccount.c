@@ -139,6 +139,11 @@ static PyObject *stop(PyObject *self, PyObject *unused)
 static PyObject *deque_type = NULL;       /* collections.deque */
 static PyObject *owned_class = NULL;      /* callable(type) -> bool */
 static PyObject *attribute_values = NULL; /* callable(instance) -> list */
+static PyObject *main_name = NULL;        /* "__main__" */
+static PyObject *module_key = NULL;       /* "__module__" */
+static PyObject *slots_key = NULL;        /* "__slots__" */
+static PyObject *dict_key = NULL;         /* "__dict__" */
+static int instances_in_c = 1;            /* 0: every instance through owned_class/attribute_values */
 
 /* Elements are scattered objects whose type is read from memory: ask for the header of the element this
    many steps ahead while the current one is classified (the walk is bound by memory latency, not work). */
@@ -196,14 +201,105 @@ static int push(Stack *stack, PyObject *value)
     return 0;
 }
 
+static long long enter(PyObject *value, Stack *stack, int *error);
+
+/* The namespace dictionary of a class: tp_dict (3.12+ keeps a static builtin type's elsewhere). New reference. */
+static PyObject *class_dict(PyTypeObject *kind)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyType_GetDict(kind);
+#else
+    return Py_XNewRef(kind->tp_dict);
+#endif
+}
+
+/* owned_class(kind) without calling Python, where the answer is read from memory with no code running:
+   a class whose metaclass is exactly `type`, so `kind.__module__` is type's own getter. That getter reads
+   a heap type's namespace (missing: AttributeError, i.e. not owned) and derives a static type's module
+   from tp_name (the part before the last dot, else "builtins"). 1 or 0; -2: ask owned_class. */
+static int owned_in_c(PyTypeObject *kind)
+{
+    if (!Py_IS_TYPE((PyObject *)kind, &PyType_Type)) return -2;
+    if (!(kind->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        const char *dot = strrchr(kind->tp_name, '.');
+        return dot != NULL && dot - kind->tp_name == 8 && memcmp(kind->tp_name, "__main__", 8) == 0;
+    }
+    PyObject *dict = class_dict(kind);
+    if (dict == NULL) { PyErr_Clear(); return -2; }
+    PyObject *module = PyDict_GetItemWithError(dict, module_key); /* str keys: no Python code runs */
+    int owned = -2;
+    if (module == NULL) owned = PyErr_Occurred() ? -2 : 0;
+    else if (PyUnicode_CheckExact(module)) owned = PyUnicode_Compare(module, main_name) == 0;
+    Py_DECREF(dict);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return owned;
+}
+
+/* 1 if an instance of kind is a plain instance: every class of its MRO has metaclass exactly `type`, none
+   defines `__slots__` and none is set, frozenset or deque (a walked container, not an instance), and its
+   `__dict__` attribute is type's own C getter. Then attribute_values(instance) is the values of its
+   `__dict__` and nothing else, read with no Python code running. 0 otherwise. */
+static int plain_in_c(PyTypeObject *kind)
+{
+    PyObject *mro = kind->tp_mro;
+    if (!Py_IS_TYPE((PyObject *)kind, &PyType_Type) || mro == NULL || !PyTuple_Check(mro)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *klass = PyTuple_GET_ITEM(mro, i);
+        if (!Py_IS_TYPE(klass, &PyType_Type) || klass == (PyObject *)&PySet_Type
+            || klass == (PyObject *)&PyFrozenSet_Type || klass == deque_type)
+            return 0;
+        PyObject *dict = class_dict((PyTypeObject *)klass);
+        if (dict == NULL) { PyErr_Clear(); return 0; }
+        PyObject *slots = PyDict_GetItemWithError(dict, slots_key);
+        Py_DECREF(dict);
+        if (slots != NULL || PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    }
+    /* `__dict__` is read by a C getter (or there is none: AttributeError), never by Python code */
+    PyObject *getter = _PyType_Lookup(kind, dict_key);
+    return getter == NULL || Py_IS_TYPE(getter, &PyGetSetDescr_Type);
+}
+
+/* What owned_in_c and plain_in_c said of the last class asked about. Classes only change when Python
+   code runs, so the memo is forgotten at the start of each walk and whenever the walk calls back into
+   Python (owned_class, attribute_values); nothing else the walk does runs Python code. */
+static PyTypeObject *memo_kind = NULL;
+static int memo_owned = -3, memo_plain = -3; /* -3: not asked yet */
+
+static void memo_forget(void) { memo_kind = NULL; }
+
+static void memo_select(PyTypeObject *kind)
+{
+    if (memo_kind != kind) {
+        memo_kind = kind;
+        memo_owned = memo_plain = -3;
+    }
+}
+
+static int owned_memo(PyTypeObject *kind)
+{
+    memo_select(kind);
+    if (memo_owned == -3) memo_owned = owned_in_c(kind);
+    return memo_owned;
+}
+
+static int plain_memo(PyTypeObject *kind)
+{
+    memo_select(kind);
+    if (memo_plain == -3) memo_plain = plain_in_c(kind);
+    return memo_plain;
+}
+
 static int is_walked(PyObject *value)
 {
-    if (PyDict_Check(value) || PyList_Check(value) || PyTuple_Check(value) || PyAnySet_Check(value)
-        || PyObject_TypeCheck(value, (PyTypeObject *)deque_type))
-        return 1;
-    PyObject *res = PyObject_CallOneArg(owned_class, (PyObject *)Py_TYPE(value));
+    PyTypeObject *kind = Py_TYPE(value);
+    if (PyDict_Check(value) || PyList_Check(value) || PyTuple_Check(value)) return 1;
+    int owned = instances_in_c ? owned_memo(kind) : -2;
+    if (owned == 1 || PyAnySet_Check(value) || PyObject_TypeCheck(value, (PyTypeObject *)deque_type)) return 1;
+    if (owned == 0) return 0;
+    memo_forget();
+    PyObject *res = PyObject_CallOneArg(owned_class, (PyObject *)kind);
     if (res == NULL) return -1;
-    int owned = PyObject_IsTrue(res);
+    owned = PyObject_IsTrue(res);
     Py_DECREF(res);
     return owned;
 }
@@ -290,6 +386,43 @@ static long long enter_all_iter(PyObject *iterator, Stack *stack, int *error)
     return total;
 }
 
+/* The walk of a plain instance's attribute_values (plain_in_c) without calling Python: the values of
+   `object.__getattribute__(node, "__dict__")` when that is a dict (else none: dict.values raises TypeError,
+   which attribute_values skips). The same C getter runs. Like attribute_values, the values are taken
+   first and walked after (a small dict's into an array on the C stack, a large one's into a list). */
+#define FEW_ATTRIBUTES 16
+static long long enter_instance(PyObject *node, Stack *stack, int *error)
+{
+    PyObject *dict = PyObject_GenericGetAttr(node, dict_key);
+    if (dict == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError) || PyErr_ExceptionMatches(PyExc_TypeError))
+            PyErr_Clear();
+        else
+            *error = 1;
+        return 0;
+    }
+    long long total = 0;
+    if (!PyDict_Check(dict)) {
+    } else if (PyDict_GET_SIZE(dict) <= FEW_ATTRIBUTES) {
+        PyObject *few[FEW_ATTRIBUTES], *key, *value;
+        Py_ssize_t pos = 0, n = 0;
+        while (n < FEW_ATTRIBUTES && PyDict_Next(dict, &pos, &key, &value)) few[n++] = Py_NewRef(value);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (!*error) total += exact_scalar(few[i]) ? 1 : enter(few[i], stack, error);
+            Py_DECREF(few[i]);
+        }
+    } else {
+        PyObject *values = PyDict_Values(dict);
+        if (values == NULL) *error = 1;
+        else {
+            total = enter_items(values, 1, stack, error);
+            Py_DECREF(values);
+        }
+    }
+    Py_DECREF(dict);
+    return total;
+}
+
 static long long expand(PyObject *node, Stack *stack, int *error)
 {
     long long total = 0;
@@ -304,11 +437,14 @@ static long long expand(PyObject *node, Stack *stack, int *error)
         total = enter_items(node, 1, stack, error);
     } else if (PyTuple_Check(node)) {
         total = enter_items(node, 0, stack, error);
+    } else if (instances_in_c && plain_memo(Py_TYPE(node))) {
+        total = enter_instance(node, stack, error);
     } else if (PyAnySet_Check(node)) {
         total = enter_all_iter(PySet_Type.tp_iter(node), stack, error);
     } else if (PyObject_TypeCheck(node, (PyTypeObject *)deque_type)) {
         total = enter_all_iter(((PyTypeObject *)deque_type)->tp_iter(node), stack, error);
     } else {
+        memo_forget();
         PyObject *values = PyObject_CallOneArg(attribute_values, node);
         if (values == NULL) { *error = 1; return 0; }
         total = enter_all_iter(PyObject_GetIter(values), stack, error);
@@ -326,6 +462,7 @@ static PyObject *walk(PyObject *self, PyObject *values)
     }
     generation++;
     seen_used = 0;
+    memo_forget();
     Stack stack = {NULL, 0, 0};
     int error = 0;
     long long total = enter_all_iter(PyObject_GetIter(values), &stack, &error);
@@ -343,10 +480,19 @@ static PyObject *walk(PyObject *self, PyObject *values)
 static PyObject *configure_walker(PyObject *self, PyObject *args)
 {
     PyObject *deque, *owned, *attrs;
-    if (!PyArg_ParseTuple(args, "OOO", &deque, &owned, &attrs)) return NULL;
+    int in_c = 1;
+    if (!PyArg_ParseTuple(args, "OOO|p", &deque, &owned, &attrs, &in_c)) return NULL;
+    instances_in_c = in_c;
     Py_XSETREF(deque_type, Py_NewRef(deque));
     Py_XSETREF(owned_class, Py_NewRef(owned));
     Py_XSETREF(attribute_values, Py_NewRef(attrs));
+    if (main_name == NULL) {
+        main_name = PyUnicode_InternFromString("__main__");
+        module_key = PyUnicode_InternFromString("__module__");
+        slots_key = PyUnicode_InternFromString("__slots__");
+        dict_key = PyUnicode_InternFromString("__dict__");
+        if (main_name == NULL || module_key == NULL || slots_key == NULL || dict_key == NULL) return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -369,7 +515,8 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "configure(classify, line_callback, disable)"},
     {"count", count, METH_NOARGS, "Instruction events counted so far."},
     {"walk", walk, METH_O, "walk(values) -> total state size of one observation."},
-    {"configure_walker", configure_walker, METH_VARARGS, "configure_walker(deque, owned_class, attribute_values)"},
+    {"configure_walker", configure_walker, METH_VARARGS, "configure_walker(deque, owned_class, attribute_values, instances_in_c=True): instances_in_c=False "
+     "sends every instance through the two Python functions (the reference, for benchmarks and tests)"},
 #if PY_VERSION_HEX >= 0x030C0000
     {"on_instruction", (PyCFunction)(void (*)(void))on_instruction, METH_FASTCALL, "sys.monitoring INSTRUCTION callback."},
 #else
