@@ -6,7 +6,10 @@ Builds the paper-shaped synthetic corpus (400 cases, 1,600 tasks, 7 settings),
 writes tasks.jsonl/grades.jsonl, then times each stage of the analysis with
 the protocol's counts (10,000 bootstrap replicates, 10,000 permutations) and
 the whole command side by side, printing each stage's share and the total's
-ratio to issue 27's 6-second target (and to the earlier 60-second budget). It
+ratio to issue 27's 6-second target (and to the earlier 60-second budget); then the whole
+command again as it ran before its parallel parts (the series' permutations on a background
+thread, figures drawn by a helper process as well): the ratio, and whether the outputs are
+byte-identical. It
 says whether the permutation test's C accelerator (analyze/_cperm.c) is built:
 without it the same numbers come from numpy, slower.
 --smoke: 3 studies (Python, C++, shared source) of 6 cases, 200 replicates/permutations, figures of one study;
@@ -16,6 +19,7 @@ the target sets no exit status.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
@@ -25,6 +29,7 @@ from pathlib import Path
 
 from execstate.analyze import (
     AnalysisConfig,
+    _series,
     _stats,
     cluster_regression,
     figure_data,
@@ -33,8 +38,8 @@ from execstate.analyze import (
     series_tests,
 )
 from execstate.records import write_jsonl
-from execstate.report import analyze_files, render_figures
-from execstate.testing import STUDIES, synthetic_grades, synthetic_tasks
+from execstate.report import _figures, analyze_files, render_figures
+from execstate.testing import STUDIES, synthetic_grades, synthetic_tasks, tree_bytes
 
 TARGET_S = 6.0  # issue 27 (secondary target)
 BUDGET_S = 60.0  # the budget before issue 27
@@ -47,6 +52,18 @@ def _timed(label: str, fn, results: list[tuple[str, float, float]]):
     value = fn()
     results.append((label, time.perf_counter() - wall, time.process_time() - cpu))
     return value
+
+
+@contextlib.contextmanager
+def _sequential():
+    """The reference for (whole command): the series' permutations in turn on the calling thread and every
+    figure drawn in this process, as before the background thread and the figure helper."""
+    saved = _series._cperm, _figures.HELPER_PANELS
+    _series._cperm, _figures.HELPER_PANELS = None, sys.maxsize
+    try:
+        yield
+    finally:
+        _series._cperm, _figures.HELPER_PANELS = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,10 +102,21 @@ def main(argv: list[str] | None = None) -> int:
         total,
     )
 
+    with _sequential():
+        _timed(
+            "same, sequential (reference)",
+            lambda: analyze_files(work / "tasks.jsonl", work / "grades.jsonl", work / "out-sequential", config),
+            total,
+        )
+    identical = tree_bytes(work / "out") == tree_bytes(work / "out-sequential")
+
     whole, whole_cpu = total[0][1], total[0][2]
     print(f"{'stage':36s} {'wall s':>8s} {'cpu s':>8s}  share of whole (wall)")
     for label, seconds, cpu in stages + total:
         print(f"{label:36s} {seconds:8.2f} {cpu:8.2f}  {seconds / whole:6.1%}")
+    print(
+        f"whole command / sequential reference = {whole / total[1][1]:.2f} (outputs byte-identical: {identical})"
+    )
     print(
         f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
         f"({'within' if whole <= TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "

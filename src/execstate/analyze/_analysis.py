@@ -17,7 +17,7 @@ from execstate.analyze._figures import figure_data
 from execstate.analyze._fresh import fresh_comparison
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
-from execstate.analyze._series import series_summary, series_tests
+from execstate.analyze._series import series_summary, start_series_tests
 from execstate.grade import accuracy_tables
 from execstate.records import Grade, Response, Task, is_fresh, paper_tasks
 
@@ -86,13 +86,15 @@ def _inputs(cells: Cells, config: AnalysisConfig) -> dict[str, Any]:
 def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysis:
     """Run the paired comparison, the cluster regression, the series tests and the figure data on joined cells."""
     config = config or AnalysisConfig()
+    finish_series = start_series_tests(cells.frame, config)  # its shuffles run while the rest is computed
     reg = cluster_regression(cells.frame, config)
-    series = series_tests(cells.frame, config)
+    paired = paired_comparison(cells.frame, config)
+    series = finish_series()
     studies = list(config.figure_studies or sorted(cells.frame["study"].unique().tolist()))
     return Analysis(
         inputs=_inputs(cells, config),
         config=config,
-        paired=paired_comparison(cells.frame, config),
+        paired=paired,
         regression=reg["regression"],
         regression_fits=reg["regression_fits"],
         correlations=reg["correlations"],

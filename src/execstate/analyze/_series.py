@@ -15,6 +15,8 @@ Rows whose metric is missing or not positive are left out and counted in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -23,7 +25,7 @@ import pandas as pd
 from execstate.analyze._cells import DYNAMIC_METRICS
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._logit import fit_logit, univariate_design
-from execstate.analyze._stats import benjamini_hochberg, permutation_thetas, seeded_rng
+from execstate.analyze._stats import _cperm, benjamini_hochberg, permutation_thetas, seeded_rng
 
 POOLED = "pooled"
 
@@ -85,9 +87,18 @@ def _base_row(
 
 
 def series_rows(
-    group: pd.DataFrame, metrics: tuple[str, ...], key: dict[str, str], config: AnalysisConfig
-) -> list[dict[str, Any]]:
-    """One row per metric for one series; metrics measured on the same rows share their shuffles."""
+    group: pd.DataFrame,
+    metrics: tuple[str, ...],
+    key: dict[str, str],
+    config: AnalysisConfig,
+    background: Executor | None = None,
+) -> Callable[[], list[dict[str, Any]]]:
+    """One row per metric for one series; metrics measured on the same rows share their shuffles.
+
+    The permutation tests start at once, on ``background`` when given (the C accelerator releases the
+    GIL while it shuffles); the returned function adds the logistic fits on the calling thread, waits
+    for the permutations and returns the rows. The rows are the same either way: each series draws
+    from its own seeded generator."""
     group = group[group["completed"]]
     err_all = group["error"].to_numpy(dtype=bool)
     values = group[list(metrics)].to_numpy(dtype=float).reshape(len(group), len(metrics))
@@ -96,6 +107,7 @@ def series_rows(
     for j in range(len(metrics)):
         same_rows.setdefault(valid[:, j].tobytes(), []).append(j)
     rows: dict[int, dict[str, Any]] = {}
+    pending: list[tuple[list[int], np.ndarray, np.ndarray, Any]] = []
     for cols in same_rows.values():
         mask = valid[:, cols[0]]
         err, xs = err_all[mask], values[mask][:, cols].T
@@ -104,10 +116,20 @@ def series_rows(
         if not rows[cols[0]]["estimable"]:
             continue
         rng = seeded_rng(config.seed, "series", *key.values(), *(metrics[j] for j in cols))
-        for j, x, (theta, p) in zip(cols, xs, permutation_thetas(xs, err, config.permutations, rng)):
-            rows[j].update(theta=theta, p=p, nominal_support=bool(theta > 0.5 and p < 0.05))
-            rows[j].update(_logit_part(x, err, config.level))
-    return [rows[j] for j in range(len(metrics))]
+        args = (xs, err, config.permutations, rng)
+        tests = background.submit(permutation_thetas, *args) if background is not None else permutation_thetas(*args)
+        pending.append((cols, xs, err, tests))
+
+    def finish() -> list[dict[str, Any]]:
+        for cols, xs, err, tests in pending:
+            for j, x in zip(cols, xs):
+                rows[j].update(_logit_part(x, err, config.level))
+            results = tests.result() if isinstance(tests, Future) else tests
+            for j, (theta, p) in zip(cols, results):
+                rows[j].update(theta=theta, p=p, nominal_support=bool(theta > 0.5 and p < 0.05))
+        return [rows[j] for j in range(len(metrics))]
+
+    return finish
 
 
 def _series_groups(frame: pd.DataFrame):
@@ -133,14 +155,39 @@ def apply_bh(rows: list[dict[str, Any]], config: AnalysisConfig) -> None:
         row["bh_reject"] = bool(qv <= config.bh_alpha) if m else None
 
 
+def start_series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> Callable[[], list[dict[str, Any]]]:
+    """Start every series' permutation tests on a background thread and return the function that
+    finishes :func:`series_tests` (logistic fits, then BH) on the calling thread.
+
+    With the C accelerator the shuffles run while the caller does other work (``analyze_cells`` runs
+    the paired comparison and the cluster regression meanwhile); without it, everything runs here and
+    the returned function only assembles the rows."""
+    background = ThreadPoolExecutor(1, thread_name_prefix="execstate-permutations") if _cperm is not None else None
+    try:
+        parts = [series_rows(group, metrics, key, config, background) for key, group, metrics in _series_groups(frame)]
+    except BaseException:
+        if background is not None:
+            background.shutdown(cancel_futures=True)
+        raise
+
+    def finish() -> list[dict[str, Any]]:
+        try:
+            rows = [row for part in parts for row in part()]
+        finally:
+            if background is not None:
+                background.shutdown(cancel_futures=True)
+        apply_bh(rows, config)
+        return rows
+
+    return finish
+
+
 def series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, Any]]:
     """All series x metric rows over completed predictions, BH applied over the declared family.
 
     Series are enumerated from every graded cell, so a series with no completed
     response still gets its (inestimable) rows."""
-    rows = [row for key, group, metrics in _series_groups(frame) for row in series_rows(group, metrics, key, config)]
-    apply_bh(rows, config)
-    return rows
+    return start_series_tests(frame, config)()
 
 
 def series_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from execstate.analyze import Analysis, AnalysisConfig, analyze, joinable_grades
 from execstate.errors import InputFileError, output_dir
 from execstate.records import Grade, Response, Task, read_jsonl
 from execstate.report._beyond import beyond_section
-from execstate.report._figures import FigureOut, render_figures
+from execstate.report._figures import FigureOut, start_figures
 from execstate.report._fresh import fresh_section
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.tables import Table, make_table, write_tables
@@ -298,9 +298,9 @@ def write_report(
     joined = joinable_grades(tasks, grades)
     acc, tabs = accuracy_section_tables(analysis), analysis_tables(analysis)
     extra: dict[str, Any] = {"files": files or {}, "execstate_version": __version__}
+    finish_figures = start_figures(analysis.figures, out_dir / "figures")  # drawn while the rest is written
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
-    figs = render_figures(analysis.figures, out_dir / "figures")
     b_tabs, b_figs, b_html = beyond_section(analysis.beyond, out_dir)
     table_paths += write_tables(b_tabs, out_dir / "tables" / "beyond")
     extra_sections, f_figs = list(sections), list[FigureOut]()
@@ -308,6 +308,7 @@ def write_report(
         f_tabs, f_figs, f_html = fresh_section(analysis.fresh, config.level, config.replicates, out_dir)
         table_paths += write_tables(f_tabs, out_dir / "tables" / "fresh")
         extra_sections.insert(0, ("fresh", "Published vs fresh inputs", f_html))
+    figs = finish_figures()
     html_text = page(
         "execstate analysis report",
         _banner(grades),

@@ -10,8 +10,14 @@ metadata, no randomness.
 
 from __future__ import annotations
 
+import collections
 import io
+import os
+import pickle
 import re
+import subprocess
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,4 +247,157 @@ _DRAW = {"accuracy_by_arm": accuracy_by_arm, "error_vs_load": error_vs_load, "ac
 
 def render_figures(figures: dict[str, dict[str, Any]], out_dir: Path) -> list[FigureOut]:
     """Draw every figure of ``Analysis.figures``, in its (report) order; ``omitted`` records draw nothing."""
-    return [_DRAW[data["figure"]](data, out_dir) for data in figures.values() if data["figure"] != "omitted"]
+    return start_figures(figures, out_dir)()
+
+
+HELPER_PANELS = 24
+"""Figures of at least this many panels in all are drawn by a helper process as well as by the caller: below
+it, starting the helper (a new interpreter importing matplotlib, about 1 s of CPU) costs more than it saves."""
+
+
+def _panels(data: dict[str, Any]) -> int:
+    return len(data.get("panels", ())) or 1
+
+
+def _rc_changes() -> dict[Any, Any]:  # matplotlib types its rc keys as one Literal
+    """The caller's rc settings that differ from a fresh interpreter's (a library user may have set some):
+    the helper applies them, so a figure is the same whichever process draws it."""
+    defaults = matplotlib.rc_params()  # the built-in defaults and the user's matplotlibrc, as at import
+    return {k: v for k, v in matplotlib.rcParams.items() if k in defaults and defaults[k] != v}
+
+
+def draw_with_rc(data: dict[str, Any], out_dir: Path, rc: dict[Any, Any]) -> FigureOut:
+    """One figure of ``Analysis.figures`` under the rc settings ``rc`` (the helper's entry point)."""
+    with matplotlib.rc_context(rc):
+        return _DRAW[data["figure"]](data, out_dir)
+
+
+def _helper_env() -> dict[str, str]:
+    """The helper imports this very execstate, whatever put it on the caller's path."""
+    here = str(Path(__file__).resolve().parents[2])
+    paths = [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+class PendingFigures:
+    """Figures being drawn (:func:`start_figures`); call it to finish them and get them in report order.
+
+    A helper subprocess (``execstate.report._helper``) takes figures from the front of the list, one at a
+    time, through a thread that feeds it; finishing takes them from the back and draws them here, until
+    none is left, then waits for the helper's. The files are byte-identical whichever process draws a
+    figure: the helper draws under the caller's rc settings. A figure the helper fails on, or had when
+    it died, is drawn here."""
+
+    def __init__(self, todo: list[dict[str, Any]], out_dir: Path, helper: bool) -> None:
+        self.todo, self.out_dir = todo, out_dir
+        self.by_helper: list[str] = []
+        """Names of the figures the helper drew."""
+        self.helper_errors: list[str] = []
+        """Why the helper failed on a figure (drawn here instead)."""
+        self.helper_drew_one = threading.Event()
+        """Set when the helper has drawn a figure (tests wait on it)."""
+        self._lock = threading.Lock()
+        self._left = collections.deque(range(len(todo)))  # given to nobody yet
+        self._helper_has: set[int] = set()  # given to the helper, not back yet
+        self._done: dict[int, FigureOut] = {}
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._feeder: threading.Thread | None = None
+        if not (helper and todo):
+            return
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "execstate.report._helper"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=_helper_env(),
+            )
+            assert self._proc.stdin is not None
+            pickle.dump((out_dir, _rc_changes()), self._proc.stdin)
+            self._proc.stdin.flush()
+        except OSError:  # no process can be started here: this one draws everything
+            self._stop()
+            return
+        self._feeder = threading.Thread(target=self._feed, name="execstate-figure-helper", daemon=True)
+        self._feeder.start()
+
+    def _feed(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        try:
+            while True:
+                message = pickle.load(proc.stdout)
+                with self._lock:
+                    if message[0] == "done":
+                        self._done[message[1]] = message[2]
+                        self.by_helper.append(message[2].name)
+                        self.helper_drew_one.set()
+                    elif message[0] == "failed":
+                        self.helper_errors.append(message[2])
+                    if message[0] in ("done", "failed"):
+                        self._helper_has.discard(message[1])
+                    job = self._left.popleft() if self._left else None
+                    if job is not None:
+                        self._helper_has.add(job)
+                pickle.dump(None if job is None else (job, self.todo[job]), proc.stdin)
+                proc.stdin.flush()
+                if job is None:
+                    return
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError):  # the helper is gone: the caller draws
+            with self._lock:
+                self._helper_has.clear()
+
+    def _here(self, i: int) -> FigureOut:
+        return _DRAW[self.todo[i]["figure"]](self.todo[i], self.out_dir)
+
+    def _stop(self) -> None:
+        if self._proc is None:
+            return
+        for stream in (self._proc.stdin, self._proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+    def __call__(self) -> list[FigureOut]:
+        try:
+            while True:  # last first, while the helper works from the front
+                with self._lock:
+                    if not self._left:
+                        busy = bool(self._helper_has)
+                        break
+                    i = self._left.pop()
+                figure = self._here(i)
+                with self._lock:
+                    self._done[i] = figure
+            if self._feeder is not None:
+                if not busy and self._proc is not None:
+                    self._proc.kill()  # still starting, or idle: nothing of its is awaited
+                self._feeder.join(timeout=600)
+                if self._feeder.is_alive() and self._proc is not None:  # a hung helper: its figures are drawn here
+                    self._proc.kill()
+                    self._feeder.join()
+        finally:
+            self._stop()
+        with self._lock:
+            done = dict(self._done)
+        return [done[i] if i in done else self._here(i) for i in range(len(self.todo))]
+
+
+def start_figures(figures: dict[str, dict[str, Any]], out_dir: Path, *, helper: bool | None = None) -> PendingFigures:
+    """Start drawing the figures of ``Analysis.figures``; calling the result finishes them and returns them,
+    in report order, as :func:`render_figures` does.
+
+    With ``helper`` (default: when the figures have at least ``HELPER_PANELS`` panels and this machine has
+    two CPUs or more) a helper process draws figures from the front of the list while the caller writes
+    the rest of the report; finishing draws the others here, last first (``PendingFigures``). If the
+    helper cannot be started or dies, this process draws everything it did not."""
+    todo = [data for data in figures.values() if data["figure"] != "omitted"]
+    if helper is None:
+        helper = sum(map(_panels, todo)) >= HELPER_PANELS and len(os.sched_getaffinity(0)) >= 2
+    return PendingFigures(todo, out_dir, helper)
