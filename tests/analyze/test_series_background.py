@@ -17,11 +17,14 @@ from execstate.testing import synthetic_grades, synthetic_tasks
 CONFIG = AnalysisConfig(replicates=200, permutations=1500)
 
 
-def _frame():
+def _tasks_and_grades():
     studies = (("classic", "python", 24), ("lcb_cpp", "cpp", 10))
     tasks = synthetic_tasks(5, studies)
-    grades = synthetic_grades(tasks, 5, settings={"a": -0.6, "b": 0.9, "c": 0.1}, trace_odds_ratio=1.5)
-    return load_cells(tasks, grades).frame
+    return tasks, synthetic_grades(tasks, 5, settings={"a": -0.6, "b": 0.9, "c": 0.1}, trace_odds_ratio=1.5)
+
+
+def _frame():
+    return load_cells(*_tasks_and_grades()).frame
 
 
 def test_background_permutations_give_the_rows_of_a_sequential_run(monkeypatch) -> None:
@@ -46,3 +49,18 @@ def test_an_error_in_the_fits_stops_the_background_thread(monkeypatch) -> None:
     finish = _series.start_series_tests(frame, CONFIG)
     with pytest.raises(RuntimeError, match="fit failed"):
         finish()
+
+
+def test_a_failure_before_the_series_are_needed_stops_their_thread(monkeypatch) -> None:
+    import threading
+
+    from execstate.analyze import _analysis
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("regression failed")
+
+    monkeypatch.setattr(_analysis, "cluster_regression", broken)
+    cells = load_cells(*_tasks_and_grades())
+    with pytest.raises(RuntimeError, match="regression failed"):
+        _analysis.analyze_cells(cells, CONFIG)
+    assert not [t for t in threading.enumerate() if t.name.startswith("execstate-permutations")]

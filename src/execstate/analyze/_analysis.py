@@ -87,8 +87,12 @@ def analyze_cells(cells: Cells, config: AnalysisConfig | None = None) -> Analysi
     """Run the paired comparison, the cluster regression, the series tests and the figure data on joined cells."""
     config = config or AnalysisConfig()
     finish_series = start_series_tests(cells.frame, config)  # its shuffles run while the rest is computed
-    reg = cluster_regression(cells.frame, config)
-    paired = paired_comparison(cells.frame, config)
+    try:
+        reg = cluster_regression(cells.frame, config)
+        paired = paired_comparison(cells.frame, config)
+    except BaseException:
+        finish_series.cancel()
+        raise
     series = finish_series()
     studies = list(config.figure_studies or sorted(cells.frame["study"].unique().tolist()))
     return Analysis(

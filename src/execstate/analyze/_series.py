@@ -155,31 +155,45 @@ def apply_bh(rows: list[dict[str, Any]], config: AnalysisConfig) -> None:
         row["bh_reject"] = bool(qv <= config.bh_alpha) if m else None
 
 
-def start_series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> Callable[[], list[dict[str, Any]]]:
-    """Start every series' permutation tests on a background thread and return the function that
-    finishes :func:`series_tests` (logistic fits, then BH) on the calling thread.
+class PendingSeries:
+    """The series tests being computed (:func:`start_series_tests`): call it for the rows; ``cancel()`` drops
+    the permutations not started yet (when the caller fails before it needs them)."""
+
+    def __init__(
+        self, parts: list[Callable[[], list[dict[str, Any]]]], config: AnalysisConfig, background: Executor | None
+    ) -> None:
+        self._parts, self._config, self._background = parts, config, background
+
+    def cancel(self) -> None:
+        if self._background is not None:
+            self._background.shutdown(cancel_futures=True)
+
+    def __call__(self) -> list[dict[str, Any]]:
+        try:
+            rows = [row for part in self._parts for row in part()]
+        finally:
+            self.cancel()
+        apply_bh(rows, self._config)
+        return rows
+
+
+def start_series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> PendingSeries:
+    """Start every series' permutation tests on a background thread; calling the result finishes
+    :func:`series_tests` (logistic fits, then BH) on the calling thread.
 
     With the C accelerator the shuffles run while the caller does other work (``analyze_cells`` runs
     the paired comparison and the cluster regression meanwhile); without it, everything runs here and
-    the returned function only assembles the rows."""
+    the call only assembles the rows."""
     background = ThreadPoolExecutor(1, thread_name_prefix="execstate-permutations") if _cperm is not None else None
+    pending = PendingSeries([], config, background)
     try:
-        parts = [series_rows(group, metrics, key, config, background) for key, group, metrics in _series_groups(frame)]
+        pending._parts = [
+            series_rows(group, metrics, key, config, background) for key, group, metrics in _series_groups(frame)
+        ]
     except BaseException:
-        if background is not None:
-            background.shutdown(cancel_futures=True)
+        pending.cancel()
         raise
-
-    def finish() -> list[dict[str, Any]]:
-        try:
-            rows = [row for part in parts for row in part()]
-        finally:
-            if background is not None:
-                background.shutdown(cancel_futures=True)
-        apply_bh(rows, config)
-        return rows
-
-    return finish
+    return pending
 
 
 def series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, Any]]:
