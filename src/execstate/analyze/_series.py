@@ -185,15 +185,13 @@ def start_series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> PendingSe
     the paired comparison and the cluster regression meanwhile); without it, everything runs here and
     the call only assembles the rows."""
     background = ThreadPoolExecutor(1, thread_name_prefix="execstate-permutations") if _cperm is not None else None
-    pending = PendingSeries([], config, background)
     try:
-        pending._parts = [
-            series_rows(group, metrics, key, config, background) for key, group, metrics in _series_groups(frame)
-        ]
+        parts = [series_rows(group, metrics, key, config, background) for key, group, metrics in _series_groups(frame)]
     except BaseException:
-        pending.cancel()
+        if background is not None:
+            background.shutdown(cancel_futures=True)
         raise
-    return pending
+    return PendingSeries(parts, config, background)
 
 
 def series_tests(frame: pd.DataFrame, config: AnalysisConfig) -> list[dict[str, Any]]:

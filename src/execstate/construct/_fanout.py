@@ -34,13 +34,15 @@ def fan_out(
         return
     with open_executor(executor, jobs, scheduler, processes=True) as pool:
         futures = [pool.submit(func, item) for item in items]
+        finished = 0
         try:
             for future in as_completed(futures):
                 yield future.result()
+                finished += 1
         except BrokenProcessPool as exc:
             raise UsageError(
                 f"a worker of the local process pool ({jobs} processes) stopped before it finished "
-                f"({len([f for f in futures if f.done() and not f.exception()])} of {len(futures)} items done; "
+                f"({finished} of {len(futures)} items done; "
                 "their results are kept). Each worker imports the calling script again, so a script that calls "
                 "this at its top level runs again in every worker and breaks it; a worker killed for memory "
                 'ends the same way. Fix: put the call under `if __name__ == "__main__":`, or pass jobs=1 '
