@@ -355,6 +355,11 @@ class Usage(Record):
     """Tokens generated, hidden reasoning included."""
     reasoning_tokens: int | None = None
     """Tokens of hidden reasoning, when the server counts them apart."""
+    cache_read_tokens: int | None = None
+    """Prompt tokens the vendor served from its prompt cache (OpenAI ``cached_tokens``, Anthropic
+    ``cache_read_input_tokens``, Gemini ``cachedContentTokenCount``); ``None``: not reported."""
+    cache_creation_tokens: int | None = None
+    """Prompt tokens written to the vendor's prompt cache (Anthropic ``cache_creation_input_tokens``)."""
 
 
 class Response(Record):
@@ -395,6 +400,11 @@ class Response(Record):
     """The model the provider names: an ``openai`` setting's ``model``, or ``oracle``, ``replay:<file>``, ..."""
     pipeline_check: bool = False
     """True when the answer came from the ``oracle`` provider: a pipeline check, not a model result."""
+    cached: bool = False
+    """True when the answer was read from the response cache (``run --cache``), not sent again; ``usage``
+    is the original response's."""
+    batch_id: str | None = None
+    """The vendor batch that answered the cell (``run --batch``); ``None`` for a live request."""
 
     def to_json_line(self) -> str:
         """One JSON line in declared field order, written by pydantic's serializer.
@@ -403,9 +413,20 @@ class Response(Record):
         ``json.dumps`` round trip of the other records (7x slower). The text is
         the same except that a float is written in shortest form without an
         exponent's leading zero (``0.00001``, not ``1e-05``); both parse to the
-        same value. ``text`` must be valid Unicode (no lone surrogates).
+        same value. ``text`` must be valid Unicode (no lone surrogates). The
+        fields added after the layout was first written (``cached``,
+        ``batch_id``, the usage's cache counts) are written only when set, so a
+        live run's lines are the lines they were.
         """
-        return self.__pydantic_serializer__.to_json(self).decode("utf-8")
+        exclude: dict[str, Any] = {}
+        if not self.cached:
+            exclude["cached"] = True
+        if self.batch_id is None:
+            exclude["batch_id"] = True
+        unset = {k for k in ("cache_read_tokens", "cache_creation_tokens") if getattr(self.usage, k) is None}
+        if unset:
+            exclude["usage"] = dict.fromkeys(unset, True)
+        return self.__pydantic_serializer__.to_json(self, exclude=exclude).decode("utf-8")
 
 
 class RunInvocation(Record):
@@ -423,6 +444,9 @@ class RunInvocation(Record):
     """The version of execstate that ran."""
     python: str = Field(default_factory=platform.python_version)
     """x.y.z of the interpreter that ran execstate."""
+    cached: dict[str, int] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Cells answered from the response cache (``run --cache``) by setting; written only when a cache was
+    used, so other manifests are the bytes they were."""
 
 
 class RunManifest(Record):

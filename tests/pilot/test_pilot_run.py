@@ -95,7 +95,7 @@ def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path, pilot_out):
     The tasks are the pilot's own build of the set (``build/`` of the run above)."""
     from execstate.builder import PythonLanguage
     from execstate.records import Task
-    from execstate.run._synthetic import wrong_answer
+    from execstate.run.providers.synthetic import wrong_answer
 
     build_dir = pilot_out[0] / "build"
     checker = PythonLanguage(filename="check.py")

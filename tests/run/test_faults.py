@@ -161,7 +161,7 @@ def test_other_transient_statuses_are_retried(serve, tmp_path: Path, status: int
 def test_endpoint_sockets_use_tcp_keepalive() -> None:
     import socket
 
-    from execstate.run._providers import keepalive_socket
+    from execstate.run.providers import keepalive_socket
 
     with keepalive_socket((socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", 0))) as sock:
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
@@ -182,7 +182,7 @@ def test_a_lone_surrogate_in_the_reply_is_recorded_as_a_replacement_character(se
 def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:
     import asyncio
 
-    from execstate.run._providers import OpenAIProvider
+    from execstate.run.providers.openai import OpenAIProvider
     from execstate.testing.loopback import Hold
 
     server = serve(lambda req: Hold())

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from execstate.grade import RULES, answer_matches, extract
-from execstate.run._providers import OracleProvider
+from execstate.run.providers.oracle import OracleProvider
 
 ORACLES = ["884\n0 3 0\n4 3 0\n", "9\n", '{"ans":1,"s":"x"}\n', "[1, 2]\n", "12"]
 # python-literal (CRUXEval) oracles are Python literals: the first and third are not

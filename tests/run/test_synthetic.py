@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from execstate.grade import grade_response
 from execstate.records import Metrics, Response, Task
 from execstate.run import SyntheticProvider
-from execstate.run._synthetic import wrong_answer
+from execstate.run.providers.synthetic import wrong_answer
 
 
 def _task(trace: int, oracle: str = '{"a":12,"b":[3,4]}\n', arm: str = "long-trace-final") -> Task:

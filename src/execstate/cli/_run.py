@@ -19,7 +19,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--setting", default=None, help="run only the setting with this name")
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting (default 1)")
     p.add_argument("--limit", type=int, default=None, help="only the first N tasks of the file")
+    p.add_argument(
+        "--cache",
+        nargs="?",
+        const=DEFAULT_CACHE,
+        default=None,
+        metavar="DIR",
+        help="answer cells whose exact request was answered before (in any run) from this response cache and "
+        "add new answers to it; --cache alone uses $EXECSTATE_CACHE_DIR or ~/.cache/execstate/responses",
+    )
+    p.add_argument(
+        "--plan",
+        action="store_true",
+        help="send nothing: print per setting the cells and requests to send (after resume and cache), "
+        "estimated input tokens and the cost range, live and batch",
+    )
     p.set_defaults(func=_handle)
+
+
+DEFAULT_CACHE = "\0default"
+"""``--cache`` given without a folder: the user cache folder (``run.default_cache_dir``)."""
+
+
+def _cache_dir(value: str | None) -> Path | None:
+    if value is None:
+        return None
+    if value == DEFAULT_CACHE:
+        from execstate.run import default_cache_dir
+
+        return default_cache_dir()
+    return Path(value)
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -28,9 +57,14 @@ def _handle(args: argparse.Namespace) -> int:
 
     require_file(args.tasks, "--tasks", "build tasks first with `execstate build` and pass its tasks.jsonl")
     require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
-    summary = run_tasks(
-        args.tasks, args.settings, args.out, setting=args.setting, samples=args.samples, limit=args.limit
-    )
+    common = dict(setting=args.setting, samples=args.samples, limit=args.limit, cache=_cache_dir(args.cache))
+    if args.plan:
+        from execstate.run import format_plan, plan_tasks
+
+        rows = plan_tasks(args.tasks, args.settings, args.out, batch=bool(getattr(args, "batch", False)), **common)
+        print(format_plan(rows))
+        return 0
+    summary = run_tasks(args.tasks, args.settings, args.out, **common)
     print(format_summary(summary))
     if summary.interrupted:
         return 130
@@ -44,8 +78,11 @@ def format_summary(summary: Any) -> str:
         r = summary.repair
         lines.append(f"repaired a torn last line ({r.nbytes} bytes, kept in {r.saved_to})")
     for name, counts in summary.recorded.items():
+        cached = getattr(summary, "cached", {}).get(name)
+        from_cache = f", {cached} from the response cache (not sent)" if cached is not None else ""
         lines.append(
-            f"{name}: {counts['completed']} completed, {counts['no-response']} no-response, {counts['retry']} retries"
+            f"{name}: {counts['completed']} completed, {counts['no-response']} no-response, "
+            f"{counts['retry']} retries{from_cache}"
         )
     for name, reason in summary.aborted.items():
         lines.append(f"{name}: STOPPED: {reason}")

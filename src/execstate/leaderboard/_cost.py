@@ -8,6 +8,13 @@ prompt, completion and reasoning token counts (``C`` includes ``R``):
     cost = (P * price_input + C * price_output) / 1e6                       without a reasoning price
     cost = (P * price_input + (C - R) * price_output + R * price_reasoning) / 1e6   with one
 
+A cell answered through a vendor's batch API (``Response.batch_id`` set) is
+priced at the batch prices: ``price_batch_input_per_mtok`` and
+``price_batch_output_per_mtok`` when the setting declares both, else every
+price above times ``price_batch_factor`` (default 0.5, the half price OpenAI
+and Anthropic charge). A cell read from the response cache costs what its
+original answer cost (the cache keeps the batch id of a batch answer).
+
 A setting is priced when both the input and the output price are set; a
 response that does not report ``P`` or ``C`` is counted in ``usage_missing``
 and adds no cost (so a row's cost is a lower bound when that count is not 0).
@@ -33,14 +40,31 @@ def response_cost(r: Response, prices: Mapping[str, Any]) -> float | None:
     """The cost of one response in the prices' currency (see the module docstring); ``None`` if unpriced or
     its prompt or completion count is missing."""
     pin, pout = prices.get("price_input_per_mtok"), prices.get("price_output_per_mtok")
+    preason = prices.get("price_reasoning_per_mtok")
     u = r.usage
     if pin is None or pout is None or u.prompt_tokens is None or u.completion_tokens is None:
         return None
-    preason = prices.get("price_reasoning_per_mtok")
+    if r.batch_id is not None:
+        pin, pout, preason = batch_prices(prices)
     if preason is None or u.reasoning_tokens is None:
         return (u.prompt_tokens * pin + u.completion_tokens * pout) / 1e6
     answer = u.completion_tokens - u.reasoning_tokens
     return (u.prompt_tokens * pin + answer * pout + u.reasoning_tokens * preason) / 1e6
+
+
+def batch_prices(prices: Mapping[str, Any]) -> tuple[float, float, float | None]:
+    """Input, output and reasoning prices of a batch cell (see the module docstring); input and output set."""
+    pin, pout = prices["price_input_per_mtok"], prices["price_output_per_mtok"]
+    preason = prices.get("price_reasoning_per_mtok")
+    bin_, bout = prices.get("price_batch_input_per_mtok"), prices.get("price_batch_output_per_mtok")
+    factor = prices.get("price_batch_factor")
+    factor = 0.5 if factor is None else float(factor)
+    if bin_ is None or bout is None:
+        return pin * factor, pout * factor, None if preason is None else preason * factor
+    # explicit batch prices: a reasoning price keeps its ratio to the output price
+    if preason is None:
+        return bin_, bout, None
+    return bin_, bout, preason * bout / pout if pout else bout
 
 
 def _sum(values: list[int | None]) -> int | None:

@@ -2,6 +2,7 @@
 
 from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
+from execstate.run._cache import CacheWarning, ResponseCache, default_cache_dir
 from execstate.run._local import (
     SMOLLM2_ALIAS,
     LlamaServer,
@@ -11,21 +12,26 @@ from execstate.run._local import (
     local_setting,
     smollm2_gguf,
 )
+from execstate.run._plan import PlanRow, format_plan, plan_run
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
-from execstate.run._providers import (
-    Attempt,
-    OpenAIProvider,
-    OracleProvider,
-    Provider,
-    ReplayProvider,
-    classify_response,
-    request_body,
-)
-from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, event_loop_run, run_tasks
+from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, event_loop_run, plan_tasks, run_tasks
 from execstate.run._settings import Setting, load_settings
 from execstate.run._store import Repair, ResponseStore, open_store
-from execstate.run._synthetic import SyntheticProvider
+from execstate.run.providers import (
+    Attempt,
+    Provider,
+    ProviderEntry,
+    WireRequest,
+    provider_entry,
+    provider_names,
+    register_provider,
+    unregister_provider,
+)
+from execstate.run.providers.openai import OpenAIProvider, classify_response, request_body
+from execstate.run.providers.oracle import OracleProvider
+from execstate.run.providers.replay import ReplayProvider
+from execstate.run.providers.synthetic import SyntheticProvider
 
 __all__ = [
     "RESPONSES_NAME",
@@ -33,13 +39,17 @@ __all__ = [
     "SYSTEM_TEMPLATE",
     "USER_MESSAGE",
     "Attempt",
+    "CacheWarning",
     "LlamaServer",
     "LocalModelError",
     "OpenAIProvider",
     "OracleProvider",
+    "PlanRow",
     "Provider",
+    "ProviderEntry",
     "Repair",
     "ReplayProvider",
+    "ResponseCache",
     "ResponseStore",
     "RunInvocation",
     "RunManifest",
@@ -49,19 +59,28 @@ __all__ = [
     "SettingsError",
     "StoreError",
     "SyntheticProvider",
+    "WireRequest",
     "arun_tasks",
     "backoff_s",
     "classify_response",
+    "default_cache_dir",
     "event_loop_run",
+    "format_plan",
     "free_port",
     "load_settings",
     "local_extra_installed",
     "local_setting",
     "open_store",
+    "plan_run",
+    "plan_tasks",
+    "provider_entry",
+    "provider_names",
+    "register_provider",
     "render_messages",
     "render_system",
     "request_body",
     "run_cell",
     "run_tasks",
     "smollm2_gguf",
+    "unregister_provider",
 ]

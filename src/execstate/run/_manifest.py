@@ -45,7 +45,12 @@ def check_compatible(old: RunManifest | None, sha: str, settings: list[Setting],
         before = old.settings.get(s.name)
         if before is None:
             continue
-        changed = [k for k, v in s.request_fingerprint().items() if before.get(k, _default(k)) != _jsonable(v)]
+        defaults = s.option_defaults()
+        changed = [
+            k
+            for k, v in s.request_fingerprint().items()
+            if before.get(k, _jsonable(defaults[k]) if k in defaults else _default(k)) != _jsonable(v)
+        ]
         if changed:
             raise SettingsError(
                 f"{out_dir}: setting {s.name!r} changed since its responses were recorded "
@@ -58,14 +63,19 @@ def _jsonable(value: Any) -> Any:
 
 
 _WRITTEN_WHEN_SET = (
-    "synthetic_contamination",
-    "synthetic_skill",
     "price_input_per_mtok",
     "price_output_per_mtok",
     "price_reasoning_per_mtok",
+    "price_batch_factor",
+    "price_batch_input_per_mtok",
+    "price_batch_output_per_mtok",
+    "batch",
+    "batch_poll_s",
+    "batch_max_requests",
 )
 """Setting fields added after manifests were first written: left out at their default, so a run that does
-not use them writes the manifest it wrote before, and a manifest without them reads as the default."""
+not use them writes the manifest it wrote before, and a manifest without them reads as the default. A
+provider's own keys (``synthetic_skill``, ...) are likewise written only when they differ from their default."""
 
 
 def _default(key: str) -> Any:
@@ -74,7 +84,10 @@ def _default(key: str) -> Any:
 
 def _recorded(s: Setting) -> dict[str, Any]:
     """The setting as the manifest records it (see ``_WRITTEN_WHEN_SET``)."""
-    return s.model_dump(mode="json", exclude={k for k in _WRITTEN_WHEN_SET if getattr(s, k) == _default(k)})
+    defaults = s.option_defaults()
+    at_default = {k for k in _WRITTEN_WHEN_SET if getattr(s, k) == _default(k)}
+    at_default |= {k for k, v in (s.model_extra or {}).items() if k in defaults and v == defaults[k]}
+    return s.model_dump(mode="json", exclude=at_default)
 
 
 def updated_manifest(

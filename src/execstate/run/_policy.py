@@ -19,8 +19,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from execstate.records import Response, Task
-from execstate.run._providers import Attempt, Provider
+from execstate.run._cache import ResponseCache
 from execstate.run._settings import Setting
+from execstate.run.providers import Attempt, Provider
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -56,12 +57,14 @@ async def run_cell(
     rng: random.Random | None = None,
     sleep: Sleep = asyncio.sleep,
     on_retry: Callable[[], None] | None = None,
+    cache: ResponseCache | None = None,
 ) -> Response:
     """Attempt one cell under the policy and return its one record.
 
     ``latency_s`` is the wall time of the last attempt; ``started_at`` and
     ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
-    found in an error string is replaced by ``***``. Raises ``SettingAborted``.
+    found in an error string is replaced by ``***``. A completed answer is also kept in ``cache``
+    (looking cells up there is the runner's job, before any provider is opened). Raises ``SettingAborted``.
     """
     rng = rng or random.Random()
     errors: list[str] = []
@@ -74,6 +77,8 @@ async def run_cell(
             errors.append(_redact(f"attempt {number}: {result.error}", secrets))
         if result.kind == "abort":
             raise SettingAborted(f"setting {setting.name!r}: {errors[-1]}")
+        if result.kind == "completed" and cache is not None:
+            cache.store(setting, task, sample, result)
         if result.kind == "completed" or not _should_retry(result, setting, number):
             return _record(provider, setting, task, sample, result, number, errors, latency, started_at)
         if on_retry is not None:

@@ -11,7 +11,7 @@ import random
 import signal
 import threading
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +19,7 @@ from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, Task, read_jsonl
+from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
     check_compatible,
     file_sha256,
@@ -27,12 +28,12 @@ from execstate.run._manifest import (
     updated_manifest,
     write_manifest,
 )
+from execstate.run._plan import PlanRow, plan_run
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
-from execstate.run._providers import OpenAIProvider, OracleProvider, Provider, ReplayProvider, preflight
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
-from execstate.run._synthetic import SyntheticProvider
+from execstate.run.providers import Provider, provider_entry
 
 RESPONSES_NAME = RUN_RESPONSES_NAME
 
@@ -53,10 +54,12 @@ class RunSummary:
     interrupted: bool = False
     """Stopped by Ctrl-C / SIGTERM; re-running the same command resumes."""
     repair: Repair | None = None
+    cached: dict[str, int] = field(default_factory=dict)
+    """Cells recorded from the response cache this invocation, by setting (never sent; not in ``recorded``)."""
 
     @property
     def new_records(self) -> int:
-        return sum(c["completed"] + c["no-response"] for c in self.recorded.values())
+        return sum(c["completed"] + c["no-response"] for c in self.recorded.values()) + sum(self.cached.values())
 
     @property
     def missing(self) -> int:
@@ -72,6 +75,7 @@ class RunSummary:
 class _Plan:
     setting: Setting
     cells: list[tuple[Task, int]]
+    cache: ResponseCache | None = None
 
 
 def run_tasks(
@@ -83,6 +87,7 @@ def run_tasks(
     samples: int = 1,
     limit: int | None = None,
     progress: bool | None = None,
+    cache: ResponseCache | Path | str | None = None,
 ) -> RunSummary:
     """Send every pending (task, setting, sample) cell and append its record to ``out_dir/responses.jsonl``.
 
@@ -90,12 +95,37 @@ def run_tasks(
     a settings TOML. ``setting`` selects one setting by name; ``limit`` keeps the
     first N tasks; ``samples`` numbers cells 0..N-1. Cells already recorded are
     skipped, so re-running resumes. ``progress`` forces the bars on or off
-    (default: on when stderr is a terminal). Raises ``SettingsError`` or
-    ``StoreError`` before any request is sent when the inputs are unusable.
+    (default: on when stderr is a terminal). ``cache`` (a folder or a
+    ``ResponseCache``) answers cells whose exact request was answered before,
+    in any run directory, without sending them; completed answers are added
+    to it. Raises ``SettingsError`` or ``StoreError`` before any request is
+    sent when the inputs are unusable.
     Blocking: use ``arun_tasks`` inside a running event loop.
     """
-    coro = arun_tasks(tasks, settings, out_dir, setting=setting, samples=samples, limit=limit, progress=progress)
+    coro = arun_tasks(
+        tasks, settings, out_dir, setting=setting, samples=samples, limit=limit, progress=progress, cache=cache
+    )
     return event_loop_run(coro)
+
+
+def plan_tasks(
+    tasks: Sequence[Task] | Path | str,
+    settings: Sequence[Setting] | Path | str,
+    out_dir: Path | str | None,
+    *,
+    setting: str | None = None,
+    samples: int = 1,
+    limit: int | None = None,
+    cache: ResponseCache | Path | str | None = None,
+    batch: bool = False,
+) -> list[PlanRow]:
+    """What ``run_tasks`` with the same arguments would send and could cost (``run/_plan.py``), per setting.
+
+    Sends nothing, opens no connection, needs no API key and writes nothing to ``out_dir``."""
+    task_list, _, _ = _load_tasks(tasks)
+    chosen = _select(list(load_settings(settings) if isinstance(settings, (str, Path)) else settings), setting)
+    selected = task_list if limit is None else task_list[:limit]
+    return plan_run(selected, chosen, out_dir, samples=samples, cache=cache, batch=batch)
 
 
 def event_loop_run(coro: Any) -> Any:
@@ -117,6 +147,7 @@ async def arun_tasks(
     samples: int = 1,
     limit: int | None = None,
     progress: bool | None = None,
+    cache: ResponseCache | Path | str | None = None,
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
@@ -135,6 +166,8 @@ async def arun_tasks(
         plans = [_plan(s, selected, samples, recorded) for s in chosen]
         planned = len(selected) * samples * len(chosen)
         summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
+        response_cache = cache if isinstance(cache, ResponseCache) or cache is None else ResponseCache(cache)
+        hits = _answer_from_cache(plans, response_cache, summary) if response_cache is not None else []
         try:
             providers, secrets = await _open_providers([p.setting for p in plans if p.cells])
             try:
@@ -143,8 +176,10 @@ async def arun_tasks(
                     settings=[s.name for s in chosen],
                     samples=samples,
                     limit=limit,
+                    cached=dict(summary.cached) if response_cache is not None else None,
                 )
                 write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
+                store.append(hits)  # cells the cache answered: durable before the first request goes out
                 with _collector_frozen():
                     await _execute(plans, providers, secrets, store, summary, RunProgress(progress))
             finally:
@@ -153,6 +188,25 @@ async def arun_tasks(
         finally:
             store.close()
     return summary
+
+
+def _answer_from_cache(plans: list[_Plan], cache: ResponseCache, summary: RunSummary) -> list[Response]:
+    """The records of the planned cells the cache answers; the plans keep only the others (so a setting
+    whose every cell is cached opens no connection). Completed answers of this run go to the cache."""
+    answered: list[Response] = []
+    for plan in plans:
+        hits: list[Response] = []
+        rest: list[tuple[Task, int]] = []
+        for task, sample in plan.cells:
+            hit = cache.lookup(plan.setting, task, sample)
+            if hit is None:
+                rest.append((task, sample))
+            else:
+                hits.append(hit)
+        answered += hits
+        summary.cached[plan.setting.name] = len(hits)
+        plan.cells, plan.cache = rest, cache
+    return answered
 
 
 def _load_tasks(tasks: Sequence[Task] | Path | str) -> tuple[list[Task], str, str | None]:
@@ -187,40 +241,13 @@ def _plan(setting: Setting, tasks: list[Task], samples: int, recorded: dict[Cell
     return _Plan(setting, cells)
 
 
-async def _open_openai(s: Setting) -> tuple[Provider, list[str]]:
-    key = s.api_key()
-    await preflight(s, key)
-    return OpenAIProvider(s, key), [key] if key else []
-
-
-async def _open_oracle(s: Setting) -> tuple[Provider, list[str]]:
-    return OracleProvider(), []
-
-
-async def _open_synthetic(s: Setting) -> tuple[Provider, list[str]]:
-    return SyntheticProvider(s.name, skill=s.synthetic_skill, contamination=s.synthetic_contamination), []
-
-
-async def _open_replay(s: Setting) -> tuple[Provider, list[str]]:
-    return ReplayProvider(Path(str(s.replay_file)), model=s.model), []
-
-
-PROVIDERS: dict[str, Callable[[Setting], Awaitable[tuple[Provider, list[str]]]]] = {
-    "openai": _open_openai,
-    "oracle": _open_oracle,
-    "synthetic": _open_synthetic,
-    "replay": _open_replay,
-}
-"""A setting's ``provider`` -> an async factory of its provider and the secrets never to write."""
-
-
 async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider], tuple[str, ...]]:
     """Build each setting's provider; for endpoints, check the key variable and reachability first."""
     providers: dict[str, Provider] = {}
     secrets: list[str] = []
     try:
         for s in settings:
-            providers[s.name], keys = await PROVIDERS[s.provider](s)
+            providers[s.name], keys = await provider_entry(s.provider).open(s)
             secrets += keys
     except BaseException:
         for p in providers.values():
@@ -375,6 +402,7 @@ async def _run_plan(
                 secrets=secrets,
                 rng=rng,
                 on_retry=lambda: progress.note(name, "retry", advance=False),
+                cache=plan.cache,
             )
             writer.put(rec)  # no await between receiving and queueing: nothing to lose on cancel
             progress.note(name, rec.status, advance=True)

@@ -5,19 +5,19 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from execstate.errors import SettingsError
 
-Provider = Literal["openai", "oracle", "replay", "synthetic"]
-"""Names of ``execstate.run._runner.PROVIDERS``; a new provider adds its name here and its factory there."""
+_Options = TypeVar("_Options", bound=BaseModel)
 Reasoning = Literal["off", "minimal", "low", "medium", "high"]
 
 # Fields that change what a request asks for. A resumed run refuses to mix
-# responses recorded under different values of these under one setting name;
-# the other fields (concurrency, timeouts, retry knobs) may change between runs.
+# responses recorded under different values of these (and of the provider's own
+# keys) under one setting name; the other fields (concurrency, timeouts, retry
+# knobs, prices, batch) may change between runs.
 REQUEST_FIELDS = (
     "provider",
     "base_url",
@@ -29,24 +29,28 @@ REQUEST_FIELDS = (
     "temperature",
     "top_p",
     "extra_body",
-    "replay_file",
-    "synthetic_contamination",
-    "synthetic_skill",
 )
 
 
 class Setting(BaseModel):
-    """One model configuration (SPEC section 8). Unknown keys are refused."""
+    """One model configuration (SPEC section 8). Keys that are neither common nor the provider's are refused.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    The keys every provider shares are fields here; a provider's own keys (``replay_file``,
+    ``synthetic_skill``, ``thinking_budget``, ...) sit flat in the same table and are validated by the
+    provider's ``options`` model (``execstate.run.provider_entry(name).options``), read with ``options()``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     name: str = Field(min_length=1)
     """Label used in every record and table."""
-    provider: Provider = "openai"
-    """``openai``: any OpenAI-compatible chat-completions endpoint; ``oracle``: answers each
-    task with its oracle (a pipeline check); ``replay``: answers from ``replay_file``."""
+    provider: str = "openai"
+    """A registered provider (``execstate.run.provider_names()``): ``openai`` (any OpenAI-compatible
+    chat-completions endpoint), ``openai-responses``, ``anthropic``, ``gemini`` (the vendors' native APIs),
+    ``oracle`` (answers each task with its oracle, a pipeline check), ``replay``, ``synthetic``."""
     base_url: str | None = None
-    """Endpoint root including the version path, e.g. ``http://127.0.0.1:8000/v1``."""
+    """Endpoint root; default: the provider's vendor API root. ``openai``: including the version path,
+    e.g. ``http://127.0.0.1:8000/v1``; ``anthropic`` and ``gemini``: without it (``https://api.anthropic.com``)."""
     model: str | None = None
     api_key_env: str | None = None
     """Name of the environment variable holding the key; the key itself is never stored."""
@@ -65,8 +69,6 @@ class Setting(BaseModel):
     top_p: float | None = None
     extra_body: dict[str, Any] = Field(default_factory=dict)
     """Provider-specific request fields, merged last (they override the fields above)."""
-    replay_file: str | None = None
-    """``replay`` only: JSONL of ``{task_id, text}`` (optional ``sample``), relative to the TOML."""
     max_attempts: int = Field(default=6, ge=1)
     """Attempt budget per cell for retryable failures (429, 5xx, connection errors)."""
     backoff_initial_s: float = Field(default=2.0, ge=0)
@@ -75,15 +77,6 @@ class Setting(BaseModel):
     retry_timeouts: bool = False
     """Re-send a request that hit ``timeout_s`` (off by default: the time was likely paid for)."""
     connect_timeout_s: float = Field(default=30.0, gt=0)
-    synthetic_contamination: float = Field(default=0.0, allow_inf_nan=False)
-    """``synthetic`` only: logit added to the chance of a right answer on every task that is not fresh
-    (``records.is_fresh``), so the simulated predictor does better on published inputs than on fresh ones,
-    as a model trained on them would. 0 (the default) answers exactly as without it; refused for other
-    providers. Written to the run manifest only when not 0."""
-    synthetic_skill: float = Field(default=4.0, allow_inf_nan=False)
-    """``synthetic`` only: the simulated predictor's logit intercept (higher: fewer errors). 4 (the default)
-    answers exactly as before it existed; refused for other providers. Written to the run manifest only when
-    not 4."""
     price_input_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """Price of a million prompt tokens (any currency, the same for every setting compared); ``None``: not
     priced. Read by ``execstate leaderboard`` only; written to the run manifest only when set."""
@@ -91,17 +84,69 @@ class Setting(BaseModel):
     """Price of a million completion tokens (hidden reasoning included unless ``price_reasoning_per_mtok``)."""
     price_reasoning_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """Price of a million reasoning tokens when it differs from the output price; ``None``: priced as output."""
+    price_batch_factor: float = Field(default=0.5, ge=0, allow_inf_nan=False)
+    """A cell answered through the vendor's batch API costs this fraction of the prices above (0.5: the
+    half price OpenAI and Anthropic charge), unless ``price_batch_input_per_mtok`` and
+    ``price_batch_output_per_mtok`` name the batch prices themselves."""
+    price_batch_input_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_batch_output_per_mtok: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    batch: bool = False
+    """Send this setting's cells through the vendor's batch API (``openai``, ``anthropic``) instead of live
+    requests, as ``execstate run --batch`` does for every setting that has a batch form."""
+    batch_poll_s: float = Field(default=30.0, gt=0, allow_inf_nan=False)
+    """Seconds between two polls of a submitted batch."""
+    batch_max_requests: int = Field(default=10_000, gt=0)
+    """Cells per submitted batch (the vendors allow up to 50,000 / 100,000)."""
 
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:
-        if self.provider == "openai" and not (self.base_url and self.model):
-            raise ValueError("provider 'openai' needs base_url and model")
-        if self.provider == "replay" and not self.replay_file:
-            raise ValueError("provider 'replay' needs replay_file")
-        for knob, default in (("synthetic_contamination", 0.0), ("synthetic_skill", 4.0)):
-            if self.provider != "synthetic" and getattr(self, knob) != default:
-                raise ValueError(f"{knob} is a knob of provider 'synthetic' only, not {self.provider!r}; remove it")
+        from execstate.run.providers import provider_entry
+
+        try:
+            entry = provider_entry(self.provider)
+        except SettingsError as exc:
+            raise ValueError(str(exc)) from None
+        extra = dict(self.model_extra or {})
+        own = set(entry.options.model_fields) if entry.options is not None else set()
+        for key in sorted(set(extra) - own):
+            raise ValueError(_unknown_key(key, self.provider, own))
+        if entry.options is not None:
+            try:
+                entry.options.model_validate(extra)
+            except ValidationError as exc:
+                problems = "; ".join(_describe(err) for err in exc.errors())
+                raise ValueError(f"provider {self.provider!r}: {problems}") from None
+        missing = [k for k in entry.needs if not getattr(self, k)]
+        if missing:
+            raise ValueError(f"provider {self.provider!r} needs {' and '.join(missing)}")
+        if entry.check is not None:
+            entry.check(self)
         return self
+
+    def options(self, model: type[_Options]) -> _Options:
+        """The provider's own keys of this setting, validated by ``model`` (defaults filled in)."""
+        return model.model_validate(self.model_extra or {})
+
+    @property
+    def endpoint_root(self) -> str:
+        """``base_url``, or the provider's vendor API root when the setting gives none."""
+        from execstate.run.providers import provider_entry
+
+        root = self.base_url or provider_entry(self.provider).default_base_url
+        if not root:
+            raise SettingsError(f"setting {self.name!r}: provider {self.provider!r} needs base_url")
+        return root
+
+    def option_defaults(self) -> dict[str, Any]:
+        """The provider's own keys at their defaults (for keys a setting leaves out)."""
+        from execstate.run.providers import provider_entry
+
+        options = provider_entry(self.provider).options
+        if options is None:
+            return {}
+        return {
+            k: f.default for k, f in options.model_fields.items() if not f.is_required() and f.default_factory is None
+        }
 
     @property
     def effective_timeout_s(self) -> float:
@@ -111,8 +156,9 @@ class Setting(BaseModel):
         return 1800.0 if self.reasoning == "off" else 3600.0
 
     def request_fingerprint(self) -> dict[str, Any]:
-        """The fields that determine what is asked (see ``REQUEST_FIELDS``)."""
-        return {k: getattr(self, k) for k in REQUEST_FIELDS}
+        """The fields that determine what is asked: ``REQUEST_FIELDS`` and the provider's own keys."""
+        own = {**self.option_defaults(), **(self.model_extra or {})}
+        return {**{k: getattr(self, k) for k in REQUEST_FIELDS}, **own}
 
     def api_key(self) -> str | None:
         """The key from ``api_key_env``; ``None`` when no variable is named.
@@ -166,8 +212,22 @@ def _parse_table(path: Path, index: int, table: dict[str, Any]) -> Setting:
         raise SettingsError(f"{path}: setting {label}: {problems}") from None
 
 
+def _unknown_key(key: str, provider: str, own: set[str]) -> str:
+    """Why ``key`` is refused: another provider's key, or no key at all (with the ones allowed)."""
+    from execstate.run.providers import provider_entry, provider_names
+
+    for name in provider_names():
+        options = provider_entry(name).options
+        if options is not None and key in options.model_fields:
+            return f"{key} is a knob of provider {name!r} only, not {provider!r}; remove it"
+    keys = ", ".join([*Setting.model_fields, *sorted(own)])
+    return f"unknown key {key!r} for provider {provider!r} (allowed: {keys})"
+
+
 def _describe(err: Any) -> str:
     key = ".".join(str(p) for p in err.get("loc", ())) or "(setting)"
     if err.get("type") == "extra_forbidden":
-        return f"unknown key {key!r} (allowed: {', '.join(Setting.model_fields)})"
+        return f"unknown key {key!r}"
+    if err.get("type") == "missing":
+        return f"needs {key}"
     return f"{key}: {err.get('msg')}"

@@ -98,6 +98,19 @@ def open_store(path: Path) -> tuple[ResponseStore, dict[CellKey, Response], Repa
     return ResponseStore(path), recorded, repair
 
 
+def read_recorded_keys(path: Path) -> set[CellKey]:
+    """The cells recorded in ``path``, read without repairing or checking anything (a torn or bad line is
+    skipped): for looking, as ``run --plan`` does; ``open_store`` is the reader that runs trust."""
+    keys: set[CellKey] = set()
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try:
+                keys.add(cell_key(Response.model_validate_json(line)))
+            except ValueError:
+                continue
+    return keys
+
+
 def _read_records(path: Path) -> list[tuple[int, Response]]:
     out: list[tuple[int, Response]] = []
     with open(path, encoding="utf-8") as fh:

@@ -38,8 +38,11 @@ import json
 import math
 import re
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from execstate.records import STATE_ARMS, Task, Usage, is_fresh, prompt_variant
-from execstate.run._providers import Attempt
+from execstate.run._settings import Setting
+from execstate.run.providers._base import Attempt, Opened, ProviderEntry
 
 _ARM_BONUS = {
     "short-trace-final": 1.0,
@@ -156,3 +159,32 @@ class SyntheticProvider:
 
     async def aclose(self) -> None:
         return None
+
+
+class SyntheticOptions(BaseModel):
+    """The keys a ``synthetic`` setting adds (flat in its ``[[setting]]`` table)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    synthetic_contamination: float = Field(default=0.0, allow_inf_nan=False)
+    """Logit added to the chance of a right answer on every task that is not fresh (``records.is_fresh``), so
+    the simulated predictor does better on published inputs than on fresh ones, as a model trained on them
+    would. 0 (the default) answers exactly as without it. Written to the run manifest only when not 0."""
+    synthetic_skill: float = Field(default=4.0, allow_inf_nan=False)
+    """The simulated predictor's logit intercept (higher: fewer errors). 4 (the default) answers exactly as
+    before it existed. Written to the run manifest only when not 4."""
+
+
+async def _open(setting: Setting) -> Opened:
+    options = setting.options(SyntheticOptions)
+    return SyntheticProvider(
+        setting.name, skill=options.synthetic_skill, contamination=options.synthetic_contamination
+    ), []
+
+
+ENTRY = ProviderEntry(
+    name="synthetic",
+    open=_open,
+    options=SyntheticOptions,
+    description="a seeded simulated predictor whose errors rise with trace length (a pipeline check)",
+)
