@@ -115,7 +115,8 @@ def run_pipeline(
     chosen = _settings(settings_file, settings, setting)
     selected = built.tasks if limit is None else built.tasks[:limit]
     log(f"[2/5] running {len(selected)} tasks on {', '.join(s.name for s in chosen)} -> {out / 'run'}")
-    run_tasks(built.tasks, chosen, out / "run", samples=samples, limit=limit)
+    # the file, not the records: the run manifest then names it, so `grade --run` and `leaderboard` read the run
+    run_tasks(out / "build" / "tasks.jsonl", chosen, out / "run", samples=samples, limit=limit)
     wanted = ({t.task_id for t in selected}, {s.name for s in chosen})
     responses = [  # an earlier run into the directory may have asked for more tasks or settings
         r

@@ -1,0 +1,184 @@
+"""Every provider through its own door, end to end: one settings file with a setting per provider (reasoning on
+and off) runs through the pipeline against loopback servers of each vendor's protocol and gives a report and a
+leaderboard; and a provider registered from outside the package runs a pipeline too."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from execstate.grade import GRADES_NAME, grade_run
+from execstate.leaderboard import write_leaderboard
+from execstate.pipeline import run_pipeline
+from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
+from execstate.run import Attempt, ProviderEntry, Setting, register_provider, render_messages, unregister_provider
+from execstate.testing.fake_anthropic import FakeAnthropic
+from execstate.testing.fake_gemini import FakeGemini
+from execstate.testing.fake_openai import FakeOpenAIResponses
+from execstate.testing.loopback import Reply, Request, ScriptedServer, completion
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = (ROOT / "examples" / "collatz", ROOT / "examples" / "nested_inner")
+KEYS = {"EXECSTATE_T_OPENAI": "sk-o", "EXECSTATE_T_ANTHROPIC": "sk-a", "EXECSTATE_T_GEMINI": "g-k"}
+
+
+class Oracles:
+    """Answers a request with the oracle of the task whose system prompt it carries (tasks read lazily: the
+    pipeline writes them before it runs)."""
+
+    def __init__(self, tasks_file: Path) -> None:
+        self.tasks_file = tasks_file
+        self._by_prompt: dict[str, str] | None = None
+
+    def __call__(self, body: Any) -> str:
+        if self._by_prompt is None:
+            tasks = list(read_jsonl(self.tasks_file, Task))
+            self._by_prompt = {render_messages(t)[0]["content"]: t.oracle for t in tasks}
+        text = "\n".join(_strings(body))
+        for prompt, oracle in self._by_prompt.items():
+            if prompt in text:
+                return json.dumps({"output": oracle.removesuffix("\n")})
+        return '{"output": "no task found"}'
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+SETTINGS = """
+[[setting]]
+name = "{provider}-{reasoning}"
+provider = "{provider}"
+base_url = "{url}"
+model = "{model}"
+api_key_env = "{key}"
+reasoning = "{reasoning}"
+max_output_tokens = 20000
+price_input_per_mtok = 1.0
+price_output_per_mtok = 4.0
+backoff_initial_s = 0
+"""
+
+
+def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboard(tmp_path, monkeypatch):
+    for k, v in KEYS.items():
+        monkeypatch.setenv(k, v)
+    out = tmp_path / "out"
+    answer = Oracles(out / "build" / "tasks.jsonl")
+
+    def chat(req: Request) -> Reply:
+        usage = {"prompt_tokens": 50, "completion_tokens": 9, "completion_tokens_details": {"reasoning_tokens": 4}}
+        return Reply(body=completion(answer(req.body), usage=usage))
+
+    servers: list[Any] = [
+        ScriptedServer(chat),
+        FakeAnthropic(api_key=KEYS["EXECSTATE_T_ANTHROPIC"], answer=answer, models=("claude-test",)),
+        FakeGemini(key=KEYS["EXECSTATE_T_GEMINI"], answer=answer),
+        FakeOpenAIResponses(key=KEYS["EXECSTATE_T_OPENAI"], answer=answer),
+    ]
+    for s in servers:
+        s.start()
+    try:
+        chat_server, anthropic, gemini, responses = servers
+        doors = [
+            ("openai", chat_server.url, "gpt-test", "EXECSTATE_T_OPENAI"),
+            ("anthropic", anthropic.url, "claude-test", "EXECSTATE_T_ANTHROPIC"),
+            ("gemini", gemini.url, "gemini-2.5-flash", "EXECSTATE_T_GEMINI"),
+            ("openai-responses", responses.url + "/v1", "gpt-5-test", "EXECSTATE_T_OPENAI"),
+        ]
+        text = "".join(
+            SETTINGS.format(provider=p, url=u, model=m, key=k, reasoning=r) for p, u, m, k in doors for r in ("off", "low")
+        )
+        settings = tmp_path / "settings.toml"
+        settings.write_text(text)
+        result = run_pipeline(out, studies=(), paths=CASES, settings_file=settings, log=lambda *_: None)
+    finally:
+        for s in servers:
+            s.stop()
+
+    responses_ = list(read_jsonl(result.responses, Response))
+    names = {f"{p}-{r}" for p, *_ in doors for r in ("off", "low")}
+    assert {r.setting for r in responses_} == names
+    assert all(r.status == "completed" for r in responses_), [r.errors for r in responses_ if r.errors][:3]
+    grades = list(read_jsonl(result.grades, Grade))
+    assert len(grades) == 8 * 4 * len(CASES) and {g.status for g in grades} == {"correct-valid"}
+    by = {(r.setting, r.task_id): r for r in responses_}
+    task = next(iter(read_jsonl(result.tasks, Task))).task_id
+    # each door's own records: reasoning tokens where the vendor counts them apart, thinking text recorded
+    assert by[("openai-low", task)].usage.reasoning_tokens == 4
+    assert by[("gemini-low", task)].usage.reasoning_tokens is not None
+    assert by[("gemini-low", task)].reasoning and by[("anthropic-low", task)].reasoning
+    assert by[("anthropic-low", task)].usage.reasoning_tokens is None  # Anthropic does not count it apart
+    assert by[("openai-responses-low", task)].usage.reasoning_tokens is not None
+    assert by[("anthropic-off", task)].reasoning is None and by[("gemini-off", task)].usage.reasoning_tokens is None
+    assert "<html" in result.report.read_text(encoding="utf-8").lower()
+
+    # a leaderboard over the run: every setting priced
+    graded = grade_run(out / "run", result.tasks)
+    write_jsonl(out / "run" / GRADES_NAME, graded.grades)
+    board = write_leaderboard([out / "run"], tmp_path / "board")
+    rows = json.loads(board.json.read_text())
+    assert {r["setting"] for r in rows["overall"]} == names
+    assert board.html.exists()
+
+
+class EchoOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    echo_wrong: bool = False
+
+
+class EchoProvider:
+    name = "echo"
+    pipeline_check = False
+
+    def __init__(self, wrong: bool) -> None:
+        self.model: str | None = "echo-1"
+        self.wrong = wrong
+
+    async def attempt(self, task: Task, sample: int) -> Attempt:
+        answer = "wrong" if self.wrong else task.oracle.removesuffix("\n")
+        return Attempt("completed", text=json.dumps({"output": answer}), finish_reason="stop")
+
+    async def aclose(self) -> None:
+        return None
+
+
+async def _open_echo(setting: Setting) -> tuple[EchoProvider, list[str]]:
+    return EchoProvider(setting.options(EchoOptions).echo_wrong), []
+
+
+@pytest.fixture
+def echo() -> Iterator[None]:
+    register_provider(ProviderEntry(name="echo", open=_open_echo, options=EchoOptions))  # type: ignore[arg-type]
+    yield
+    unregister_provider("echo")
+
+
+def test_a_provider_registered_from_outside_runs_a_pipeline(tmp_path, echo):
+    settings = tmp_path / "settings.toml"
+    settings.write_text(
+        '[[setting]]\nname = "right"\nprovider = "echo"\n\n'
+        '[[setting]]\nname = "wrong"\nprovider = "echo"\necho_wrong = true\n'
+    )
+    result = run_pipeline(tmp_path / "out", studies=(), paths=CASES[:1], settings_file=settings, log=lambda *_: None)
+    grades = list(read_jsonl(result.grades, Grade))
+    assert {g.status for g in grades if g.setting == "right"} == {"correct-valid"}
+    assert not any(g.status.startswith("correct") for g in grades if g.setting == "wrong")
+    responses_ = list(read_jsonl(result.responses, Response))
+    assert {(r.provider, r.model) for r in responses_} == {("echo", "echo-1")}
+    manifest = json.loads((tmp_path / "out" / "run" / "run_manifest.json").read_text())
+    assert manifest["settings"]["wrong"]["echo_wrong"] is True and "echo_wrong" not in manifest["settings"]["right"]
+    with pytest.raises(Exception, match="unknown key 'echo_loud'"):
+        Setting(name="x", provider="echo", echo_loud=1)
