@@ -128,3 +128,22 @@ def test_prices_and_skill_leave_the_manifest_of_a_setting_without_them_unchanged
 def test_synthetic_skill_is_refused_for_other_providers():
     with pytest.raises(ValueError, match="synthetic_skill is a knob of provider 'synthetic' only"):
         Setting(name="o", provider="oracle", synthetic_skill=1.0)
+
+
+def test_batch_cells_cost_the_batch_price(fixture):
+    tasks, grades, responses = fixture
+    batched = [r.model_copy(update={"batch_id": "batch_1"}) for r in responses]
+    live = cost_rows(tasks, grades, responses, {"s": PRICES})[0]["cost"]
+    # default: half of every price (OpenAI's and Anthropic's batch discount)
+    assert cost_rows(tasks, grades, batched, {"s": PRICES})[0]["cost"] == pytest.approx(live / 2)
+    assert cost_rows(tasks, grades, batched, {"s": {**PRICES, "price_batch_factor": 0.25}})[0]["cost"] == pytest.approx(
+        live / 4
+    )
+    # explicit batch prices win over the factor: (1000*1 + 500*4) = 3000 per million for the first response
+    explicit = {**PRICES, "price_batch_input_per_mtok": 1.0, "price_batch_output_per_mtok": 4.0}
+    assert response_cost(batched[0], explicit) == pytest.approx(0.003)
+    # a reasoning price keeps its ratio to the output price (20/10 of 4.0): 1000*1 + 200*4 + 300*8 = 4200
+    assert response_cost(batched[0], {**explicit, "price_reasoning_per_mtok": 20.0}) == pytest.approx(0.0042)
+    # a mixed run: only the batch cells are discounted
+    mixed = [batched[0], *responses[1:]]
+    assert cost_rows(tasks, grades, mixed, {"s": PRICES})[0]["cost"] == pytest.approx(live - 0.007 / 2)
