@@ -66,7 +66,7 @@ def fakes() -> Iterator[list[FakeAnthropic]]:
 
 
 def _fake(fakes: list[FakeAnthropic], **kwargs: Any) -> FakeAnthropic:
-    fake = FakeAnthropic(api_key=KEY, answer=_echo, **kwargs)
+    fake = FakeAnthropic(key=KEY, answer=_echo, **kwargs)
     fake.start()
     fakes.append(fake)
     return fake

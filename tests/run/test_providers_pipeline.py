@@ -84,7 +84,7 @@ def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboar
 
     servers: list[Any] = [
         ScriptedServer(chat),
-        FakeAnthropic(api_key=KEYS["EXECSTATE_T_ANTHROPIC"], answer=answer, models=("claude-test",)),
+        FakeAnthropic(key=KEYS["EXECSTATE_T_ANTHROPIC"], answer=answer, models=("claude-test",)),
         FakeGemini(key=KEYS["EXECSTATE_T_GEMINI"], answer=answer),
         FakeOpenAIResponses(key=KEYS["EXECSTATE_T_OPENAI"], answer=answer),
     ]

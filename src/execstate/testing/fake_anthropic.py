@@ -117,20 +117,20 @@ def overloaded() -> web.Response:
 
 
 class FakeAnthropic(VendorServer):
-    """``with FakeAnthropic(api_key="k") as fake:`` serves the Messages API at ``fake.url``."""
+    """``with FakeAnthropic(key="k") as fake:`` serves the Messages API at ``fake.url``."""
 
     thinking_text = "Let me trace the program step by step."
 
     def __init__(
         self,
         *,
-        api_key: str = "sk-ant-test",
+        key: str = "sk-ant-test",
         answer: Answer = default_answer,
         script: Script | None = None,
         models: tuple[str, ...] = ("claude-test",),
     ) -> None:
         super().__init__()
-        self.api_key = api_key
+        self.key = key
         self.answer = answer
         self.script = script
         self.models = models
@@ -144,7 +144,7 @@ class FakeAnthropic(VendorServer):
         key = request.headers.get("x-api-key")
         if key is None:
             return error_reply("authentication_error", "x-api-key header is required")
-        if key != self.api_key:
+        if key != self.key:
             return error_reply("authentication_error", "invalid x-api-key")
         if not request.headers.get("anthropic-version"):
             return error_reply("invalid_request_error", "anthropic-version: header is required")
