@@ -79,6 +79,8 @@ PUBLIC = {
     },
     "execstate.run": {
         "Attempt",
+        "BATCH_JOURNAL_NAME",
+        "BatchCounts",
         "CacheWarning",
         "ResponseCache",
         "default_cache_dir",

@@ -34,6 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send nothing: print per setting the cells and requests to send (after resume and cache), "
         "estimated input tokens and the cost range, live and batch",
     )
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="send the cells of every setting whose provider has a batch API (openai, anthropic) through the "
+        "vendor's batches, at half price, polling until they end; journal in OUT/batches.jsonl, re-run to resume",
+    )
+    p.add_argument(
+        "--batch-fallback",
+        choices=("batch", "live"),
+        default="batch",
+        help="cells a batch sends back expired, canceled or failed: send them in a next batch (default) or live",
+    )
     p.set_defaults(func=_handle)
 
 
@@ -64,7 +76,9 @@ def _handle(args: argparse.Namespace) -> int:
         rows = plan_tasks(args.tasks, args.settings, args.out, batch=bool(getattr(args, "batch", False)), **common)
         print(format_plan(rows))
         return 0
-    summary = run_tasks(args.tasks, args.settings, args.out, **common)
+    summary = run_tasks(
+        args.tasks, args.settings, args.out, batch=args.batch, batch_fallback=args.batch_fallback, **common
+    )
     print(format_summary(summary))
     if summary.interrupted:
         return 130
@@ -84,6 +98,13 @@ def format_summary(summary: Any) -> str:
             f"{name}: {counts['completed']} completed, {counts['no-response']} no-response, "
             f"{counts['retry']} retries{from_cache}"
         )
+    for name, b in getattr(summary, "batches", {}).items():
+        live = f", {b.live} sent live" if b.live else ""
+        lines.append(
+            f"{name}: batches: {b.submitted} submitted ({b.cells} cells), {b.resumed} resumed, "
+            f"{b.resent} cells re-sent{live}"
+        )
+    lines.extend(getattr(summary, "notes", []))
     for name, reason in summary.aborted.items():
         lines.append(f"{name}: STOPPED: {reason}")
     lines.append(

@@ -2,6 +2,8 @@
 
 from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
+from execstate.run._batch import JOURNAL_NAME as BATCH_JOURNAL_NAME
+from execstate.run._batch import BatchCounts
 from execstate.run._cache import CacheWarning, ResponseCache, default_cache_dir
 from execstate.run._local import (
     SMOLLM2_ALIAS,
@@ -34,11 +36,13 @@ from execstate.run.providers.replay import ReplayProvider
 from execstate.run.providers.synthetic import SyntheticProvider
 
 __all__ = [
+    "BATCH_JOURNAL_NAME",
     "RESPONSES_NAME",
     "SMOLLM2_ALIAS",
     "SYSTEM_TEMPLATE",
     "USER_MESSAGE",
     "Attempt",
+    "BatchCounts",
     "CacheWarning",
     "LlamaServer",
     "LocalModelError",

@@ -33,6 +33,8 @@ class RunProgress:
 
     def __init__(self, enabled: bool | None = None) -> None:
         self.counts: dict[str, Counter[str]] = {}
+        self.labels: dict[str, str] = {}
+        """The last label ``describe`` gave each setting (kept with or without bars)."""
         if enabled is None:
             enabled = sys.stderr.isatty()
         self._progress: Progress | None = None
@@ -61,6 +63,12 @@ class RunProgress:
             c = self.counts[setting]
             text = f"ok {c['completed']}  no-response {c['no-response']}  retries {c['retry']}"
             self._progress.update(self._ids[setting], advance=1 if advance else 0, status=text)
+
+    def describe(self, setting: str, label: str) -> None:
+        """Replace the setting's bar label (batch runs show submitted, in-progress and done counts there)."""
+        self.labels[setting] = label
+        if self._progress is not None and setting in self._ids:
+            self._progress.update(self._ids[setting], description=label)
 
     def __enter__(self) -> RunProgress:
         if self._progress is not None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, Task, read_jsonl
+from execstate.run._batch import BatchCounts, BatchRun, Fallback
 from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
     check_compatible,
@@ -56,6 +57,10 @@ class RunSummary:
     repair: Repair | None = None
     cached: dict[str, int] = field(default_factory=dict)
     """Cells recorded from the response cache this invocation, by setting (never sent; not in ``recorded``)."""
+    batches: dict[str, BatchCounts] = field(default_factory=dict)
+    """Per setting run through vendor batches: batches submitted now, resumed, cells re-sent (``run/_batch.py``)."""
+    notes: list[str] = field(default_factory=list)
+    """Remarks on how settings were run (a setting asked to batch whose provider has no batch API)."""
 
     @property
     def new_records(self) -> int:
@@ -88,6 +93,8 @@ def run_tasks(
     limit: int | None = None,
     progress: bool | None = None,
     cache: ResponseCache | Path | str | None = None,
+    batch: bool = False,
+    batch_fallback: Fallback = "batch",
 ) -> RunSummary:
     """Send every pending (task, setting, sample) cell and append its record to ``out_dir/responses.jsonl``.
 
@@ -98,12 +105,25 @@ def run_tasks(
     (default: on when stderr is a terminal). ``cache`` (a folder or a
     ``ResponseCache``) answers cells whose exact request was answered before,
     in any run directory, without sending them; completed answers are added
-    to it. Raises ``SettingsError`` or ``StoreError`` before any request is
-    sent when the inputs are unusable.
+    to it. ``batch`` sends every setting whose provider has a batch API
+    (``openai``, ``anthropic``) through the vendor's batches, as a setting with
+    ``batch = true`` always is; cells a batch sends back expired or failed go
+    in a next batch, or live with ``batch_fallback="live"`` (``run/_batch.py``,
+    journal ``out_dir/batches.jsonl``). Raises ``SettingsError`` or
+    ``StoreError`` before any request is sent when the inputs are unusable.
     Blocking: use ``arun_tasks`` inside a running event loop.
     """
     coro = arun_tasks(
-        tasks, settings, out_dir, setting=setting, samples=samples, limit=limit, progress=progress, cache=cache
+        tasks,
+        settings,
+        out_dir,
+        setting=setting,
+        samples=samples,
+        limit=limit,
+        progress=progress,
+        cache=cache,
+        batch=batch,
+        batch_fallback=batch_fallback,
     )
     return event_loop_run(coro)
 
@@ -148,6 +168,8 @@ async def arun_tasks(
     limit: int | None = None,
     progress: bool | None = None,
     cache: ResponseCache | Path | str | None = None,
+    batch: bool = False,
+    batch_fallback: Fallback = "batch",
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
@@ -166,6 +188,16 @@ async def arun_tasks(
         plans = [_plan(s, selected, samples, recorded) for s in chosen]
         planned = len(selected) * samples * len(chosen)
         summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
+        batches = BatchRun.open(  # before the cache answers cells: it keeps each setting's plan as made
+            out,
+            [(p.setting, p.cells) for p in plans],
+            batch=batch,
+            fallback=batch_fallback,
+            recorded=recorded,
+            tasks=task_list,
+            counts=summary.batches,
+            notes=summary.notes,
+        )
         response_cache = cache if isinstance(cache, ResponseCache) or cache is None else ResponseCache(cache)
         hits = _answer_from_cache(plans, response_cache, summary) if response_cache is not None else []
         try:
@@ -181,12 +213,14 @@ async def arun_tasks(
                 write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
                 store.append(hits)  # cells the cache answered: durable before the first request goes out
                 with _collector_frozen():
-                    await _execute(plans, providers, secrets, store, summary, RunProgress(progress))
+                    await _execute(plans, providers, secrets, store, summary, RunProgress(progress), batches)
             finally:
                 for provider in providers.values():
                     await provider.aclose()
         finally:
             store.close()
+            if batches is not None:
+                batches.close()
     return summary
 
 
@@ -344,6 +378,7 @@ async def _execute(
     store: ResponseStore,
     summary: RunSummary,
     progress: RunProgress,
+    batches: BatchRun | None = None,
 ) -> None:
     """Run every plan concurrently; on Ctrl-C/SIGTERM stop, keeping every record already received."""
     writer = _Writer(store)
@@ -352,7 +387,7 @@ async def _execute(
         for p in plans:
             progress.add(p.setting.name, len(p.cells))
             summary.recorded[p.setting.name] = progress.counts[p.setting.name]
-        work = asyncio.create_task(_run_plans(plans, providers, secrets, writer, summary, progress))
+        work = asyncio.create_task(_run_plans(plans, providers, secrets, writer, summary, progress, batches))
         try:
             with _cancel_on_signals(work, stop):
                 await work
@@ -371,11 +406,28 @@ async def _run_plans(
     writer: _Writer,
     summary: RunSummary,
     progress: RunProgress,
+    batches: BatchRun | None = None,
 ) -> None:
     rng = random.Random()
     async with asyncio.TaskGroup() as tg:
         for p in plans:
-            if p.cells:
+            if p.cells and batches is not None and batches.handles(p.setting.name):
+                provider = providers[p.setting.name]
+                tg.create_task(
+                    batches.run(
+                        p.setting,
+                        p.cells,
+                        provider,
+                        secrets=secrets,
+                        store=writer.store,
+                        put=writer.put,
+                        progress=progress,
+                        aborted=summary.aborted,
+                        rng=rng,
+                        cache=p.cache,
+                    )
+                )
+            elif p.cells:
                 tg.create_task(_run_plan(p, providers[p.setting.name], secrets, writer, summary, progress, rng))
 
 

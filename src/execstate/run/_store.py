@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,7 +85,7 @@ def open_store(path: Path) -> tuple[ResponseStore, dict[CellKey, Response], Repa
     a bad line before the last, or a cell recorded twice, raises ``StoreError``
     (that is not a crash artefact, and guessing would lose or duplicate data).
     """
-    repair = _repair_torn_tail(path) if path.exists() else None
+    repair = repair_torn_tail(path, _is_record) if path.exists() else None
     recorded: dict[CellKey, Response] = {}
     if path.exists():
         for lineno, rec in _read_records(path):
@@ -127,14 +128,16 @@ def _read_records(path: Path) -> list[tuple[int, Response]]:
     return out
 
 
-def _repair_torn_tail(path: Path) -> Repair | None:
+def repair_torn_tail(path: Path, whole: Callable[[bytes], bool]) -> Repair | None:
+    """Cut off the last line of an append-only JSONL file when a crash tore it (no newline, or ``whole`` says
+    it is not a complete line), keeping its bytes beside the file as ``<name>.torn-<UTC time>``."""
     data = path.read_bytes()
     if not data:
         return None
     body_end = len(data) - 1 if data.endswith(b"\n") else len(data)
     start = data.rfind(b"\n", 0, body_end) + 1
     last = data[start:]
-    if not last.strip() or (last.endswith(b"\n") and _is_record(last)):
+    if not last.strip() or (last.endswith(b"\n") and whole(last)):
         return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     saved = path.with_name(f"{path.name}.torn-{stamp}")

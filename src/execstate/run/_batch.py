@@ -1,0 +1,1112 @@
+"""Batch submission at the vendors' half price (``execstate run --batch``): OpenAI's Batch API and
+Anthropic's Message Batches API.
+
+A setting run in batches sends its pending cells as vendor batches of at most
+``batch_max_requests`` requests, polls each every ``batch_poll_s`` until it has
+ended, then records one ``Response`` per cell carrying the batch's id in
+``batch_id``. Cells the response cache answers are not sent.
+
+The journal ``OUT/batches.jsonl`` makes this safe to kill at any moment. It
+gets one JSON line per event, each fsync-ed before the run goes on::
+
+    {"event": "submitted", "setting", "provider", "batch_id", "cells": [[task_id, sample], ...],
+     "custom_ids": [...], "at"}
+        right after the vendor accepted the batch, before its first poll;
+    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...]}
+        once every result of the batch is durably in ``responses.jsonl`` and the
+        cells to send again are noted.
+
+On start, a batch submitted but never closed is polled again: it is never
+submitted twice, and its cells are not planned anew while it is open. A torn
+last line (a crash mid-write) is cut off and kept beside the journal, as the
+response store does.
+
+A cell whose request comes back expired, canceled, errored with a retryable
+error (429, 5xx, overloaded, a body without an answer) or missing from the
+results goes back to pending and is sent again in a next batch, or live with
+``fallback="live"``. After ``max_attempts`` batches it is recorded as
+``no-response`` with one error line per batch naming why. A result's request
+refused for good (a 400) is recorded as ``no-response`` at once; 401/403/404 on
+any batch call stop the setting as they do live.
+
+``custom_id`` is a short hash of (task id, sample): Anthropic wants
+``^[a-zA-Z0-9_-]{1,64}$``; the map back to the cell is kept in the journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import importlib
+import json
+import logging
+import os
+import random
+import re
+import urllib.parse
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+import aiohttp
+
+from execstate.errors import StoreError, UsageError
+from execstate.records import Response, Task
+from execstate.run._policy import SettingAborted, backoff_s, run_cell
+from execstate.run._progress import RunProgress
+from execstate.run._settings import Setting
+from execstate.run._store import CellKey, Repair, ResponseStore, repair_torn_tail
+from execstate.run.providers import Attempt, Provider, env_proxy, int_or_none, provider_entry, status_attempt
+from execstate.run.providers import openai as openai_provider
+
+if TYPE_CHECKING:
+    from execstate.run._cache import ResponseCache
+
+JOURNAL_NAME = "batches.jsonl"
+Fallback = Literal["batch", "live"]
+FALLBACKS: tuple[Fallback, ...] = ("batch", "live")
+
+log = logging.getLogger("execstate.run.batch")
+
+
+# -- what a run reports ----------------------------------------------------------------------------
+
+
+@dataclass
+class BatchCounts:
+    """What one invocation did with one setting's batches."""
+
+    submitted: int = 0
+    """Batches submitted by this invocation (re-send batches included)."""
+    resumed: int = 0
+    """Batches submitted by an earlier invocation, still open at start, polled again (never re-submitted)."""
+    resent: int = 0
+    """Cells sent again (in a later batch, or live) after coming back expired, canceled or with a retryable error."""
+    cells: int = 0
+    """Cells submitted in batches by this invocation."""
+    live: int = 0
+    """Cells answered live by the ``live`` fallback."""
+    cached: int = 0
+    """Cells answered by the response cache inside ``run_batched`` (the runner looks the cache up before)."""
+
+
+# -- the journal -----------------------------------------------------------------------------------
+
+
+@dataclass
+class OpenBatch:
+    """A batch the vendor accepted whose results are not all recorded yet."""
+
+    setting: str
+    provider: str
+    batch_id: str
+    at: str
+    """When it was submitted (UTC, ISO 8601)."""
+    cells: dict[str, tuple[str, int]]
+    """custom_id -> (task_id, sample)."""
+
+
+@dataclass
+class JournalState:
+    """What the journal says at start, kept up to date by the drivers."""
+
+    open: dict[tuple[str, str], OpenBatch] = field(default_factory=dict)
+    """(setting, batch_id) -> batch, in submission order."""
+    rounds: Counter[CellKey] = field(default_factory=Counter)
+    """Batches each cell was submitted in."""
+    errors: dict[CellKey, list[str]] = field(default_factory=dict)
+    """Per cell, the error lines of the batches that sent it back."""
+    first_at: dict[CellKey, str] = field(default_factory=dict)
+    """When each cell was first submitted."""
+    repair: Repair | None = None
+
+
+class BatchJournal:
+    """Append-only ``batches.jsonl``: every event is one ``os.write`` on an ``O_APPEND`` descriptor, fsync-ed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def append(self, event: dict[str, Any]) -> None:
+        view = memoryview((json.dumps(event, separators=(",", ":")) + "\n").encode("utf-8"))
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot append to {self.path}: {exc.strerror}; free space and re-run") from exc
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def open_journal(path: Path) -> tuple[BatchJournal, JournalState]:
+    """Cut a torn last line off ``path``, read its events, and open it for appending.
+
+    Raises ``StoreError`` for a bad line before the last (not a crash artefact).
+    """
+    state = JournalState()
+    if path.exists():
+        state.repair = repair_torn_tail(path, _is_event)
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if line.strip():
+                    _apply(state, _event(path, lineno, line))
+    return BatchJournal(path), state
+
+
+def _event(path: Path, lineno: int, line: str) -> dict[str, Any]:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        event = None
+    if not isinstance(event, dict) or event.get("event") not in ("submitted", "closed"):
+        raise StoreError(
+            f"{path}:{lineno}: not a batch journal event; only a torn last line is repaired automatically: "
+            "move the line out by hand"
+        )
+    return event
+
+
+def _apply(state: JournalState, event: dict[str, Any]) -> None:
+    setting = str(event.get("setting", ""))
+    batch_id = str(event.get("batch_id", ""))
+    if event["event"] == "submitted":
+        cells = [(str(c[0]), int(c[1])) for c in event.get("cells", [])]
+        ids = [str(i) for i in event.get("custom_ids", [])]
+        if len(ids) != len(cells):
+            ids = [custom_id(t, k) for t, k in cells]
+        state.open[(setting, batch_id)] = OpenBatch(
+            setting, str(event.get("provider", "")), batch_id, str(event.get("at", "")), dict(zip(ids, cells))
+        )
+        for task_id, sample in cells:
+            key = (task_id, setting, sample)
+            state.rounds[key] += 1
+            state.first_at.setdefault(key, str(event.get("at", "")))
+        return
+    state.open.pop((setting, batch_id), None)
+    for item in event.get("resend", []):
+        state.errors.setdefault((str(item[0]), setting, int(item[1])), []).append(str(item[2]))
+
+
+def _is_event(line: bytes) -> bool:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(event, dict) and event.get("event") in ("submitted", "closed")
+
+
+def custom_id(task_id: str, sample: int) -> str:
+    """The request id of a cell inside a batch: ``c`` + 24 hex digits of SHA-256 (fits Anthropic's pattern)."""
+    return "c" + hashlib.sha256(f"{task_id}\x00{sample}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# -- the vendors' batch forms ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BatchStatus:
+    """One poll of a batch."""
+
+    batch_id: str
+    status: str
+    """The vendor's word: OpenAI ``status``, Anthropic ``processing_status``."""
+    ended: bool
+    counts: dict[str, int]
+    """The vendor's ``request_counts``."""
+    data: dict[str, Any]
+    """The whole batch object."""
+
+
+class BatchApi(Protocol):
+    """A vendor's batch form: what ``ProviderEntry.batch`` names."""
+
+    name: str
+
+    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
+        """The request body of one cell: the live request's."""
+        ...
+
+    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
+        """Send (custom_id, body) pairs as one batch; the vendor's batch id."""
+        ...
+
+    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus: ...
+
+    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
+        """The ``Attempt`` of every custom_id found in an ended batch's results, and the error of the missing ones."""
+        ...
+
+
+class BatchHttp:
+    """One setting's HTTP client for batch calls: 2xx returns the body; 429/5xx/connection errors are retried
+    with the setting's backoff up to ``max_attempts``; 401/403/404, any other 4xx, or a spent budget raise
+    ``SettingAborted`` (the cells stay pending or open: a re-run resumes)."""
+
+    def __init__(self, setting: Setting, rng: random.Random, secrets: tuple[str, ...] = ()) -> None:
+        self.setting = setting
+        self.rng = rng
+        self.secrets = secrets
+        self._session: aiohttp.ClientSession | None = None
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(
+                    total=self.setting.effective_timeout_s, sock_connect=self.setting.connect_timeout_s
+                ),
+                cookie_jar=aiohttp.DummyCookieJar(),
+            )
+        return self._session
+
+    async def call(
+        self,
+        method: str,
+        url: str,
+        *,
+        what: str,
+        headers: Mapping[str, str],
+        json_body: Any = None,
+        form: Callable[[], aiohttp.FormData] | None = None,
+    ) -> bytes:
+        setting = self.setting
+        for number in range(1, setting.max_attempts + 1):
+            send = dict(headers)
+            data: Any = None
+            if form is not None:
+                data = form()  # a FormData is consumed by one send: a fresh one per attempt
+            elif json_body is not None:
+                data = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
+                send["Content-Type"] = "application/json"
+            try:
+                async with self._client().request(method, url, data=data, headers=send, proxy=env_proxy(url)) as resp:
+                    content = await resp.read()
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                attempt = Attempt("retry", error=f"connection error: {exc.__class__.__name__}: {exc}")
+            else:
+                if 200 <= resp.status < 300:
+                    return content
+                attempt = status_attempt(resp.status, resp.headers, content)
+            error = _redact(f"{what}: {attempt.error}", self.secrets)
+            if attempt.kind in ("abort", "final"):
+                raise SettingAborted(f"setting {setting.name!r}: {error}")
+            if number >= setting.max_attempts:
+                raise SettingAborted(
+                    f"setting {setting.name!r}: {error} (gave up after {number} attempts; "
+                    "re-run the same command to resume)"
+                )
+            await asyncio.sleep(backoff_s(setting, number, attempt.retry_after_s, self.rng))
+        raise AssertionError("unreachable")
+
+    async def json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
+        content = await self.call(method, url, **kwargs)
+        try:
+            data = json.loads(content)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            snippet = content[:300].decode("utf-8", "replace")
+            raise SettingAborted(f"setting {self.setting.name!r}: {kwargs['what']}: not a JSON object: {snippet}")
+        return data
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+
+def _quote(part: str) -> str:
+    return urllib.parse.quote(part, safe="")
+
+
+def _jsonl(content: bytes) -> Iterable[dict[str, Any]]:
+    for line in content.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue  # a line we cannot read names no cell: that cell counts as missing, and is sent again
+        if isinstance(item, dict):
+            yield item
+
+
+def _id(data: dict[str, Any], what: str, setting: Setting) -> str:
+    value = data.get("id")
+    if not isinstance(value, str) or not value:
+        raise SettingAborted(f"setting {setting.name!r}: {what}: the answer has no id: {json.dumps(data)[:300]}")
+    return value
+
+
+class OpenAIBatchApi:
+    """OpenAI's Batch API over ``/v1/chat/completions``.
+
+    Upload the JSONL input (``POST {root}/files``, multipart, ``purpose=batch``), create the batch
+    (``POST {root}/batches`` with ``input_file_id``, ``endpoint``, ``completion_window: "24h"``),
+    poll ``GET {root}/batches/{id}`` until ``completed``, ``failed``, ``expired`` or ``cancelled``,
+    then read ``GET {root}/files/{output_file_id}/content`` and the ``error_file_id`` one. An expired
+    batch's unfinished requests come back in the error file with code ``batch_expired``.
+    """
+
+    name = "openai"
+    endpoint = "/v1/chat/completions"
+    ended = frozenset({"completed", "failed", "expired", "cancelled"})
+
+    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
+        return openai_provider.request_body(setting, task)
+
+    @staticmethod
+    def _root(setting: Setting) -> str:
+        return setting.endpoint_root.rstrip("/")
+
+    @staticmethod
+    def _headers(setting: Setting) -> dict[str, str]:
+        key = setting.api_key()
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
+        payload = b"".join(
+            (
+                json.dumps({"custom_id": cid, "method": "POST", "url": self.endpoint, "body": body}, ensure_ascii=False)
+                + "\n"
+            ).encode("utf-8")
+            for cid, body in requests
+        )
+
+        def form() -> aiohttp.FormData:
+            data = aiohttp.FormData()
+            data.add_field("purpose", "batch")
+            data.add_field("file", payload, filename="execstate-batch.jsonl", content_type="application/jsonl")
+            return data
+
+        root, headers = self._root(setting), self._headers(setting)
+        what = "uploading the batch input file"
+        uploaded = await http.json("POST", f"{root}/files", what=what, headers=headers, form=form)
+        file_id = _id(uploaded, what, setting)
+        what = "creating the batch"
+        body = {"input_file_id": file_id, "endpoint": self.endpoint, "completion_window": "24h"}
+        created = await http.json("POST", f"{root}/batches", what=what, headers=headers, json_body=body)
+        return _id(created, what, setting)
+
+    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus:
+        url = f"{self._root(setting)}/batches/{_quote(batch_id)}"
+        data = await http.json("GET", url, what=f"polling batch {batch_id}", headers=self._headers(setting))
+        status = str(data.get("status"))
+        return BatchStatus(batch_id, status, status in self.ended, _counts(data.get("request_counts")), data)
+
+    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
+        found: dict[str, Attempt] = {}
+        for key in ("output_file_id", "error_file_id"):
+            file_id = status.data.get(key)
+            if not isinstance(file_id, str) or not file_id:
+                continue
+            url = f"{self._root(setting)}/files/{_quote(file_id)}/content"
+            what = f"reading {key.removesuffix('_id').replace('_', ' ')} {file_id} of batch {status.batch_id}"
+            content = await http.call("GET", url, what=what, headers=self._headers(setting))
+            for line in _jsonl(content):
+                cid = line.get("custom_id")
+                if isinstance(cid, str) and (cid not in found or found[cid].kind != "completed"):
+                    found[cid] = openai_line_attempt(line)
+        return found, _openai_missing(status)
+
+
+def openai_line_attempt(line: dict[str, Any]) -> Attempt:
+    """The ``Attempt`` of one line of an OpenAI batch output or error file.
+
+    ``response.status_code`` and ``response.body`` go through the live classification
+    (``providers.openai.classify_response``); ``error.code`` ``request_timeout`` is a timeout, any other
+    (``batch_expired``, ``batch_cancelled``, ...) is sent again.
+    """
+    response = line.get("response")
+    if isinstance(response, dict) and int_or_none(response.get("status_code")) is not None:
+        content = json.dumps(response.get("body")).encode("utf-8")
+        return openai_provider.classify_response(int(response["status_code"]), {}, content)
+    error = line.get("error")
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+        text = f"{code}: {message}" if message else str(code)
+        if code == "request_timeout":
+            return Attempt("timeout", error=f"timeout: {text}")
+        return Attempt("retry", error=text)
+    return Attempt("retry", error=f"unreadable batch result line: {json.dumps(line)[:300]}")
+
+
+def _openai_missing(status: BatchStatus) -> str:
+    if status.status == "failed":
+        errors = status.data.get("errors")
+        data = errors.get("data") if isinstance(errors, dict) else None
+        detail = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in data or [] if isinstance(e, dict))
+        return f"batch failed: {detail or 'no reason given'}"
+    if status.status == "expired":
+        return "batch_expired: the batch expired before this request ran"
+    if status.status == "cancelled":
+        return "batch_cancelled: the batch was cancelled before this request ran"
+    return "missing from the batch output"
+
+
+def _counts(value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if int_or_none(v) is not None}
+
+
+ANTHROPIC_ERROR_STATUS: dict[str, int] = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+"""The HTTP status a live request would have got for an errored batch result's ``error.type``."""
+
+
+class AnthropicBatchApi:
+    """Anthropic's Message Batches API.
+
+    ``POST {root}/v1/messages/batches`` with ``{"requests": [{"custom_id", "params"}]}`` (``params``: the
+    live Messages body), poll ``GET {root}/v1/messages/batches/{id}`` until ``processing_status`` is
+    ``ended``, then read the JSONL at ``results_url``: one ``{custom_id, result: {type: succeeded | errored |
+    canceled | expired, message | error}}`` per request. Same headers as live (``x-api-key``,
+    ``anthropic-version``).
+    """
+
+    name = "anthropic"
+
+    @staticmethod
+    def _module() -> Any:
+        return importlib.import_module("execstate.run.providers.anthropic")
+
+    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
+        body: dict[str, Any] = self._module().request_body(setting, task)
+        return body
+
+    def _headers(self, setting: Setting) -> dict[str, str]:
+        headers: dict[str, str] = self._module().request_headers(setting, setting.api_key())
+        return headers
+
+    @staticmethod
+    def _url(setting: Setting, *parts: str) -> str:
+        return "/".join([setting.endpoint_root.rstrip("/") + "/v1/messages/batches", *map(_quote, parts)])
+
+    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
+        body = {"requests": [{"custom_id": cid, "params": params} for cid, params in requests]}
+        what = "creating the message batch"
+        created = await http.json("POST", self._url(setting), what=what, headers=self._headers(setting), json_body=body)
+        return _id(created, what, setting)
+
+    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus:
+        what = f"polling message batch {batch_id}"
+        data = await http.json("GET", self._url(setting, batch_id), what=what, headers=self._headers(setting))
+        status = str(data.get("processing_status"))
+        return BatchStatus(batch_id, status, status == "ended", _counts(data.get("request_counts")), data)
+
+    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
+        url = status.data.get("results_url")
+        if not isinstance(url, str) or not url:
+            return {}, "the ended batch has no results_url"
+        what = f"reading the results of message batch {status.batch_id}"
+        content = await http.call("GET", url, what=what, headers=self._headers(setting))
+        found: dict[str, Attempt] = {}
+        for line in _jsonl(content):
+            cid = line.get("custom_id")
+            if isinstance(cid, str):
+                found[cid] = self.result_attempt(line.get("result"))
+        return found, "missing from the batch results"
+
+    def result_attempt(self, result: Any) -> Attempt:
+        """The ``Attempt`` of one ``result``: ``succeeded`` through the live ``parse_message``, ``errored`` through
+        the live status classification of its ``error.type``, ``canceled``/``expired`` sent again."""
+        module = self._module()
+        kind = result.get("type") if isinstance(result, dict) else None
+        if kind == "succeeded":
+            message = result.get("message")
+            if isinstance(message, dict):
+                attempt: Attempt = module.parse_message(message)
+                return attempt
+            return Attempt("retry", error="succeeded result without a message")
+        if kind == "errored":
+            error = result.get("error")
+            inner = error.get("error") if isinstance(error, dict) else None
+            error_type = inner.get("type") if isinstance(inner, dict) else None
+            status = ANTHROPIC_ERROR_STATUS.get(error_type, 500) if isinstance(error_type, str) else 500
+            attempt = module.classify_response(status, {}, json.dumps(error).encode("utf-8"))
+            return attempt
+        if kind == "canceled":
+            return Attempt("retry", error="canceled: the batch was canceled before this request was processed")
+        if kind == "expired":
+            return Attempt(
+                "retry", error="expired: the batch reached its 24-hour limit before this request was processed"
+            )
+        return Attempt("retry", error=f"unreadable batch result: {json.dumps(result)[:300]}")
+
+
+OPENAI_BATCH = OpenAIBatchApi()
+ANTHROPIC_BATCH = AnthropicBatchApi()
+
+
+def batch_form(provider: str) -> BatchApi | None:
+    """Provider ``provider``'s batch form (``ProviderEntry.batch``: an object or ``"module:attr"``), or ``None``."""
+    entry = provider_entry(provider)
+    form = entry.batch
+    if isinstance(form, str):
+        module, _, attr = form.partition(":")
+        form = getattr(importlib.import_module(module), attr)
+    return form
+
+
+# -- the driver ------------------------------------------------------------------------------------
+
+
+class _Display:
+    """The setting's progress bar label: submitted, in-progress and done cells of its batches."""
+
+    def __init__(self, progress: RunProgress, name: str) -> None:
+        self.progress = progress
+        self.name = name
+        self.submitted = 0
+        self.in_progress = 0
+        self.done = 0
+
+    def show(self) -> None:
+        label = f"{self.name} [batch: {self.submitted} submitted, {self.in_progress} in progress, {self.done} done]"
+        self.progress.describe(self.name, label)
+
+
+class _Driver:
+    def __init__(
+        self,
+        setting: Setting,
+        form: BatchApi,
+        provider: Provider,
+        journal: BatchJournal,
+        state: JournalState,
+        store: ResponseStore,
+        *,
+        pending: set[CellKey],
+        skip: Container[CellKey],
+        tasks: Mapping[str, Task],
+        secrets: tuple[str, ...],
+        cache: ResponseCache | None,
+        fallback: Fallback,
+        progress: RunProgress,
+        counts: BatchCounts,
+        rng: random.Random,
+        put: Callable[[Response], None] | None,
+    ) -> None:
+        self.setting = setting
+        self.name = setting.name
+        self.form = form
+        self.provider = provider
+        self.journal = journal
+        self.state = state
+        self.store = store
+        self.pending = pending
+        self.skip = skip
+        self.tasks = tasks
+        self.secrets = secrets
+        self.cache = cache
+        self.fallback = fallback
+        self.progress = progress
+        self.counts = counts
+        self.rng = rng
+        self.put = put
+        self.http = BatchHttp(setting, rng, secrets)
+        self.written: set[CellKey] = set()
+        self.live_slots = asyncio.Semaphore(setting.concurrency)
+        self.display = _Display(progress, self.name)
+        self._tg: asyncio.TaskGroup | None = None
+
+    # the flow
+
+    async def run(self, fresh: list[tuple[Task, int]], live: list[tuple[Task, int]]) -> None:
+        mine = [b for b in self.state.open.values() if b.setting == self.name]
+        try:
+            async with asyncio.TaskGroup() as tg:
+                self._tg = tg
+                for batch in mine:
+                    self.counts.resumed += 1
+                    self.display.submitted += len(batch.cells)
+                    self.display.in_progress += len(batch.cells)
+                    log.info("setting %s: resuming batch %s (%d cells)", self.name, batch.batch_id, len(batch.cells))
+                    tg.create_task(self._follow(batch))
+                self.display.show()
+                for cell in live:
+                    tg.create_task(self._live(cell))
+                await self._submit_all(fresh)
+        except BaseExceptionGroup as group:
+            aborted, rest = group.split(SettingAborted)
+            if aborted is not None and rest is None:  # only setting-wide stops: raise the first one as itself
+                raise _first(aborted) from None
+            raise
+        finally:
+            await self.http.aclose()
+
+    async def _submit_all(self, cells: Sequence[tuple[Task, int]]) -> None:
+        size = self.setting.batch_max_requests
+        assert self._tg is not None
+        for start in range(0, len(cells), size):
+            batch = await self._submit(cells[start : start + size])
+            self._tg.create_task(self._follow(batch))
+
+    async def _submit(self, cells: Sequence[tuple[Task, int]]) -> OpenBatch:
+        """Submit one batch and journal it; a cancel while the vendor may be accepting it waits for the answer,
+        so an accepted batch is always journaled (and resumed, never submitted twice) unless the process dies."""
+        work = asyncio.ensure_future(self._submit_and_journal(cells))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await work
+            raise
+
+    async def _submit_and_journal(self, cells: Sequence[tuple[Task, int]]) -> OpenBatch:
+        ids: dict[str, tuple[str, int]] = {}
+        requests: list[tuple[str, dict[str, Any]]] = []
+        for task, sample in cells:
+            cid = base = custom_id(task.task_id, sample)
+            n = 0
+            while cid in ids:  # never in practice (96 bits of hash); kept unique regardless
+                n += 1
+                cid = f"{base}-{n}"
+            ids[cid] = (task.task_id, sample)
+            requests.append((cid, self.form.body(self.setting, task)))
+        batch_id = await self.form.submit(self.http, self.setting, requests)
+        at = _now_iso()
+        self.journal.append(
+            {
+                "event": "submitted",
+                "setting": self.name,
+                "provider": self.setting.provider,
+                "batch_id": batch_id,
+                "cells": [[t, k] for t, k in ids.values()],
+                "custom_ids": list(ids),
+                "at": at,
+            }
+        )
+        batch = OpenBatch(self.name, self.setting.provider, batch_id, at, ids)
+        self.state.open[(self.name, batch_id)] = batch
+        for task_id, sample in ids.values():
+            key = (task_id, self.name, sample)
+            self.state.rounds[key] += 1
+            self.state.first_at.setdefault(key, at)
+        self.counts.submitted += 1
+        self.counts.cells += len(ids)
+        self.display.submitted += len(ids)
+        self.display.in_progress += len(ids)
+        self.display.show()
+        log.info("setting %s: submitted batch %s (%d cells)", self.name, batch_id, len(ids))
+        return batch
+
+    async def _follow(self, batch: OpenBatch) -> None:
+        while True:
+            status = await self.form.poll(self.http, self.setting, batch.batch_id)
+            if status.ended:
+                break
+            await asyncio.sleep(self.setting.batch_poll_s)
+        log.info("setting %s: batch %s ended (%s, %s)", self.name, batch.batch_id, status.status, status.counts)
+        found, missing = await self.form.results(self.http, self.setting, status)
+        await self._settle(batch, status, found, missing)
+
+    async def _settle(self, batch: OpenBatch, status: BatchStatus, found: dict[str, Attempt], missing: str) -> None:
+        """Record the batch's results durably, journal it closed, then send back what must go again."""
+        records: list[Response] = []
+        completed: list[tuple[CellKey, Attempt]] = []
+        resend: list[tuple[CellKey, str]] = []
+        aborted: str | None = None
+        counts: Counter[str] = Counter()
+        for cid, (task_id, sample) in batch.cells.items():
+            key = (task_id, self.name, sample)
+            if key in self.skip or key in self.written:
+                counts["already-recorded"] += 1
+                continue
+            attempt = found.get(cid) or Attempt("retry", error=missing)
+            round_no = max(self.state.rounds[key], 1)
+            line = _redact(f"attempt {round_no}: batch {batch.batch_id}: {attempt.error}", self.secrets)
+            errors = list(self.state.errors.get(key, [])) + ([line] if attempt.error else [])
+            if attempt.kind == "completed":
+                records.append(self._record(key, attempt, round_no, errors, batch))
+                completed.append((key, attempt))
+                counts["completed"] += 1
+            elif attempt.kind == "abort":
+                aborted = aborted or line
+                counts["aborted"] += 1
+            elif _again(attempt, self.setting) and round_no < self.setting.max_attempts:
+                resend.append((key, line))
+                counts["resend"] += 1
+            else:
+                records.append(self._record(key, attempt, round_no, errors, batch))
+                counts["no-response"] += 1
+        self.store.append(records)  # synchronous and fsync-ed: durable before the batch is journaled closed
+        for rec in records:
+            key = (rec.task_id, rec.setting, rec.sample)
+            self.written.add(key)
+            if key in self.pending:
+                self.progress.note(self.name, rec.status, advance=True)
+        if self.cache is not None:
+            for (task_id, _, sample), attempt in completed:
+                task = self.tasks.get(task_id)
+                if task is not None:
+                    self.cache.store(self.setting, task, sample, attempt, batch_id=batch.batch_id)
+        self.journal.append(
+            {
+                "event": "closed",
+                "setting": self.name,
+                "batch_id": batch.batch_id,
+                "at": _now_iso(),
+                "status": status.status,
+                "counts": dict(counts),
+                "resend": [[k[0], k[2], line] for k, line in resend],
+            }
+        )
+        del self.state.open[(self.name, batch.batch_id)]
+        for key, line in resend:
+            self.state.errors.setdefault(key, []).append(line)
+        self.display.in_progress -= len(batch.cells)
+        self.display.done += len(records)
+        self.display.show()
+        if aborted is not None:
+            raise SettingAborted(f"setting {self.name!r}: {aborted}")
+        again = [(self.tasks[k[0]], k[2]) for k, _ in resend if k in self.pending and k[0] in self.tasks]
+        if not again:
+            return
+        self.counts.resent += len(again)
+        for _ in again:
+            self.progress.note(self.name, "retry", advance=False)
+        log.info("setting %s: %d cells of batch %s go again (%s)", self.name, len(again), batch.batch_id, self.fallback)
+        if self.fallback == "live":
+            assert self._tg is not None
+            for cell in again:
+                self._tg.create_task(self._live(cell))
+        else:
+            await self._submit_all(again)
+
+    def _record(self, key: CellKey, attempt: Attempt, rounds: int, errors: list[str], batch: OpenBatch) -> Response:
+        completed = attempt.kind == "completed"
+        return Response(
+            task_id=key[0],
+            setting=self.name,
+            sample=key[2],
+            status="completed" if completed else "no-response",
+            text=attempt.text if completed else None,
+            reasoning=attempt.reasoning if completed else None,
+            finish_reason=attempt.finish_reason if completed else None,
+            usage=attempt.usage,
+            latency_s=None,  # a batch request's own time is not reported
+            attempts=rounds,
+            errors=errors,
+            started_at=self.state.first_at.get(key, batch.at),
+            finished_at=_now_iso(),
+            provider=self.provider.name,
+            model=self.provider.model,
+            pipeline_check=self.provider.pipeline_check,
+            batch_id=batch.batch_id,
+        )
+
+    async def _live(self, cell: tuple[Task, int]) -> None:
+        """The live fallback: one cell through the normal policy; earlier batch rounds count as attempts."""
+        task, sample = cell
+        key = (task.task_id, self.name, sample)
+        async with self.live_slots:
+            rec = await run_cell(
+                self.provider,
+                self.setting,
+                task,
+                sample,
+                secrets=self.secrets,
+                rng=self.rng,
+                on_retry=lambda: self.progress.note(self.name, "retry", advance=False),
+                cache=self.cache,
+            )
+        rounds = self.state.rounds[key]
+        if rounds:
+            shifted = [_ATTEMPT.sub(lambda m: f"attempt {int(m.group(1)) + rounds}:", e, count=1) for e in rec.errors]
+            rec = rec.model_copy(
+                update={"attempts": rec.attempts + rounds, "errors": self.state.errors.get(key, []) + shifted}
+            )
+        if self.put is not None:
+            self.put(rec)
+        else:
+            self.store.append([rec])
+        self.written.add(key)
+        self.counts.live += 1
+        if key in self.pending:
+            self.progress.note(self.name, rec.status, advance=True)
+
+
+_ATTEMPT = re.compile(r"^attempt (\d+):")
+
+
+def _first(group: BaseExceptionGroup[Any]) -> BaseException:
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+def _again(attempt: Attempt, setting: Setting) -> bool:
+    return attempt.kind == "retry" or (attempt.kind == "timeout" and setting.retry_timeouts)
+
+
+def _redact(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+async def run_batched(
+    setting: Setting,
+    cells: Sequence[tuple[Task, int]],
+    *,
+    provider: Provider,
+    journal: BatchJournal,
+    state: JournalState,
+    store: ResponseStore,
+    form: BatchApi | None = None,
+    tasks: Mapping[str, Task] | None = None,
+    skip: Container[CellKey] = (),
+    secrets: tuple[str, ...] = (),
+    cache: ResponseCache | None = None,
+    lookup: bool = True,
+    fallback: Fallback = "batch",
+    submit: bool = True,
+    progress: RunProgress | None = None,
+    counts: BatchCounts | None = None,
+    rng: random.Random | None = None,
+    put: Callable[[Response], None] | None = None,
+) -> BatchCounts:
+    """Answer one setting's pending ``cells`` through its vendor's batch API; return what was done.
+
+    ``cells`` are the setting's planned cells without a record. Those carried by a batch still open in
+    ``state`` (the journal) are not submitted again: that batch is polled until it ends. With a ``cache``,
+    cells it answers are recorded from it (when ``lookup``) and completed answers are stored in it.
+    The rest go in batches of ``batch_max_requests``. ``fallback="live"`` sends cells that come back from
+    a batch (and pending cells an earlier batch sent back) live through ``provider``; ``submit=False``
+    only resumes open batches and sends every other cell live. Results of cells in ``skip`` (recorded
+    some other way) are dropped. Records go to ``store`` synchronously (live ones through ``put`` when
+    given). Raises ``SettingAborted`` on a refused key (401/403), an unknown batch or model (404), a
+    refused batch (4xx) or a vendor that stays unreachable.
+    """
+    form = form or batch_form(setting.provider)
+    if form is None:
+        raise UsageError(f"setting {setting.name!r}: provider {setting.provider!r} has no batch API")
+    if fallback not in FALLBACKS:
+        raise UsageError(f"batch fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+    name = setting.name
+    if progress is None:
+        progress = RunProgress(False)
+        progress.add(name, len(cells))
+    counts = counts if counts is not None else BatchCounts()
+    task_map = dict(tasks) if tasks is not None else {t.task_id: t for t, _ in cells}
+    pending = {(t.task_id, name, k) for t, k in cells}
+    in_open = {(t, name, k) for b in state.open.values() if b.setting == name for t, k in b.cells.values()}
+    rest = [(t, k) for t, k in cells if (t.task_id, name, k) not in in_open]
+    if cache is not None and lookup:
+        hits: list[Response] = []
+        missed: list[tuple[Task, int]] = []
+        for task, sample in rest:
+            hit = cache.lookup(setting, task, sample)
+            if hit is None:
+                missed.append((task, sample))
+            else:
+                hits.append(hit)
+        store.append(hits)
+        for rec in hits:
+            progress.note(name, rec.status, advance=True)
+        counts.cached += len(hits)
+        rest = missed
+    if not submit:  # not a batch run now: only open batches are followed, everything else goes live
+        fresh, live, fallback = [], rest, "live"
+    elif fallback == "live":
+        fresh = [c for c in rest if not state.rounds[(c[0].task_id, name, c[1])]]
+        live = [c for c in rest if state.rounds[(c[0].task_id, name, c[1])]]
+    else:
+        fresh, live = rest, []
+    driver = _Driver(
+        setting,
+        form,
+        provider,
+        journal,
+        state,
+        store,
+        pending=pending,
+        skip=skip,
+        tasks=task_map,
+        secrets=secrets,
+        cache=cache,
+        fallback=fallback,
+        progress=progress,
+        counts=counts,
+        rng=rng or random.Random(),
+        put=put,
+    )
+    await driver.run(fresh, live)
+    return counts
+
+
+# -- one invocation's batches ----------------------------------------------------------------------
+
+
+class BatchRun:
+    """The batch side of one ``run_tasks`` invocation: the journal, which settings go through batches, their counts.
+
+    Made before the run sends anything (and before the cache answers cells), so it knows each setting's
+    pending cells as planned.
+    """
+
+    def __init__(
+        self,
+        journal: BatchJournal,
+        state: JournalState,
+        forms: dict[str, BatchApi],
+        submitting: set[str],
+        fallback: Fallback,
+        recorded: Container[CellKey],
+        planned: dict[str, set[CellKey]],
+        tasks: dict[str, Task],
+        counts: dict[str, BatchCounts],
+    ) -> None:
+        self.journal = journal
+        self.state = state
+        self.forms = forms
+        self.submitting = submitting
+        self.fallback = fallback
+        self._recorded = recorded
+        self._planned = planned
+        self.tasks = tasks
+        self.counts = counts
+
+    @classmethod
+    def open(
+        cls,
+        out: Path,
+        plans: Iterable[tuple[Setting, Sequence[tuple[Task, int]]]],
+        *,
+        batch: bool,
+        fallback: Fallback,
+        recorded: Container[CellKey],
+        tasks: Sequence[Task],
+        counts: dict[str, BatchCounts],
+        notes: list[str],
+    ) -> BatchRun | None:
+        """``None`` when no setting goes through batches and there is no journal; else open the journal,
+        close batches whose every cell is already recorded, and note settings that cannot batch."""
+        if fallback not in FALLBACKS:
+            raise UsageError(f"--batch-fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+        plans = list(plans)
+        path = out / JOURNAL_NAME
+        forms: dict[str, BatchApi] = {}
+        submitting: set[str] = set()
+        for setting, _ in plans:
+            if not (batch or setting.batch):
+                continue
+            form = batch_form(setting.provider)
+            if form is None:
+                notes.append(
+                    f"{setting.name}: provider {setting.provider!r} has no batch API; its cells were sent live"
+                )
+            else:
+                forms[setting.name] = form
+                submitting.add(setting.name)
+        if not forms and not path.exists():
+            return None
+        journal, state = open_journal(path)
+        names = {s.name: s for s, _ in plans}
+        for batch_open in list(state.open.values()):
+            keys = [(t, batch_open.setting, k) for t, k in batch_open.cells.values()]
+            if all(key in recorded for key in keys):
+                journal.append(
+                    {
+                        "event": "closed",
+                        "setting": batch_open.setting,
+                        "batch_id": batch_open.batch_id,
+                        "at": _now_iso(),
+                        "counts": {"already-recorded": len(keys)},
+                        "resend": [],
+                    }
+                )
+                del state.open[(batch_open.setting, batch_open.batch_id)]
+            elif batch_open.setting in names and batch_open.setting not in forms:
+                form = batch_form(names[batch_open.setting].provider)
+                if form is not None:  # still open from a batch run: resumed, the setting's other cells go live
+                    forms[batch_open.setting] = form
+        planned: dict[str, set[CellKey]] = {}
+        for setting, cells in plans:
+            if setting.name in forms:
+                counts[setting.name] = BatchCounts()
+                planned[setting.name] = {(t.task_id, setting.name, k) for t, k in cells}
+        return cls(
+            journal, state, forms, submitting, fallback, recorded, planned, {t.task_id: t for t in tasks}, counts
+        )
+
+    def handles(self, name: str) -> bool:
+        return name in self.forms
+
+    async def run(
+        self,
+        setting: Setting,
+        cells: Sequence[tuple[Task, int]],
+        provider: Provider,
+        *,
+        secrets: tuple[str, ...],
+        store: ResponseStore,
+        put: Callable[[Response], None] | None,
+        progress: RunProgress,
+        aborted: dict[str, str],
+        rng: random.Random,
+        cache: ResponseCache | None = None,
+    ) -> None:
+        """One setting's part of the run (its remaining planned ``cells``); a setting-wide error goes in ``aborted``."""
+        name = setting.name
+        pending = {(t.task_id, name, k) for t, k in cells}
+        # cells planned at start that are no longer pending were answered meanwhile (by the cache)
+        skip = _Skip(self._recorded, self._planned.get(name, set()) - pending)
+        try:
+            await run_batched(
+                setting,
+                cells,
+                provider=provider,
+                journal=self.journal,
+                state=self.state,
+                store=store,
+                form=self.forms[name],
+                tasks=self.tasks,
+                skip=skip,
+                secrets=secrets,
+                cache=cache,
+                lookup=False,  # the runner has looked every planned cell up already
+                fallback=self.fallback,
+                submit=name in self.submitting,
+                progress=progress,
+                counts=self.counts[name],
+                rng=rng,
+                put=put,
+            )
+        except SettingAborted as exc:
+            aborted[name] = str(exc)
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+class _Skip:
+    """Cells recorded at start or answered since by other means."""
+
+    def __init__(self, recorded: Container[CellKey], answered: set[CellKey]) -> None:
+        self.recorded = recorded
+        self.answered = answered
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.answered or key in self.recorded
