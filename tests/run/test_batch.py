@@ -25,19 +25,13 @@ from run_helpers import complete_lines, make_task, read_records
 from execstate.cli._run import format_summary
 from execstate.records import write_jsonl
 from execstate.run import Setting, SettingAborted, run_tasks
-from execstate.run._batch import (
-    ANTHROPIC_BATCH,
-    JOURNAL_NAME,
-    BatchCounts,
-    custom_id,
-    open_journal,
-    openai_line_attempt,
-    run_batched,
-)
+from execstate.run._batch import JOURNAL_NAME, BatchCounts, custom_id, open_journal, run_batched
 from execstate.run._progress import RunProgress
 from execstate.run._store import open_store
 from execstate.run.providers import provider_entry
+from execstate.run.providers.anthropic_batch import ANTHROPIC_BATCH
 from execstate.run.providers.openai import classify_response
+from execstate.run.providers.openai_batch import openai_line_attempt
 from execstate.testing.fake_batch import FakeAnthropicBatch, FakeOpenAIBatch
 
 N_TASKS = 6

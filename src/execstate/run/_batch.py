@@ -61,7 +61,6 @@ from execstate.run._progress import RunProgress
 from execstate.run._settings import Setting
 from execstate.run._store import CellKey, Repair, ResponseStore, repair_torn_tail
 from execstate.run.providers import Attempt, Provider, env_proxy, int_or_none, provider_entry, status_attempt
-from execstate.run.providers import openai as openai_provider
 
 if TYPE_CHECKING:
     from execstate.run._cache import ResponseCache
@@ -326,11 +325,11 @@ class BatchHttp:
             await self._session.close()
 
 
-def _quote(part: str) -> str:
+def quote(part: str) -> str:
     return urllib.parse.quote(part, safe="")
 
 
-def _jsonl(content: bytes) -> Iterable[dict[str, Any]]:
+def jsonl_objects(content: bytes) -> Iterable[dict[str, Any]]:
     for line in content.splitlines():
         try:
             item = json.loads(line)
@@ -340,222 +339,17 @@ def _jsonl(content: bytes) -> Iterable[dict[str, Any]]:
             yield item
 
 
-def _id(data: dict[str, Any], what: str, setting: Setting) -> str:
+def response_id(data: dict[str, Any], what: str, setting: Setting) -> str:
     value = data.get("id")
     if not isinstance(value, str) or not value:
         raise SettingAborted(f"setting {setting.name!r}: {what}: the answer has no id: {json.dumps(data)[:300]}")
     return value
 
 
-class OpenAIBatchApi:
-    """OpenAI's Batch API over ``/v1/chat/completions``.
-
-    Upload the JSONL input (``POST {root}/files``, multipart, ``purpose=batch``), create the batch
-    (``POST {root}/batches`` with ``input_file_id``, ``endpoint``, ``completion_window: "24h"``),
-    poll ``GET {root}/batches/{id}`` until ``completed``, ``failed``, ``expired`` or ``cancelled``,
-    then read ``GET {root}/files/{output_file_id}/content`` and the ``error_file_id`` one. An expired
-    batch's unfinished requests come back in the error file with code ``batch_expired``.
-    """
-
-    name = "openai"
-    endpoint = "/v1/chat/completions"
-    ended = frozenset({"completed", "failed", "expired", "cancelled"})
-
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        return openai_provider.request_body(setting, task)
-
-    @staticmethod
-    def _root(setting: Setting) -> str:
-        return setting.endpoint_root.rstrip("/")
-
-    @staticmethod
-    def _headers(setting: Setting) -> dict[str, str]:
-        key = setting.api_key()
-        return {"Authorization": f"Bearer {key}"} if key else {}
-
-    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
-        payload = b"".join(
-            (
-                json.dumps({"custom_id": cid, "method": "POST", "url": self.endpoint, "body": body}, ensure_ascii=False)
-                + "\n"
-            ).encode("utf-8")
-            for cid, body in requests
-        )
-
-        def form() -> aiohttp.FormData:
-            data = aiohttp.FormData()
-            data.add_field("purpose", "batch")
-            data.add_field("file", payload, filename="execstate-batch.jsonl", content_type="application/jsonl")
-            return data
-
-        root, headers = self._root(setting), self._headers(setting)
-        what = "uploading the batch input file"
-        uploaded = await http.json("POST", f"{root}/files", what=what, headers=headers, form=form)
-        file_id = _id(uploaded, what, setting)
-        what = "creating the batch"
-        body = {"input_file_id": file_id, "endpoint": self.endpoint, "completion_window": "24h"}
-        created = await http.json("POST", f"{root}/batches", what=what, headers=headers, json_body=body)
-        return _id(created, what, setting)
-
-    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus:
-        url = f"{self._root(setting)}/batches/{_quote(batch_id)}"
-        data = await http.json("GET", url, what=f"polling batch {batch_id}", headers=self._headers(setting))
-        status = str(data.get("status"))
-        return BatchStatus(batch_id, status, status in self.ended, _counts(data.get("request_counts")), data)
-
-    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
-        found: dict[str, Attempt] = {}
-        for key in ("output_file_id", "error_file_id"):
-            file_id = status.data.get(key)
-            if not isinstance(file_id, str) or not file_id:
-                continue
-            url = f"{self._root(setting)}/files/{_quote(file_id)}/content"
-            what = f"reading {key.removesuffix('_id').replace('_', ' ')} {file_id} of batch {status.batch_id}"
-            content = await http.call("GET", url, what=what, headers=self._headers(setting))
-            for line in _jsonl(content):
-                cid = line.get("custom_id")
-                if isinstance(cid, str) and (cid not in found or found[cid].kind != "completed"):
-                    found[cid] = openai_line_attempt(line)
-        return found, _openai_missing(status)
-
-
-def openai_line_attempt(line: dict[str, Any]) -> Attempt:
-    """The ``Attempt`` of one line of an OpenAI batch output or error file.
-
-    ``response.status_code`` and ``response.body`` go through the live classification
-    (``providers.openai.classify_response``); ``error.code`` ``request_timeout`` is a timeout, any other
-    (``batch_expired``, ``batch_cancelled``, ...) is sent again.
-    """
-    response = line.get("response")
-    if isinstance(response, dict) and int_or_none(response.get("status_code")) is not None:
-        content = json.dumps(response.get("body")).encode("utf-8")
-        return openai_provider.classify_response(int(response["status_code"]), {}, content)
-    error = line.get("error")
-    if isinstance(error, dict):
-        code, message = error.get("code"), error.get("message")
-        text = f"{code}: {message}" if message else str(code)
-        if code == "request_timeout":
-            return Attempt("timeout", error=f"timeout: {text}")
-        return Attempt("retry", error=text)
-    return Attempt("retry", error=f"unreadable batch result line: {json.dumps(line)[:300]}")
-
-
-def _openai_missing(status: BatchStatus) -> str:
-    if status.status == "failed":
-        errors = status.data.get("errors")
-        data = errors.get("data") if isinstance(errors, dict) else None
-        detail = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in data or [] if isinstance(e, dict))
-        return f"batch failed: {detail or 'no reason given'}"
-    if status.status == "expired":
-        return "batch_expired: the batch expired before this request ran"
-    if status.status == "cancelled":
-        return "batch_cancelled: the batch was cancelled before this request ran"
-    return "missing from the batch output"
-
-
-def _counts(value: Any) -> dict[str, int]:
+def request_counts(value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
         return {}
     return {str(k): v for k, v in value.items() if int_or_none(v) is not None}
-
-
-ANTHROPIC_ERROR_STATUS: dict[str, int] = {
-    "invalid_request_error": 400,
-    "authentication_error": 401,
-    "billing_error": 402,
-    "permission_error": 403,
-    "not_found_error": 404,
-    "request_too_large": 413,
-    "rate_limit_error": 429,
-    "api_error": 500,
-    "timeout_error": 504,
-    "overloaded_error": 529,
-}
-"""The HTTP status a live request would have got for an errored batch result's ``error.type``."""
-
-
-class AnthropicBatchApi:
-    """Anthropic's Message Batches API.
-
-    ``POST {root}/v1/messages/batches`` with ``{"requests": [{"custom_id", "params"}]}`` (``params``: the
-    live Messages body), poll ``GET {root}/v1/messages/batches/{id}`` until ``processing_status`` is
-    ``ended``, then read the JSONL at ``results_url``: one ``{custom_id, result: {type: succeeded | errored |
-    canceled | expired, message | error}}`` per request. Same headers as live (``x-api-key``,
-    ``anthropic-version``).
-    """
-
-    name = "anthropic"
-
-    @staticmethod
-    def _module() -> Any:
-        return importlib.import_module("execstate.run.providers.anthropic")
-
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        body: dict[str, Any] = self._module().request_body(setting, task)
-        return body
-
-    def _headers(self, setting: Setting) -> dict[str, str]:
-        headers: dict[str, str] = self._module().request_headers(setting, setting.api_key())
-        return headers
-
-    @staticmethod
-    def _url(setting: Setting, *parts: str) -> str:
-        return "/".join([setting.endpoint_root.rstrip("/") + "/v1/messages/batches", *map(_quote, parts)])
-
-    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
-        body = {"requests": [{"custom_id": cid, "params": params} for cid, params in requests]}
-        what = "creating the message batch"
-        created = await http.json("POST", self._url(setting), what=what, headers=self._headers(setting), json_body=body)
-        return _id(created, what, setting)
-
-    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus:
-        what = f"polling message batch {batch_id}"
-        data = await http.json("GET", self._url(setting, batch_id), what=what, headers=self._headers(setting))
-        status = str(data.get("processing_status"))
-        return BatchStatus(batch_id, status, status == "ended", _counts(data.get("request_counts")), data)
-
-    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
-        url = status.data.get("results_url")
-        if not isinstance(url, str) or not url:
-            return {}, "the ended batch has no results_url"
-        what = f"reading the results of message batch {status.batch_id}"
-        content = await http.call("GET", url, what=what, headers=self._headers(setting))
-        found: dict[str, Attempt] = {}
-        for line in _jsonl(content):
-            cid = line.get("custom_id")
-            if isinstance(cid, str):
-                found[cid] = self.result_attempt(line.get("result"))
-        return found, "missing from the batch results"
-
-    def result_attempt(self, result: Any) -> Attempt:
-        """The ``Attempt`` of one ``result``: ``succeeded`` through the live ``parse_message``, ``errored`` through
-        the live status classification of its ``error.type``, ``canceled``/``expired`` sent again."""
-        module = self._module()
-        kind = result.get("type") if isinstance(result, dict) else None
-        if kind == "succeeded":
-            message = result.get("message")
-            if isinstance(message, dict):
-                attempt: Attempt = module.parse_message(message)
-                return attempt
-            return Attempt("retry", error="succeeded result without a message")
-        if kind == "errored":
-            error = result.get("error")
-            inner = error.get("error") if isinstance(error, dict) else None
-            error_type = inner.get("type") if isinstance(inner, dict) else None
-            status = ANTHROPIC_ERROR_STATUS.get(error_type, 500) if isinstance(error_type, str) else 500
-            attempt = module.classify_response(status, {}, json.dumps(error).encode("utf-8"))
-            return attempt
-        if kind == "canceled":
-            return Attempt("retry", error="canceled: the batch was canceled before this request was processed")
-        if kind == "expired":
-            return Attempt(
-                "retry", error="expired: the batch reached its 24-hour limit before this request was processed"
-            )
-        return Attempt("retry", error=f"unreadable batch result: {json.dumps(result)[:300]}")
-
-
-OPENAI_BATCH = OpenAIBatchApi()
-ANTHROPIC_BATCH = AnthropicBatchApi()
 
 
 def batch_form(provider: str) -> BatchApi | None:

@@ -292,6 +292,6 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run._batch:ANTHROPIC_BATCH",  # Message Batches (run --batch)
+    batch="execstate.run.providers.anthropic_batch:ANTHROPIC_BATCH",  # Message Batches (run --batch)
     description="Anthropic's native Messages API (POST /v1/messages), extended thinking from reasoning",
 )

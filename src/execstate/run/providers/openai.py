@@ -151,6 +151,6 @@ ENTRY = ProviderEntry(
     needs=("model",),
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
-    batch="execstate.run._batch:OPENAI_BATCH",  # the Batch API over /v1/chat/completions (run --batch)
+    batch="execstate.run.providers.openai_batch:OPENAI_BATCH",  # the Batch API over /v1/chat/completions (run --batch)
     description="any OpenAI-compatible /chat/completions endpoint",
 )
