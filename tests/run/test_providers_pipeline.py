@@ -5,17 +5,18 @@ leaderboard; and a provider registered from outside the package runs a pipeline 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel, ConfigDict
+from run_helpers import cli_command
 
-from execstate.grade import GRADES_NAME, grade_run
-from execstate.leaderboard import write_leaderboard
-from execstate.pipeline import run_pipeline
-from execstate.records import Grade, Response, Task, read_jsonl, write_jsonl
+from execstate.pipeline import PipelineResult, run_pipeline
+from execstate.records import Grade, Response, Task, read_jsonl
 from execstate.run import Attempt, ProviderEntry, Setting, register_provider, render_messages, unregister_provider
 from execstate.testing.fake_anthropic import FakeAnthropic
 from execstate.testing.fake_gemini import FakeGemini
@@ -72,9 +73,7 @@ backoff_initial_s = 0
 """
 
 
-def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboard(tmp_path, monkeypatch):
-    for k, v in KEYS.items():
-        monkeypatch.setenv(k, v)
+def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboard(tmp_path):
     out = tmp_path / "out"
     answer = Oracles(out / "build" / "tasks.jsonl")
 
@@ -99,14 +98,25 @@ def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboar
             ("openai-responses", responses.url + "/v1", "gpt-5-test", "EXECSTATE_T_OPENAI"),
         ]
         text = "".join(
-            SETTINGS.format(provider=p, url=u, model=m, key=k, reasoning=r) for p, u, m, k in doors for r in ("off", "low")
+            SETTINGS.format(provider=p, url=u, model=m, key=k, reasoning=r)
+            for p, u, m, k in doors
+            for r in ("off", "low")
         )
         settings = tmp_path / "settings.toml"
         settings.write_text(text)
-        result = run_pipeline(out, studies=(), paths=CASES, settings_file=settings, log=lambda *_: None)
+        env = {**os.environ, **KEYS}
+        pipeline = cli_command(
+            "pipeline", "--study", "none", *map(str, CASES), "--settings", str(settings), "--out", str(out)
+        )
+        done = subprocess.run(pipeline, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
     finally:
         for s in servers:
             s.stop()
+    result = PipelineResult(
+        tasks=out / "build" / "tasks.jsonl", responses=out / "run" / "responses.jsonl", grades=out / "grades.jsonl",
+        tables=out / "tables", report=out / "report" / "report.html", pipeline_check=False,
+    )  # fmt: skip
 
     responses_ = list(read_jsonl(result.responses, Response))
     names = {f"{p}-{r}" for p, *_ in doors for r in ("off", "low")}
@@ -125,13 +135,16 @@ def test_one_setting_per_provider_runs_the_pipeline_to_a_report_and_a_leaderboar
     assert by[("anthropic-off", task)].reasoning is None and by[("gemini-off", task)].usage.reasoning_tokens is None
     assert "<html" in result.report.read_text(encoding="utf-8").lower()
 
-    # a leaderboard over the run: every setting priced
-    graded = grade_run(out / "run", result.tasks)
-    write_jsonl(out / "run" / GRADES_NAME, graded.grades)
-    board = write_leaderboard([out / "run"], tmp_path / "board")
-    rows = json.loads(board.json.read_text())
+    # a leaderboard over the run, through the commands a user types
+    for args in (
+        ("grade", "--run", str(out / "run")),
+        ("leaderboard", str(out / "run"), "--out", str(tmp_path / "board")),
+    ):
+        done = subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+    rows = json.loads((tmp_path / "board" / "leaderboard.json").read_text())
     assert {r["setting"] for r in rows["overall"]} == names
-    assert board.html.exists()
+    assert (tmp_path / "board" / "leaderboard.html").exists()
 
 
 class EchoOptions(BaseModel):
