@@ -78,11 +78,15 @@ def test_responses_and_grades_load_with_fixed_column_types(built: Path, tmp_path
             status="completed",
             text=json.dumps({"output": tasks[2].oracle.strip()}),
             reasoning="thought",
-            usage=Usage(prompt_tokens=10, completion_tokens=3, reasoning_tokens=2),
+            usage=Usage(
+                prompt_tokens=10, completion_tokens=3, reasoning_tokens=2, cache_read_tokens=4, cache_creation_tokens=1
+            ),
             latency_s=2,
             attempts=1,
-            provider="openai",
+            provider="anthropic",
             model="m",
+            cached=True,
+            batch_id="msgbatch_01",
             **full,
         ),
         *[Response(task_id=t.task_id, setting="s", status="completed", text="no envelope") for t in tasks[3:]],

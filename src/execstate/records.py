@@ -413,20 +413,9 @@ class Response(Record):
         ``json.dumps`` round trip of the other records (7x slower). The text is
         the same except that a float is written in shortest form without an
         exponent's leading zero (``0.00001``, not ``1e-05``); both parse to the
-        same value. ``text`` must be valid Unicode (no lone surrogates). The
-        fields added after the layout was first written (``cached``,
-        ``batch_id``, the usage's cache counts) are written only when set, so a
-        live run's lines are the lines they were.
+        same value. ``text`` must be valid Unicode (no lone surrogates).
         """
-        exclude: dict[str, Any] = {}
-        if not self.cached:
-            exclude["cached"] = True
-        if self.batch_id is None:
-            exclude["batch_id"] = True
-        unset = {k for k in ("cache_read_tokens", "cache_creation_tokens") if getattr(self.usage, k) is None}
-        if unset:
-            exclude["usage"] = dict.fromkeys(unset, True)
-        return self.__pydantic_serializer__.to_json(self, exclude=exclude).decode("utf-8")
+        return self.__pydantic_serializer__.to_json(self).decode("utf-8")
 
 
 class RunInvocation(Record):
