@@ -146,9 +146,11 @@ def test_plan_opens_no_connection(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert claude.max_output_tokens is not None and claude.max_output_tokens > 4096
     assert (check.requests, check.cost_low) == (0, 0.0)
     batched = {r.setting: r for r in plan_tasks(tasks, _settings_file(tmp_path, 1), None, samples=2, batch=True)}
-    if batched["gpt"].batch:  # a batch form is registered: one request per batch, half the price
-        assert batched["gpt"].requests == 1
-        assert batched["gpt"].cost_high == pytest.approx(gpt.cost_high / 2)
+    # openai and anthropic have a batch form: one request per batch of cells, at half the price
+    assert batched["gpt"].batch and batched["gpt"].requests == 1
+    assert batched["gpt"].cost_high == pytest.approx(gpt.cost_high / 2)
+    assert batched["claude"].batch and batched["claude"].cost_low == pytest.approx(claude.cost_low / 2)
+    assert not batched["check"].batch  # the oracle has none: it is planned live
 
 
 def test_plan_counts_recorded_and_cached_cells(serve, tmp_path: Path) -> None:
