@@ -1,4 +1,4 @@
-"""Benchmark of building Python cases: one traced run per input against one run per arm (issue 27).
+"""Benchmark of building Python cases: one traced run per input against one run per arm.
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
@@ -6,7 +6,7 @@ Run from the repository root after ``pip install -e '.[test]'``::
 
 Prints, measured side by side in one run:
 (a) the study built as execstate builds (one measurement of the long input for its four arms, one run
-    per seed for its states) and as the per-arm reference builds (``per_arm_measurements``: each arm
+    per seed for its states) and as the per-arm reference builds (``BuildOptions(measure_arms_apart=True)``: each arm
     measured and each checkpoint's state printed by a run of its own, kept for this benchmark like the
     sandbox's bare runner), against 10 plain runs of every final-arm program on its input: each build's
     time over the plain runs' and the ratio of the two builds. The two builds' tasks must be identical.
@@ -26,8 +26,7 @@ import time
 from pathlib import Path
 
 from execstate.builder import BuildOptions, build, forget_measurements, load_spec
-from execstate.builder._measurements import per_arm_measurements
-from execstate.builder._python_language import PythonLanguage
+from execstate.languages.python.language import PythonLanguage
 from execstate.metrics import metrics_report
 from execstate.studies import STUDIES
 
@@ -44,11 +43,7 @@ def case_dirs(study: str, names: list[str] | None) -> list[Path]:
 def timed_build(paths: list[Path], jobs: int, *, per_arm: bool) -> tuple[float, list[str]]:
     forget_measurements()
     started = time.perf_counter()
-    if per_arm:
-        with per_arm_measurements():
-            result = build(paths, jobs=jobs, options=BuildOptions())
-    else:
-        result = build(paths, jobs=jobs, options=BuildOptions())
+    result = build(paths, jobs=jobs, options=BuildOptions(measure_arms_apart=per_arm))
     wall = time.perf_counter() - started
     if result.exclusions:
         for e in result.exclusions:

@@ -1,4 +1,4 @@
-"""Benchmark of real archives: admitted specs from sample-only, full and judge-library pools (issue 26's targets).
+"""Benchmark of real archives: admitted specs from sample-only, full and judge-library pools, against their targets.
 
 Run from the repository root (takes a while: every problem is constructed and built)::
 
@@ -10,7 +10,7 @@ Prints, for (a) the shared CodeContests pool (``src/execstate/studies/codecontes
 the 40 problems of ``../shared/data/codecontests-py``) with every problem cut to its ``--keep``
 smallest tests (``execstate.testing.samples_only_pool``, in a temporary directory) and (b) the
 full pool: how many problems ``execstate build`` admits a constructed spec for, against the
-targets of issue 26 (30 of 40 and 36 of 40); and for (c) ``benchmarks/pools/atcoder_py`` (24
+targets (30 of 40 and 36 of 40); and for (c) ``benchmarks/pools/atcoder_py`` (24
 contest-template programs that import the ``atcoder`` preset's packages, two or three samples
 each) the same against its target of 70%. Each line says how many admitted specs have a
 synthesized long input, why the others have none (construct's check, or the builder's), and the

@@ -1,11 +1,11 @@
-"""Benchmark of ``build --fresh``: a study built on fresh inputs against the same study built as published (issue 28).
+"""Benchmark of ``build --fresh``: a study built on fresh inputs against the same study built as published.
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
     python benchmarks/fresh.py [--study networkx --study library_cpp --study classic] [--jobs 2] [--seed S] [--smoke]
 
 Prints, per study, measured side by side in one run: the published build's wall time, the fresh build's
-(``--fresh-only``, default 4 candidates per case), their ratio (issue 28's target: at most 2x for networkx
+(``--fresh-only``, default 4 candidates per case), their ratio (the target: at most 2x for networkx
 and library_cpp), how many cases each admitted and how many were refreshed, and the published and fresh
 long-trace medians. Each build starts with the measurements of the process forgotten and an empty C++
 compile cache of its own (``EXECSTATE_CPP_CACHE``), since a fresh input gives new checkpoint copies (another

@@ -18,7 +18,7 @@ Prints, measured side by side in one run (best of ``--repeat`` runs each):
     Python functions ``owned_class`` and ``attribute_values`` (the walker before it read them in C); ns
     per node and the ratio, totals compared (the script exits 1 if they differ).
 Both sides of every ratio run in the same sandbox, so interpreter start-up is
-in both. Targets (issue 3): ratio <= 4 on 3.12+; state speed-up >= 10.
+in both. Targets: ratio <= 4 on 3.12+; state speed-up >= 10.
 --smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference),
 (c) on a 40 x 40 table program instead of 1003_f, and (d) on 500 nodes.
 """

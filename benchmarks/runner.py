@@ -61,8 +61,7 @@ except ImportError:  # only this benchmark's side-by-side transport needs it
     sys.exit("benchmarks/runner.py compares against httpx: pip install -e '.[bench]'")
 
 from execstate.records import Response, Task, read_jsonl, write_jsonl
-from execstate.run import Setting, run_tasks
-from execstate.run._runner import event_loop_run
+from execstate.run import Setting, event_loop_run, run_tasks
 
 
 def _cpu_s() -> float:

@@ -34,6 +34,7 @@ from pathlib import Path
 import execstate.sandbox as sandbox
 from execstate.builder import BuildOptions, build, forget_measurements
 from execstate.records import tasks_bytes
+from execstate.sandbox import _limits, _run  # the internals this benchmark replaces, where they live
 from execstate.studies import STUDIES
 
 TARGET = 1.5
@@ -54,7 +55,7 @@ def _bare(init, spec, exe, stdin, limits, cwd, pass_fds, readable, files=None) -
         # path: both start with vfork (a preexec_fn would fork the whole caller at every run, which made
         # this reference slower than the isolated runner it is compared with)
         flags = {"RLIMIT_AS": "as", "RLIMIT_CPU": "cpu", "RLIMIT_FSIZE": "fsize", "RLIMIT_CORE": "core"}
-        limit = [f"--{flags[name]}={soft}:{hard}" for name, (soft, hard) in sandbox._rlimits(limits).items()]
+        limit = [f"--{flags[name]}={soft}:{hard}" for name, (soft, hard) in _limits.rlimits(limits).items()]
 
         started = time.monotonic()
         proc = subprocess.Popen(
@@ -83,13 +84,13 @@ def _bare(init, spec, exe, stdin, limits, cwd, pass_fds, readable, files=None) -
 
 @contextmanager
 def _runner(kind: str) -> Iterator[None]:
-    original = sandbox._isolated
+    original = _run._isolated
     if kind == "bare":
-        sandbox._isolated = _bare  # type: ignore[assignment]
+        _run._isolated = _bare  # type: ignore[assignment]
     try:
         yield
     finally:
-        sandbox._isolated = original  # type: ignore[assignment]
+        _run._isolated = original  # type: ignore[assignment]
 
 
 def _build(jobs: int, cases: int | None = None) -> tuple[float, str]:

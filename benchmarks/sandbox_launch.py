@@ -34,16 +34,17 @@ import scipy.stats  # noqa: F401
 import statsmodels.api  # noqa: F401
 
 import execstate.sandbox as sandbox
+from execstate.sandbox import _spawn  # where the parent-death signal is chosen
 
 TARGET = 1.3
 
 
-SETPRIV = sandbox._death_signal
+SETPRIV = _spawn._death_signal
 
 
 def _one(script: Path, use_setpriv: bool) -> tuple[float, float, float]:
     """(wall, caller kernel, child kernel) seconds of one trivial sandboxed run, started either way."""
-    sandbox._death_signal = SETPRIV if use_setpriv else (lambda: [])  # [] -> the preexec_fn fallback
+    _spawn._death_signal = SETPRIV if use_setpriv else (lambda: [])  # [] -> the preexec_fn fallback
     try:
         me0, kids0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
@@ -51,7 +52,7 @@ def _one(script: Path, use_setpriv: bool) -> tuple[float, float, float]:
         wall = time.perf_counter() - t0
         me1, kids1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
-        sandbox._death_signal = SETPRIV
+        _spawn._death_signal = SETPRIV
     if not (res.ok and res.stdout == b"hi\n"):
         raise SystemExit(f"the trivial run failed: {res.describe()}")
     return wall, me1.ru_stime - me0.ru_stime, kids1.ru_stime - kids0.ru_stime
@@ -67,7 +68,7 @@ def main() -> None:
     if args.smoke:  # smaller defaults; options given on the command line still win
         parser.set_defaults(runs=2, ballast=[0, 50], warm_up=1)
         args = parser.parse_args()
-    if not sandbox._death_signal():
+    if not _spawn._death_signal():
         raise SystemExit("util-linux setpriv is not on this machine: there is nothing to compare")
     held: list[bytearray] = []
     rows = []

@@ -10,8 +10,8 @@ input): candidates per second of ``screen_trace_lengths``, of ``measure()``
 called once per input, and of plain runs (``execstate.sandbox.run_python``),
 each with ``--jobs`` at a time; the ratio of screening cost to plain runs; and
 the screening rate on ``--large`` inputs (default batch size). The script
-exits 1 if screening and ``measure()`` disagree on any input. Target (issue
-15): at least 300 candidates per second on 2 cores.
+exits 1 if screening and ``measure()`` disagree on any input. Target: at least
+300 candidates per second on 2 cores.
 --smoke: 6 inputs and 12 large inputs (in batches of 4 in place of 500).
 """
 

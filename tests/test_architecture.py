@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.errors",),
     ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox"),
     ("execstate.metrics", "execstate.environments"),
+    ("execstate.languages",),
     ("execstate.studies",),
     ("execstate.builder",),
     ("execstate.run",),
@@ -97,7 +98,9 @@ def test_no_private_module_of_another_package(name):
         if private:
             owner = ".".join(parts[: private[0]])
             # A sub-package is part of its parent (builder.cpp uses builder's protocol types); not the reverse.
-            assert home == owner or home.startswith(owner + "."), f"{name} imports {imported}, a private module of {owner}"
+            assert home == owner or home.startswith(owner + "."), (
+                f"{name} imports {imported}, a private module of {owner}"
+            )
 
 
 def test_the_checks_catch_a_violation(tmp_path):

@@ -1,4 +1,4 @@
-"""Every script in ``benchmarks/`` runs on its smallest sizes (``--smoke``), so none breaks unnoticed (issue 27).
+"""Every script in ``benchmarks/`` runs on its smallest sizes (``--smoke``), so none breaks unnoticed.
 
 The scripts are found by a glob: a new benchmark without ``--smoke`` fails here (argparse exits 2). Each
 runs as a whole process from the repository root, as its docstring says to run it, with ``src`` first on

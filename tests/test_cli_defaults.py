@@ -37,7 +37,7 @@ def test_debug_flag_is_accepted_before_and_after_the_command():
 
 def test_build_bounds_defaults_equal_the_build_options():
     from execstate.builder import BuildOptions
-    from execstate.builder.cpp.options import CppOptions
+    from execstate.languages.cpp.options import CppOptions
 
     fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
     for command in (["build", "x", "--out", "o"], ["pipeline", "--out", "o"]):

@@ -1,465 +1,109 @@
-"""Pin the public API: a change to what a stage exports must be deliberate (update this table)."""
+"""Pin the public API: what each public package exports (its ``__all__``) is compared with a committed snapshot,
+tests/exported_members.json, so a change to it is deliberate and shows in review as a diff of that file.
 
+A public module is one whose dotted name has no ``_`` part (``execstate.analyze``, ``execstate.metrics.cpp``)
+and that declares ``__all__``; the list of them is found from the source tree, not written here. After a
+deliberate change, regenerate the snapshot (from the repository root, in the project's environment) with
+
+    python tests/test_exported_members.py --write
+
+and commit it with the change. Every name of an ``__all__`` must also resolve to an object (lazy ones included),
+and the command line's parser must build with every stage's commands.
+"""
+
+from __future__ import annotations
+
+import ast
 import importlib
+import json
+import sys
+from pathlib import Path
 
 import pytest
 
+import execstate
 import execstate.cli
 
-PUBLIC = {
-    "execstate.builder": {
-        "helper_language",
-        "FRESH_CORPUS_COLUMNS",
-        "combine_builds",
-        "SEED_ENV",
-        "Fresh",
-        "FreshVerification",
-        "fresh_corpus",
-        "verify_fresh",
-        "CheckpointMeasuring",
-        "CheckpointStates",
-        "CARD_NAME",
-        "MeasurementStats",
-        "forget_measurements",
-        "measure_once",
-        "dataset_card",
-        "dataset_features",
-        "BuildOptions",
-        "EXECUTORS",
-        "BuildResult",
-        "Candidate",
-        "HASH_SEEDS",
-        "DEFAULT_LANGUAGE",
-        "Excluded",
-        "LANGUAGES",
-        "LanguageEntry",
-        "language_entry",
-        "make_language",
-        "construct_language",
-        "program_languages",
-        "generator_languages",
-        "language_of_file",
-        "register_language",
-        "unregister_language",
-        "MEASURE_WALL_SLACK",
-        "measurement_limits",
-        "PARTIAL_DIR",
-        "CORPUS_COLUMNS",
-        "CaseSpec",
-        "Instrumented",
-        "Language",
-        "ConstructLanguage",
-        "Endpoint",
-        "Variation",
-        "PythonLanguage",
-        "SpecError",
-        "SpecProblem",
-        "build",
-        "build_case",
-        "builtin_studies",
-        "corpus",
-        "corpus_table",
-        "find_specs",
-        "instrument",
-        "load_spec",
-        "open_executor",
-        "resolve_loop",
-        "study_dir",
-        "tasks_bytes",
-        "write_build",
-        "STUDY_FILE",
-        "SpecDraft",
-        "StudyRoot",
-        "find_study",
-        "relative_name",
-        "spec_toml",
-        "toml_key",
-        "toml_value",
-        "write_spec",
-    },
-    "execstate.run": {
-        "Attempt",
-        "BATCH_JOURNAL_NAME",
-        "BatchCounts",
-        "CacheWarning",
-        "ResponseCache",
-        "default_cache_dir",
-        "PlanRow",
-        "format_plan",
-        "plan_run",
-        "plan_tasks",
-        "ProviderEntry",
-        "WireRequest",
-        "provider_entry",
-        "provider_names",
-        "register_provider",
-        "unregister_provider",
-        "LlamaServer",
-        "LocalModelError",
-        "SMOLLM2_ALIAS",
-        "free_port",
-        "local_extra_installed",
-        "local_setting",
-        "smollm2_gguf",
-        "OpenAIProvider",
-        "OracleProvider",
-        "Provider",
-        "RESPONSES_NAME",
-        "Repair",
-        "ReplayProvider",
-        "ResponseStore",
-        "RunInvocation",
-        "RunManifest",
-        "RunSummary",
-        "SYSTEM_TEMPLATE",
-        "Setting",
-        "SettingAborted",
-        "SettingsError",
-        "StoreError",
-        "SyntheticProvider",
-        "USER_MESSAGE",
-        "arun_tasks",
-        "backoff_s",
-        "classify_response",
-        "event_loop_run",
-        "load_settings",
-        "open_store",
-        "render_messages",
-        "render_system",
-        "request_body",
-        "run_cell",
-        "run_tasks",
-    },
-    "execstate.grade": {
-        "AccuracyTables",
-        "CallVerdict",
-        "Cell",
-        "CruxevalScore",
-        "EXECUTED_RULES",
-        "GRADES_NAME",
-        "Extraction",
-        "GradePlanError",
-        "GradeRun",
-        "RULES",
-        "RunPlan",
-        "accuracy_tables",
-        "answer_matches",
-        "check_calls",
-        "extract",
-        "extract_rationale",
-        "format_markdown",
-        "grade_all",
-        "grade_response",
-        "grade_run",
-        "json_equal",
-        "load_run_plan",
-        "parse_call",
-        "pass_at_k",
-        "plan_cells",
-        "plan_run_cells",
-        "print_tables",
-        "read_generations",
-        "score_file",
-        "score_generations",
-        "write_tables",
-    },
-    "execstate.analyze": {
-        "accuracy_intervals",
-        "bootstrap_p_value",
-        "budget_rows",
-        "paired_replicates",
-        "pairwise_differences",
-        "response_frame",
-        "truncation_rows",
-        "write_json",
-        "Analysis",
-        "AnalysisConfig",
-        "BHFamily",
-        "Cells",
-        "Cohort",
-        "DYNAMIC_METRICS",
-        "LogitFit",
-        "METRICS",
-        "MODELS",
-        "analyze",
-        "analyze_cells",
-        "benjamini_hochberg",
-        "binned_rates",
-        "build_design",
-        "cluster_bootstrap_ratio",
-        "cluster_regression",
-        "figure_data",
-        "final_pairs",
-        "fit_logit",
-        "fresh_comparison",
-        "fresh_pairs",
-        "fresh_rows",
-        "joinable_grades",
-        "load_cells",
-        "paired_comparison",
-        "paired_difference",
-        "percentile_interval",
-        "permutation_theta",
-        "permutation_thetas",
-        "quantile_bins",
-        "rank_theta",
-        "regression_rows",
-        "seeded_rng",
-        "series_summary",
-        "series_tests",
-        "wilson_interval",
-        "write_analysis_json",
-    },
-    "execstate.report": {
-        "figure_html",
-        "pipeline_check_banner",
-        "save_figure",
-        "styled_figure",
-        "FigureOut",
-        "ReportFiles",
-        "analyze_files",
-        "page",
-        "render_figures",
-        "table_section",
-        "write_report",
-    },
-    "execstate.leaderboard": {
-        "COHORT",
-        "Combined",
-        "GradedRun",
-        "Leaderboard",
-        "LeaderboardFiles",
-        "combine_runs",
-        "cost_rows",
-        "leaderboard",
-        "leaderboard_html",
-        "leaderboard_tables",
-        "load_graded_run",
-        "pairwise_matrix",
-        "reasoning_flag",
-        "response_cost",
-        "write_leaderboard",
-    },
-    "execstate.pilot": {
-        "DEFAULT_CONDITIONS",
-        "PILOT_ARM",
-        "PILOT_CHECK_SETTING",
-        "PilotPrediction",
-        "PilotResult",
-        "check_plan",
-        "movement",
-        "pilot_markdown",
-        "pilot_predictions",
-        "pilot_section_html",
-        "pilot_tables",
-        "pilot_task_id",
-        "pilot_tasks",
-        "run_pilot",
-        "table9",
-        "token_use",
-    },
-    "execstate.metrics": {
-        "CompileFailure",
-        "Compiled",
-        "Compiler",
-        "CompilerMissing",
-        "CppMeasurement",
-        "Measurement",
-        "Snapshots",
-        "compile_cpp",
-        "cyclomatic",
-        "cyclomatic_cpp",
-        "measure",
-        "measure_cpp",
-        "metrics_report",
-        "parse_python",
-        "python_version",
-        "run_binary",
-        "screen_trace_lengths",
-        "state_metrics",
-    },
-    "execstate.metrics.cpp": {
-        "SLOTS_MARKER",
-        "CompileFailure",
-        "Compiled",
-        "DEFAULT_CXXFLAGS",
-        "Compiler",
-        "CompilerMissing",
-        "CppMeasurement",
-        "compile_cpp",
-        "cyclomatic_cpp",
-        "function_complexities",
-        "gcda_runs",
-        "measure_cpp",
-        "observations",
-        "run_binary",
-        "state_metrics",
-    },
-    "execstate.export": {
-        "INSPECT_FILE",
-        "execstate_scorer",
-        "export_inspect",
-        "hf_features",
-        "inspect_samples",
-        "inspect_task",
-    },
-    "execstate.pipeline": {
-        "DEMO_FRESH_SEED",
-        "FRESH_STUDIES",
-        "DEFAULT_STUDIES",
-        "LOCAL_PORT",
-        "run_local_model",
-        "ORACLE_SETTING",
-        "PIPELINE_CHECK_SETTINGS",
-        "PipelineResult",
-        "SYNTHETIC_SETTING",
-        "run_pipeline",
-    },
-    "execstate.studies": {
-        "DEFAULT_GRADING_RULE",
-        "FreshPlan",
-        "InputRecipe",
-        "Refresher",
-        "PILOT_STUDY",
-        "STUDIES",
-        "Study",
-        "builtin_studies",
-        "builtin_study",
-        "default_grading_rule",
-        "get_study",
-        "main_grid_studies",
-        "shared_source_studies",
-        "study_dir",
-    },
-    "execstate.tables": {
-        "FORMATS",
-        "Row",
-        "Table",
-        "format_value",
-        "make_table",
-        "to_csv",
-        "to_json",
-        "to_markdown",
-        "write_tables",
-    },
-    "execstate.testing": {
-        "Drop",
-        "Hold",
-        "Reply",
-        "Request",
-        "SETTINGS",
-        "STUDIES",
-        "Script",
-        "ScriptedServer",
-        "completion",
-        "fresh_copy",
-        "samples_only_pool",
-        "synthetic_grades",
-        "synthetic_tasks",
-        "tree_bytes",
-    },
-    "execstate.construct": {
-        "ConstructOptions",
-        "SELECT_NAME",
-        "Selection",
-        "select_cases",
-        "ConstructResult",
-        "Outcome",
-        "construct",
-        "construct_problem",
-        "check_shape",
-        "describe_shape",
-        "generator_source",
-        "infer_shapes",
-        "Inferred",
-        "Shape",
-        "environment_suggestion",
-        "PROBLEM_FILE",
-        "REPORT_NAME",
-        "Generator",
-        "ImportReport",
-        "Imported",
-        "NewTest",
-        "PoolTest",
-        "Problem",
-        "ProblemLimits",
-        "Skipped",
-        "import_codecontests",
-        "import_folders",
-        "import_livecodebench",
-        "read_pool",
-        "read_problem",
-        "slug",
-        "unpickle_plain",
-        "write_problem",
-    },
-    "execstate.environments": {
-        "ATCODER",
-        "HEADER_MARKER",
-        "MODULE_PACKAGES",
-        "PRESETS",
-        "UNDECLARED_MARKER",
-        "Environment",
-        "EnvironmentProblem",
-        "EnvironmentSpec",
-        "EnvironmentUnavailable",
-        "Interpreter",
-        "cache_key",
-        "cache_root",
-        "canonical_name",
-        "declaration_fix",
-        "installed",
-        "interpreter",
-        "missing_header",
-        "missing_module",
-        "parse_environment",
-        "prepare",
-        "tree_digest",
-        "undeclared_import",
-    },
-    "execstate.errors": {
-        "REASON_LIMIT",
-        "ExecstateError",
-        "InputFileError",
-        "Interrupted",
-        "NothingAdmitted",
-        "PlanError",
-        "ProgramFailed",
-        "RecordError",
-        "ScreeningFailed",
-        "SettingsError",
-        "SpecError",
-        "SpecProblem",
-        "StoreError",
-        "UsageError",
-        "bounded_reason",
-        "one_line",
-        "output_dir",
-        "output_file",
-        "remove_tree",
-        "require_file",
-    },
-    "execstate.studies.cruxeval": {
-        "DATA_PATH",
-        "INPUT_QUESTION",
-        "LAMBDA_NOTE",
-        "LITERAL_CALLS",
-        "STUDY",
-        "cruxeval_tasks",
-        "item_input_task",
-        "item_task",
-        "load_items",
-        "takes_function",
-    },
-}
+SRC = Path(execstate.__file__).resolve().parent
+SNAPSHOT = Path(__file__).resolve().parent / "exported_members.json"
+REGENERATE = "python tests/test_exported_members.py --write"
 
 
-@pytest.mark.parametrize("module", sorted(PUBLIC))
+def _declares_all(path: Path) -> bool:
+    """True when the module assigns ``__all__`` at its top level."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return True
+    return False
+
+
+def public_modules() -> list[str]:
+    """Every importable module of the package with no private part in its name that declares ``__all__``."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC)
+        if not all((SRC.joinpath(*rel.parts[:i]) / "__init__.py").exists() for i in range(len(rel.parts))):
+            continue  # not in a package (a study's case program, a pool's solution)
+        parts = rel.with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if not any(p.startswith("_") for p in parts) and _declares_all(path):
+            found.append(".".join(("execstate", *parts)))
+    return sorted(found)
+
+
+def exported(module: str) -> list[str]:
+    """The module's ``__all__``, sorted."""
+    return sorted(importlib.import_module(module).__all__)
+
+
+def current() -> dict[str, list[str]]:
+    """What the snapshot holds for the tree as it is: each public module's sorted ``__all__``."""
+    return {module: exported(module) for module in public_modules()}
+
+
+PUBLIC = public_modules()
+
+
+def _snapshot() -> dict[str, list[str]]:
+    """The committed snapshot; empty when there is none yet (every test then names the command that writes it)."""
+    return json.loads(SNAPSHOT.read_text(encoding="utf-8")) if SNAPSHOT.exists() else {}
+
+
+def _differs(what: str, now: list[str] | set[str], pinned: list[str] | set[str]) -> str:
+    added, removed = sorted(set(now) - set(pinned)), sorted(set(pinned) - set(now))
+    return (
+        f"{what} differs from tests/exported_members.json: added {added}, removed {removed}. "
+        f"If that is deliberate, regenerate the snapshot with `{REGENERATE}` and commit it"
+    )
+
+
+def test_the_public_modules_are_the_snapshots():
+    found, pinned = PUBLIC, sorted(_snapshot())
+    assert found == pinned, _differs("the set of public modules (declaring __all__)", found, pinned)
+
+
+@pytest.mark.parametrize("module", sorted({*PUBLIC, *_snapshot()}))
 def test_exported_members(module):
-    mod = importlib.import_module(module)
-    assert set(mod.__all__) == PUBLIC[module]
-    for name in mod.__all__:
-        assert getattr(mod, name) is not None
+    names: list[str] = []
+    if module in PUBLIC:
+        mod = importlib.import_module(module)
+        names = list(mod.__all__)
+        assert all(isinstance(name, str) for name in names), f"{module}.__all__ holds a non-string"
+        twice = sorted({name for name in names if names.count(name) > 1})
+        assert not twice, f"{module}.__all__ names {twice} more than once"
+        for name in names:
+            assert getattr(mod, name, None) is not None, f"{module}.__all__ names {name!r}, which it does not define"
+    pinned = _snapshot().get(module, [])
+    assert sorted(names) == pinned, _differs(f"{module}.__all__", names, pinned)
+
+
+def test_the_snapshot_is_written_as_the_command_writes_it():
+    """Sorted keys, sorted lists, so a regenerated file differs only where the API does."""
+    assert SNAPSHOT.exists(), f"there is no tests/exported_members.json. Fix: `{REGENERATE}`"
+    pinned = _snapshot()
+    assert list(pinned) == sorted(pinned) and all(names == sorted(names) for names in pinned.values())
+    assert SNAPSHOT.read_text(encoding="utf-8") == _dumps(pinned), f"Fix: `{REGENERATE}`"
 
 
 def test_every_stage_registers_its_commands():
@@ -476,3 +120,28 @@ def test_every_stage_registers_its_commands():
         "pipeline",
         "local-model",
     } <= commands
+
+
+def _dumps(snapshot: dict[str, list[str]]) -> str:
+    return json.dumps(snapshot, indent=2, sort_keys=True) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """``--write``: write the snapshot from the tree; no argument: say what differs (exit 1) or that nothing does."""
+    now = current()
+    if argv == ["--write"]:
+        SNAPSHOT.write_text(_dumps(now), encoding="utf-8")
+        print(f"wrote {SNAPSHOT} ({len(now)} modules, {sum(map(len, now.values()))} names)")
+        return 0
+    if argv:
+        print(f"usage: {REGENERATE}  (without --write: show what differs)", file=sys.stderr)
+        return 2
+    pinned = _snapshot()
+    changed = [m for m in sorted({*now, *pinned}) if now.get(m) != pinned.get(m)]
+    for module in changed:
+        print(_differs(module, now.get(module, []), pinned.get(module, [])))
+    return 1 if changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

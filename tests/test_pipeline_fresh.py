@@ -1,4 +1,5 @@
-"""The main job's fresh copy (issue 28): the classic study's cases also built on fresh inputs, analysed beside them.
+"""The main job's fresh copy: the classic study's cases also built on fresh inputs, analysed beside them (published
+inputs a model may have seen against inputs it cannot have).
 
 The classic study is narrowed to six of its cases (a copy of their folders) so the test builds in seconds;
 the pipeline code is the main job's.

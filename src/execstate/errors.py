@@ -22,10 +22,12 @@ faults (crash, timeout) are never exceptions: they are exclusion records.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import stat
 from pathlib import Path
+from typing import Any
 
 REASON_LIMIT = 2000
 """Most characters of an exclusion reason (``bounded_reason``)."""
@@ -154,6 +156,20 @@ def _escape_char(ch: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+def clip_text(text: str | bytes, limit: int, note: str = "... ({total} chars)") -> str:
+    """The first ``limit`` characters of ``text`` followed by ``note``, or the whole when it is not longer.
+
+    For quoting a program's output or a record's value where a short head says enough: bytes are
+    decoded as UTF-8 (bad bytes replaced). In ``note``, ``{total}`` is the text's length and
+    ``{left_out}`` the characters cut. Unlike ``bounded_reason`` it escapes nothing and keeps no tail.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if len(text) <= limit:
+        return text
+    return text[:limit] + note.format(total=len(text), left_out=len(text) - limit)
+
+
 def remove_tree(path: Path | str) -> bool:
     """Remove ``path`` and all under it, however deep or write-protected, never following a symlink.
 
@@ -253,6 +269,25 @@ def output_file(path: Path | str, what: str = "--out") -> Path:
     return path
 
 
+def load_attr(target: str) -> Any:
+    """The object ``"package.module:attr.attr"`` names, importing the module (registries name their entries'
+    implementations this way so a command imports only what it uses). ``UsageError`` naming the target when
+    the module or an attribute is missing."""
+    module, _, attrs = target.partition(":")
+    fix = "Fix: name an existing module:attribute"
+    try:
+        found: Any = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not module.startswith(exc.name):
+            raise  # the module exists but a module it imports does not: that error is the one to see
+        raise UsageError(f"{target!r}: no module {exc.name!r}. {fix}") from exc
+    for attr in attrs.split(".") if attrs else ():
+        if not hasattr(found, attr):
+            raise UsageError(f"{target!r}: {found!r} has no attribute {attr!r}. {fix}")
+        found = getattr(found, attr)
+    return found
+
+
 __all__ = [
     "REASON_LIMIT",
     "ExecstateError",
@@ -269,6 +304,8 @@ __all__ = [
     "StoreError",
     "UsageError",
     "bounded_reason",
+    "clip_text",
+    "load_attr",
     "one_line",
     "output_dir",
     "output_file",

@@ -78,7 +78,7 @@ GRADING_RULES: tuple[str, ...] = (
 LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
 """The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,
 which asserts they agree). ``Task.language`` is one of these, or a language a program registered at run time
-(``execstate.builder.register_language``): records naming it are then read and written by that process only."""
+(``execstate.languages.register_language``): records naming it are then read and written by that process only."""
 _RUNTIME_LANGUAGES: set[str] = set()
 
 
@@ -268,13 +268,21 @@ FRESH_SUFFIX = "~fresh"
 """A fresh task's case id is its published twin's plus this suffix (``classic/heapsort~fresh``)."""
 
 
+def fresh_record(task_or_meta: Task | Mapping[str, Any]) -> dict[str, Any] | None:
+    """A fresh task's ``meta["fresh"]`` object (``of``: the published twin's case id, ``commitment``, and the
+    build's notes on how its inputs were drawn); None for a published task, whose ``meta["fresh"]`` is absent
+    or ``false`` (a case that could not be refreshed, kept with its inputs)."""
+    meta = task_or_meta.meta if isinstance(task_or_meta, Task) else task_or_meta
+    record = meta.get("fresh")
+    return record if isinstance(record, dict) else None
+
+
 def is_fresh(task_or_meta: Task | Mapping[str, Any]) -> bool:
     """True for a fresh task (SPEC 11): a published case's program re-issued on newly generated inputs.
 
-    Its ``meta["fresh"]`` is an object (``of``: the published twin's case id, ``commitment``). A published
-    task has no ``fresh`` key, or ``false`` (a case that could not be refreshed, kept with its inputs)."""
-    meta = task_or_meta.meta if isinstance(task_or_meta, Task) else task_or_meta
-    return isinstance(meta.get("fresh"), dict)
+    Its ``meta["fresh"]`` is an object (``fresh_record``). A published task has no ``fresh`` key, or
+    ``false`` (a case that could not be refreshed, kept with its inputs)."""
+    return fresh_record(task_or_meta) is not None
 
 
 def fresh_twin(case_id: str) -> str:
@@ -284,7 +292,19 @@ def fresh_twin(case_id: str) -> str:
 
 def published_case_id(task: Task) -> str:
     """The case id of the published twin of a fresh task (``meta["fresh"]["of"]``); a published task's own."""
-    return str(task.meta["fresh"]["of"]) if is_fresh(task) else task.case_id
+    record = fresh_record(task)
+    return str(record["of"]) if record is not None else task.case_id
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded JSON value: ``boolean``, ``number`` (an integer or a float), ``string``,
+    ``null``, ``array`` or ``object``; ``other`` for what JSON cannot hold. The fields of a state agree in
+    these types at both checkpoints, and a state answer's fields are compared with the oracle's by them."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", type(None): "null", list: "array", dict: "object"}.get(type(value), "other")
 
 
 class Exclusion(Record):

@@ -18,7 +18,7 @@ from execstate.analyze import (
     write_analysis_json,
 )
 from execstate.grade import accuracy_tables
-from execstate.records import Grade, Task, fresh_twin, is_fresh, published_case_id
+from execstate.records import Grade, Task, fresh_record, fresh_twin, is_fresh, published_case_id
 from execstate.testing import fresh_copy, synthetic_grades, synthetic_tasks
 
 FAST = AnalysisConfig(replicates=2000, permutations=200)
@@ -71,11 +71,14 @@ def test_fresh_copy_follows_the_record_contract():
     twin = fresh_copy(task)
     assert twin.case_id == "classic/heapsort~fresh" == fresh_twin(task.case_id)
     assert twin.task_id == "classic/heapsort~fresh/long-trace-final"
-    assert twin.meta["fresh"]["of"] == "classic/heapsort"
-    assert twin.meta["fresh"]["commitment"].startswith("sha256:")
+    record = fresh_record(twin)
+    assert record is not None and record == twin.meta["fresh"]
+    assert record["of"] == "classic/heapsort"
+    assert record["commitment"].startswith("sha256:")
     assert (twin.source_sha256, twin.study, twin.arm) == (task.source_sha256, task.study, task.arm)
     assert is_fresh(twin) and is_fresh(twin.meta) and not is_fresh(task)
     assert not is_fresh({"fresh": False})  # a case that could not be refreshed keeps its published inputs
+    assert fresh_record(task) is None and fresh_record({"fresh": False}) is None
     assert published_case_id(twin) == published_case_id(task) == "classic/heapsort"
 
 

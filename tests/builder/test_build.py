@@ -11,8 +11,9 @@ import pytest
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.builder import BuildOptions, build, instrument, tasks_bytes
-from execstate.builder.cpp.language import CppLanguage
+from execstate.builder import BuildOptions, build, tasks_bytes
+from execstate.languages.cpp.language import CppLanguage
+from execstate.languages.python import instrument
 from execstate.records import ARMS
 from execstate.sandbox import Limits
 
@@ -325,7 +326,7 @@ def test_instrumentation_only_inserts_lines(by_task, case_id):
         assert kept == clean.splitlines()
 
 
-# --- the six C++ loop forms (issue 13), read from the programs' parse, not from the folder names
+# --- the six C++ loop forms the examples must cover, read from the programs' parse, not from the folder names
 
 FORMS = (
     "range-for over a std::vector",

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder import LANGUAGES, BuildOptions, PythonLanguage, build
-from execstate.builder._measurements import per_arm_measurements
+from execstate.builder import BuildOptions, build
 from execstate.errors import UsageError
+from execstate.languages import LANGUAGES, make_language
+from execstate.languages.python import PythonLanguage
 from execstate.sandbox import Limits
 
 OPTS = BuildOptions(limits=Limits(wall_s=5, cpu_s=5, memory_mb=1024, output_bytes=4 * 1024 * 1024))
@@ -142,8 +143,7 @@ def test_a_state_arm_measured_with_other_stdout_is_excluded(tmp_path, monkeypatc
     wrong = replace(LANGUAGES["python"], adapter=lambda opts: _StateMeasuredWrong(opts.limits, opts.python))
     monkeypatch.setitem(LANGUAGES, "python", wrong)
     write_case(tmp_path, "sums", SUMS)
-    with per_arm_measurements():
-        tasks, excluded = built(tmp_path)
+    tasks, excluded = built(tmp_path, replace(OPTS, measure_arms_apart=True))
     assert not tasks
     assert excluded["sums"].check == "measurement"
     assert "measuring inside-loop-state printed" in excluded["sums"].reason
@@ -190,16 +190,16 @@ def test_inputs_and_checkpoints_over_their_maximum_are_excluded(tmp_path):
 
 def test_the_build_limits_reach_its_measurements():
     limits = Limits(wall_s=4, cpu_s=3, memory_mb=512, output_bytes=1000, file_mb=2)
-    lang = BuildOptions(limits=limits, measure_factor=2.5).language("python")
+    lang = make_language("python", BuildOptions(limits=limits, measure_factor=2.5))
     assert isinstance(lang, PythonLanguage)
     # CPU time scales by the factor; the wall clock (a hang guard) is 3x that, so load cannot time it out
     assert lang.measure_limits() == Limits(wall_s=22.5, cpu_s=7.5, memory_mb=512, output_bytes=1000, file_mb=2)
-    roomy = BuildOptions(limits=Limits(wall_s=100, cpu_s=1), measure_factor=2).language("python")
+    roomy = make_language("python", BuildOptions(limits=Limits(wall_s=100, cpu_s=1), measure_factor=2))
     assert (roomy.measure_limits().wall_s, roomy.measure_limits().cpu_s) == (200, 2)  # never below factor x wall
-    default = BuildOptions().language("python")
+    default = make_language("python", BuildOptions())
     assert isinstance(default, PythonLanguage)
     assert (default.measure_limits().wall_s, default.measure_limits().cpu_s) == (360, 120)  # the classic study's
-    cpp = BuildOptions(limits=limits, measure_factor=2.5).language("cpp")
+    cpp = make_language("cpp", BuildOptions(limits=limits, measure_factor=2.5))
     assert cpp is not None and cpp.measure_limits() == lang.measure_limits()
 
 

@@ -211,10 +211,10 @@ def test_a_program_that_builds_a_1500_deep_tree_in_its_directory_is_its_own_doin
 def test_a_sandbox_fault_is_a_run_exclusion_and_any_other_exception_in_the_sandbox_is_internal(
     tmp_path, private_tmp, monkeypatch
 ):
-    import execstate.sandbox as sandbox
+    from execstate.sandbox import _run, _workdir  # the modules that remove a run's directory and start a run
 
     make_case(tmp_path / "cases", "victim")
-    monkeypatch.setattr(sandbox, "remove_tree", lambda path: False)  # as if the program's tree could not go
+    monkeypatch.setattr(_workdir, "remove_tree", lambda path: False)  # as if the program's tree could not go
     (fault,) = build([tmp_path / "cases"], options=OPTS).exclusions
     assert fault.check == "run"
     assert fault.reason == (
@@ -227,7 +227,7 @@ def test_a_sandbox_fault_is_a_run_exclusion_and_any_other_exception_in_the_sandb
     def broken(*args, **kwargs):
         raise OSError("the sandbox's own bug")
 
-    monkeypatch.setattr(sandbox, "_run_in", broken)  # raised from the sandbox's code, but not a SandboxFault
+    monkeypatch.setattr(_run, "run_in", broken)  # raised from the sandbox's code, but not a SandboxFault
     (bug,) = build([tmp_path / "cases"], options=OPTS).exclusions
     assert bug.check == "internal" and bug.reason.startswith("the builder failed on this case: OSError: the sandbox's")
     assert "Fix: report it with the case" in bug.reason

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import BuildOptions, build
-from execstate.builder.cpp.options import CppOptions
+from execstate.languages.cpp.options import CppOptions
 from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")

@@ -33,10 +33,10 @@ from pathlib import Path
 from cpp_differential.programs import Program, generate, main_line, render
 from cpp_differential.toolchain import compile_cpp, execute, needs_gxx
 
-from execstate.builder._language import COUNT_MARKER
-from execstate.builder.cpp.instrument import instrument_cpp
-from execstate.builder.cpp.protocol import parse_slots
-from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
+from execstate.languages._protocol import COUNT_MARKER
+from execstate.languages.cpp.instrument import instrument_cpp
+from execstate.languages.cpp.protocol import parse_slots
+from execstate.languages.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 
 PROGRAMS = int(os.environ.get("EXECSTATE_CPP_DIFFERENTIAL", "100"))
 BATCH = 25

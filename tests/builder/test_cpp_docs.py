@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from execstate.builder.cpp.instrument import instrument_cpp
-from execstate.builder.cpp.syntax import resolve_loop_cpp
+from execstate.languages.cpp.instrument import instrument_cpp
+from execstate.languages.cpp.syntax import resolve_loop_cpp
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "abc310_e_cpp" / "main.cpp"

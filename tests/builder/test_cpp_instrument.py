@@ -1,4 +1,4 @@
-"""C++ checkpoint instrumentation (builder/cpp/ + execstate_emit.hpp), each case compiled with g++ -std=c++20
+"""C++ checkpoint instrumentation (languages/cpp/ + execstate_emit.hpp), each case compiled with g++ -std=c++20
 and run through ``execstate.sandbox.run``: the SPEC's worked example, every loop kind, the exits (break,
 continue, return, exception, exit(), goto, recursion), scope and type refusals, the JSON of every supported
 type, silencing and the preservation variant, count and observe modes, layout and anchors."""
@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from cpp_differential.toolchain import build, compile_cpp, execute, needs_gxx
 
-from execstate.builder._language import COUNT_MARKER
-from execstate.builder.cpp.diagnostics import refused_variables
-from execstate.builder.cpp.instrument import choose_prefix_cpp, disabled_cpp, instrument_cpp
-from execstate.builder.cpp.protocol import REFUSAL_MARKER, iterations_cpp, parse_slots
-from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 from execstate.errors import SpecProblem
+from execstate.languages._protocol import COUNT_MARKER
+from execstate.languages.cpp.diagnostics import refused_variables
+from execstate.languages.cpp.instrument import choose_prefix_cpp, disabled_cpp, instrument_cpp
+from execstate.languages.cpp.protocol import REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.languages.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 
 ABC310_E = (Path(__file__).resolve().parents[2] / "examples" / "abc310_e_cpp" / "main.cpp").read_text(encoding="utf-8")
 SHORT = b"5\n00110\n"

@@ -1,4 +1,4 @@
-"""``build --fresh SEED`` (issue 28): the same cases on inputs drawn from a secret seed, committed, verifiable.
+"""``build --fresh SEED``: the same cases on inputs drawn from a secret seed, committed, verifiable.
 
 The cases here are small programs written for the test; the built-in studies' refreshers (networkx,
 library_cpp) are exercised on one case each.
@@ -24,7 +24,7 @@ from execstate.builder import (
 from execstate.builder._fresh import COMMITMENT_PREFIX, fresh_plan
 from execstate.cli import main as cli_main
 from execstate.errors import UsageError
-from execstate.records import FRESH_SUFFIX, Exclusion, Task, read_jsonl
+from execstate.records import FRESH_SUFFIX, Exclusion, Task, fresh_record, read_jsonl
 from execstate.studies import STUDIES
 
 SEED = "s3cr3t-seed-90210"
@@ -119,8 +119,8 @@ def test_a_generator_case_is_rebuilt_on_fresh_inputs_reproducibly(tmp_path: Path
     for arm in ("short-trace-final", "long-trace-final"):
         assert by_arm[arm].input != old[arm].input  # a fresh input ...
         assert by_arm[arm].source_sha256 == old[arm].source_sha256  # ... for the same program
-    record = by_arm["long-trace-final"].meta["fresh"]
-    assert record["of"] == "mine/kadane" and record["commitment"] == Fresh(SEED).commitment
+    record = fresh_record(by_arm["long-trace-final"])
+    assert record is not None and record["of"] == "mine/kadane" and record["commitment"] == Fresh(SEED).commitment
     assert record["trace_long"] == by_arm["long-trace-final"].metrics.trace_length
     assert record["trace_long_published"] == old["long-trace-final"].metrics.trace_length
     assert SEED_ENV in record["long_input"] and len(record["tried"]) == 4
@@ -228,7 +228,7 @@ def test_the_fresh_corpus_table_gives_published_and_fresh_trace_medians(tmp_path
     write_case(tmp_path / "cases", "files", None)
     tasks = build([tmp_path / "cases"], fresh=Fresh(SEED)).tasks
     (row,) = fresh_corpus(tasks).rows
-    record = next(t.meta["fresh"] for t in tasks if isinstance(t.meta.get("fresh"), dict))
+    record = next(r for r in map(fresh_record, tasks) if r is not None)
     assert (row["study"], row["fresh_cases"], row["not_refreshable"]) == ("mine", 1, 1)
     assert row["trace_long_fresh_median"] == record["trace_long"]
     assert row["trace_long_published_median"] == record["trace_long_published"]
@@ -251,8 +251,8 @@ def test_when_the_closest_candidate_fails_a_check_the_next_one_is_built(tmp_path
     monkeypatch.setattr(_case, "_admit_inputs", first_fails)
     built = build_case(spec, BuildOptions(), Fresh(SEED))
     assert isinstance(built, list) and len(calls) == 2
-    record = built[0].meta["fresh"]
-    assert record["candidate"] == calls[1] != calls[0]
+    record = fresh_record(built[0])
+    assert record is not None and record["candidate"] == calls[1] != calls[0]
     assert record["failed_checks"] == [
         {"candidate": calls[0], "check": "change", "reason": "no projected field changes (made to fail by the test)"}
     ]

@@ -1,4 +1,4 @@
-"""The optional input arm of a stdin case (issue 29, item 4): any input on which the program prints the output is right.
+"""The optional input arm of a stdin case: any input on which the program prints the output is right.
 
 A case spec with ``input_arm = true`` gets a fifth task, ``short-trace-input``: the clean program with the
 question and the short input's output in comments below it, no input shown, the short input as its oracle.

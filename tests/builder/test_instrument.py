@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from execstate.builder import instrument, resolve_loop
-from execstate.builder._python import choose_prefix
+from execstate.languages.python import instrument, resolve_loop
+from execstate.languages.python.instrument import choose_prefix
 from execstate.sandbox import Limits, run_python
 
 LIMITS = Limits(wall_s=10, cpu_s=10)

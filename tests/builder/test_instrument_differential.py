@@ -29,8 +29,8 @@ from differential.programs import Program, programs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from execstate.builder._language import COUNT_MARKER, Instrumented
-from execstate.builder._python import instrument
+from execstate.languages._protocol import COUNT_MARKER, Instrumented
+from execstate.languages.python.instrument import instrument
 from execstate.sandbox import Limits, SandboxResult, run, run_python
 
 OBSERVER = Path(__file__).with_name("differential") / "observer.py"

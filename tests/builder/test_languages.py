@@ -14,17 +14,9 @@ from pydantic import ValidationError
 from toy_lines_language import ENTRY
 
 import execstate
-from execstate.builder import (
-    LANGUAGES,
-    BuildOptions,
-    build,
-    load_spec,
-    program_languages,
-    register_language,
-    unregister_language,
-    write_build,
-)
+from execstate.builder import BuildOptions, build, load_spec, write_build
 from execstate.errors import SpecError, UsageError
+from execstate.languages import LANGUAGES, program_languages, register_language, unregister_language
 from execstate.records import LANGUAGE_NAMES, Task, read_jsonl
 from execstate.sandbox import Limits
 from execstate.studies import STUDIES
@@ -135,14 +127,15 @@ def test_registering_refuses_a_name_or_file_another_language_has(lines):
         unregister_language("cpp")
 
 
-ADAPTERS_AND_REGISTRY = ("builder/_languages.py", "builder/_python_language.py", "builder/cpp/")
+ADAPTERS_AND_REGISTRY = ("languages/_registry.py", "languages/python/language.py", "languages/cpp/")
 """Where language names are spelled: the registry and the adapters (the C++ adapter is a package)."""
 OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
-    "records.py": (2, "LANGUAGE_NAMES, the public format's closed set; the registry asserts it agrees"),
+    "records.py": (2, "LANGUAGE_NAMES, the public format's closed set; a test checks the registry agrees"),
     "studies/__init__.py": (10, "data: each study declares its cases' languages, as a case spec's `language` does"),
     "analyze/_config.py": (2, "a setting of an analysis, recorded in analysis.json: its cohorts' language"),
     "analyze/_paired.py": (1, "the paired cohorts' language, the paper's design (analyze/_config.py)"),
-    "sandbox/__init__.py": (2, "the Python interpreter the sandbox starts (an executable's name, the Python init)"),
+    "sandbox/_root.py": (1, "the Python interpreter the sandbox starts: an executable's name in the private root"),
+    "sandbox/_pid1.py": (1, "the sandbox's Python init, when its compiled init is missing"),
     "metrics/_probe.py": (2, "the key `python` of the probe's result: the interpreter's version"),
     "metrics/_report.py": (1, "the same key in `execstate metrics` output"),
     "metrics/cpp/_compile.py": (1, "the folder name of the C++ compile cache"),
@@ -181,10 +174,56 @@ def test_no_module_outside_the_adapters_and_the_registry_spells_a_language_name(
     outside = {rel: hits for rel, hits in spelled.items() if not rel.startswith(ADAPTERS_AND_REGISTRY)}
     assert {rel: len(hits) for rel, hits in outside.items()} == {rel: n for rel, (n, _) in OTHER_SPELLINGS.items()}
     assert all(text.startswith("LANGUAGE_NAMES") for _, text in outside["records.py"])
-    assert {"builder/_languages.py", "builder/_python_language.py", "builder/cpp/language.py"} <= set(spelled)
+    assert {"languages/_registry.py", "languages/python/language.py", "languages/cpp/language.py"} <= set(spelled)
 
 
 def test_the_spelling_scan_finds_a_planted_name(tmp_path):
     planted = tmp_path / "planted.py"
     planted.write_text('LANG = "cpp"\nif lang == \'python\':\n    pass\nNOT = f"python"\nTEXT = "python3"\n')
     assert [line for line, _ in _name_literals(planted)] == [1, 2]
+
+
+def test_the_builtin_languages_are_the_records_closed_set():
+    from execstate.languages import BUILTIN_LANGUAGES
+
+    assert BUILTIN_LANGUAGES == LANGUAGE_NAMES
+
+
+def test_a_third_language_brings_its_own_command_line_option(tmp_path, lines, capsys):
+    """The toy adapter declares ``--lines-tag`` in its registry entry: ``execstate build`` offers it once the
+    language is registered and hands its value to the adapter, with no line of the command line changed."""
+    from execstate.cli import main
+
+    out = tmp_path / "out"
+    argv = ["build", str(_case(tmp_path / "specs")), "--out", str(out), "--timeout", "10"]
+    assert main([*argv, "--lines-tag", "from-the-cli"]) == 0
+    tasks = list(read_jsonl(out / "tasks.jsonl", Task))
+    assert len(tasks) == 4 and {t.meta["lines_tag"] for t in tasks} == {"from-the-cli"}
+    with pytest.raises(SystemExit):
+        main(["build", "--help"])
+    assert "--lines-tag" in capsys.readouterr().out
+    unregister_language(ENTRY.name)
+    try:
+        with pytest.raises(SystemExit):
+            main(["build", "--help"])
+        assert "--lines-tag" not in capsys.readouterr().out  # gone with its language
+    finally:
+        register_language(ENTRY)  # for the fixture's clean-up
+
+
+def test_the_command_line_names_no_language_and_no_language_option():
+    """``cli/`` offers each language's options from the registry: no language name, no adapter option flag
+    and no adapter module appears in it."""
+    flags = {o.flag for entry in LANGUAGES.values() for o in entry.cli_options}
+    assert "--cxx" in flags  # the C++ adapter's own options are declared in its registry entry
+    for path in sorted((SRC / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not literals & (flags | set(LANGUAGE_NAMES)), (path.name, literals & (flags | set(LANGUAGE_NAMES)))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        adapters = {m for m in imported if m.startswith(("execstate.languages.", "execstate.builder.cpp"))}
+        assert not adapters, (path.name, adapters)
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+        }
+        assert not {n for n in names if n.startswith(("Cpp", "Python")) and n.endswith(("Options", "Language"))}

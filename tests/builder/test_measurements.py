@@ -9,7 +9,7 @@ import pytest
 
 from execstate.builder import BuildOptions, build_case, forget_measurements, load_spec
 from execstate.builder._measurements import STATS, measure_once, measurement_key
-from execstate.builder._python_language import PythonLanguage
+from execstate.languages.python.language import PythonLanguage
 
 CASE = Path(__file__).parent / "cases" / "list_state" / "case.toml"
 
@@ -61,8 +61,8 @@ def test_a_failed_measurement_is_not_remembered():
 
 
 def test_a_program_that_runs_out_of_cpu_time_on_an_input_is_run_once_whatever_the_checkpoint():
-    from execstate.builder._language import Endpoint
     from execstate.builder._measurements import measure_checkpoints_once
+    from execstate.languages._protocol import Endpoint
     from execstate.sandbox import Limits
 
     # the CPU limit ends the endless loop; the wall clock is generous so a loaded machine cannot reach it first

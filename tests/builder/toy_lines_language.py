@@ -27,16 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from execstate.builder import (
-    BuildOptions,
-    Endpoint,
-    Instrumented,
-    LanguageEntry,
-    Variation,
-    language_entry,
-    measurement_limits,
-)
+from execstate.builder import BuildOptions
 from execstate.errors import SpecProblem
+from execstate.languages import CliOption, Endpoint, Instrumented, LanguageEntry, Variation, measurement_limits
 from execstate.metrics import Measurement
 from execstate.sandbox import Limits, SandboxResult, run_script, scrubbed_env
 
@@ -143,11 +136,15 @@ class LinesLanguage:
     limits: Limits = field(default_factory=Limits)
     python: str = "python3"
     name: str = "lines"
+    toolchain_key: str = "lines_interpreter"
     variations: tuple[Variation, ...] = (Variation(0, "run 1 of 2"), Variation(1, "run 2 of 2"))
+
+    tag: str = ""
+    """The ``--lines-tag`` of ``execstate build`` (``LinesOptions``): written to every task's meta when set."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions) -> LinesLanguage:
-        return cls(opts.limits, opts.python)
+        return cls(opts.limits, opts.python, tag=opts.options(LinesOptions).tag)
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         lines = _statements(source)
@@ -232,17 +229,29 @@ class LinesLanguage:
         return 1 + sum(s.startswith("while ") for s in _statements(source))
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
-        return {language_entry(self.name).toolchain_key: measured.toolchain}
+        return {self.toolchain_key: measured.toolchain, **({"lines_tag": self.tag} if self.tag else {})}
 
     def build_meta(self) -> dict[str, Any]:
         return {}
+
+
+@dataclass(frozen=True)
+class LinesOptions:
+    """The adapter's own options (``BuildOptions.language_options``), from its command-line option."""
+
+    tag: str = ""
+
+    @classmethod
+    def from_cli(cls, values: dict[str, str]) -> LinesOptions:
+        return cls(tag=values["lines_tag"])
 
 
 ENTRY = LanguageEntry(
     "lines",
     LinesLanguage.from_options,
     program="main.lines",
-    toolchain_key="lines_interpreter",
     trace_unit="statements executed (the inserted @ lines never count)",
+    cli_options=(CliOption("--lines-tag", "", "a tag the lines adapter writes to every task's meta"),),
+    options_from_cli=LinesOptions.from_cli,
 )
-"""The one registry entry: ``execstate.builder.register_language(ENTRY)``."""
+"""The one registry entry: ``execstate.languages.register_language(ENTRY)``."""

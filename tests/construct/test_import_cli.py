@@ -9,10 +9,10 @@ import sys
 import pytest
 from dataset_shapes import PYTHON3, SUM_PY, cc_record, compressed_tests, lcb_record, lcb_tests, sum_tests, write_jsonl
 
-from execstate.builder import DEFAULT_LANGUAGE
 from execstate.cli import main, make_parser
 from execstate.construct import import_codecontests
 from execstate.construct._codecontests import DEFAULT_LIMITS, DEFAULT_MAX_SOLUTIONS
+from execstate.languages import DEFAULT_LANGUAGE
 
 
 def test_codecontests_command(tmp_path, capsys):

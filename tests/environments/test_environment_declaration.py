@@ -23,7 +23,7 @@ from execstate.environments import (
 )
 from execstate.errors import SpecError
 
-REQUIRED_ATCODER = {
+REQUIRED_ATCODER = {  # packages AtCoder's judge ships, which contest programs written for it import
     "sortedcontainers",
     "numpy",
     "scipy",
@@ -43,7 +43,7 @@ def test_preset_string_and_table_forms_ask_for_the_same_packages():
     assert short.packages == ()
 
 
-def test_atcoder_preset_pins_every_package_the_issue_names():
+def test_atcoder_preset_pins_every_required_package():
     names = {pin.partition("==")[0] for pin in PRESETS["atcoder"]}
     assert names >= REQUIRED_ATCODER
     assert all(pin.count("==") == 1 for pin in ATCODER)

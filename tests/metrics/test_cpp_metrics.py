@@ -591,8 +591,8 @@ def test_cache_location_and_gcov_name(tmp_path, monkeypatch):
 
 def test_a_header_included_first_is_precompiled_and_changes_no_binary(tmp_path):
     """The instrumented copies include execstate_emit.hpp first: it is precompiled once per flags."""
-    from execstate.builder.cpp.instrument import instrument_cpp
-    from execstate.builder.cpp.protocol import HEADER_PATH
+    from execstate.languages.cpp.instrument import instrument_cpp
+    from execstate.languages.cpp.protocol import HEADER_PATH
 
     clean = "#include <iostream>\nint main() {\n    int s = 0;\n    for (int i = 0; i < 9; i++) {\n        s += i;\n    }\n    std::cout << s;\n}\n"
     copy = instrument_cpp(clean, 4, ("s",), "inside", 3).source

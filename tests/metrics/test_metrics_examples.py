@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from _metrics_helpers import REFERENCE, interpreter_params
 
-from execstate.builder import BuildOptions, build, instrument, load_spec
+from execstate.builder import BuildOptions, build, load_spec
+from execstate.languages.python import instrument
 from execstate.metrics._measure import run_probe
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

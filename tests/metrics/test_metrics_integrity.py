@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from execstate.builder import PythonLanguage
 from execstate.cli import main
+from execstate.languages.python import PythonLanguage
 from execstate.metrics import measure
 from execstate.metrics._measure import PROBE, run_probe
 from execstate.sandbox import Limits

@@ -93,7 +93,7 @@ def test_every_builtin_audit_rejects_a_wrong_long_output(tmp_path, pilot_out):
     """The audits can fail: with the first number of the long output moved by one, each exits non-zero (run in the sandbox).
 
     The tasks are the pilot's own build of the set (``build/`` of the run above)."""
-    from execstate.builder import PythonLanguage
+    from execstate.languages.python import PythonLanguage
     from execstate.records import Task
     from execstate.run.providers.synthetic import wrong_answer
 

@@ -1,4 +1,5 @@
-"""The retry policy against a real HTTP server on 127.0.0.1 that injects each fault of issue 5.
+"""The retry policy against a real HTTP server on 127.0.0.1 that injects each fault a provider's API can show
+(rate limits, server errors, dropped connections, slow or malformed replies, refused requests).
 
 Every test runs the whole library path (``run_tasks``: preflight, aiohttp
 client, policy, durable store) and checks the recorded status, the attempt

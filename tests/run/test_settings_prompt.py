@@ -39,7 +39,7 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_issue_example_loads_with_spec_defaults(tmp_path: Path) -> None:
+def test_the_example_settings_file_loads_with_spec_defaults(tmp_path: Path) -> None:
     high, oracle, replay = load_settings(_write(tmp_path, EXAMPLE))
     assert (high.name, high.reasoning, high.concurrency, high.max_output_tokens) == ("local-high", "high", 16, 32768)
     assert high.effective_timeout_s == 3600

@@ -12,6 +12,7 @@ import pytest
 from execstate.builder import BuildOptions, build, load_spec
 from execstate.construct import ConstructOptions, construct_problem, read_pool
 from execstate.grade import answer_matches
+from execstate.languages import make_language
 from execstate.studies import STUDIES
 from execstate.testing import tree_bytes
 
@@ -91,7 +92,7 @@ def test_every_final_oracle_passes_the_test_it_came_from(name):
     with tempfile.TemporaryDirectory() as tmp:
         for spec_path in sorted(study.cases_dir.glob("*/case.toml")):
             spec = load_spec(spec_path)
-            lang = opts.language(spec.language)
+            lang = make_language(spec.language, opts)
             assert lang is not None
             source = spec.program.read_text(encoding="utf-8")
             for arm in ("short", "long"):

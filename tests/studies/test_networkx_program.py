@@ -21,6 +21,7 @@ import networkx as nx
 import pytest
 
 from execstate.builder import BuildOptions
+from execstate.languages import make_language
 from execstate.studies.networkx import STUDY_DIR
 from execstate.studies.networkx import generator as gen
 
@@ -76,7 +77,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run(text: str, workdir: Path, seed: int = 0) -> bytes:
     """The program's stdout on ``text`` in the sandbox, as the builder runs it (exit 0 required)."""
-    result = BuildOptions().language("python").run(SOURCE, text.encode(), workdir, seed=seed)  # type: ignore[union-attr]
+    result = make_language("python", BuildOptions()).run(SOURCE, text.encode(), workdir, seed=seed)  # type: ignore[union-attr]
     assert result.ok, result.describe()
     return result.stdout
 
@@ -126,7 +127,7 @@ def test_the_generator_command_prints_the_instance_also_alone_in_the_sandbox(wor
         [sys.executable, "generator.py", "7", "12"], cwd=STUDY_DIR, capture_output=True, text=True, check=True
     )
     assert done.stdout == gen.instance(7, 12)
-    alone = BuildOptions().language("python")
+    alone = make_language("python", BuildOptions())
     result = alone.run(  # type: ignore[union-attr]
         (STUDY_DIR / "generator.py").read_text(encoding="utf-8"), b"", workdir, args=("7", "12")
     )

@@ -8,6 +8,7 @@ from execstate.analyze._analysis import (
     write_analysis_json,
     write_json,
 )
+from execstate.analyze._beyond import BEYOND_TABLES, BeyondInputs, BeyondTable
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._compare import accuracy_intervals, pairwise_differences
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
@@ -31,12 +32,15 @@ from execstate.analyze._stats import (
 from execstate.analyze._truncation import budget_rows, response_frame, truncation_rows
 
 __all__ = [
+    "BEYOND_TABLES",
     "DYNAMIC_METRICS",
     "METRICS",
     "MODELS",
     "Analysis",
     "AnalysisConfig",
     "BHFamily",
+    "BeyondInputs",
+    "BeyondTable",
     "Cells",
     "Cohort",
     "LogitFit",

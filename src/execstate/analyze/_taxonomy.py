@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from execstate.grade import answer_matches, json_equal
-from execstate.records import ARMS, FINAL_ARMS, STATE_ARMS, Grade, Task
+from execstate.records import ARMS, FINAL_ARMS, STATE_ARMS, Grade, Task, json_type
 
 CLASSES: tuple[str, ...] = (
     "no-answer",
@@ -80,17 +80,9 @@ def _raise(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _json_type(v: Any) -> str:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, (int, float)):
-        return "number"
-    return {str: "string", type(None): "null", list: "array", dict: "object"}.get(type(v), "other")
-
-
 def _near_number(got: Any, want: Any) -> bool:
     """Off by one (integers) or within 1% of the oracle's value; never for equal values or booleans."""
-    if _json_type(got) != "number" or _json_type(want) != "number" or got == want:
+    if json_type(got) != "number" or json_type(want) != "number" or got == want:
         return False
     if isinstance(got, int) and isinstance(want, int) and abs(got - want) == 1:
         return True
@@ -129,7 +121,7 @@ def classify_state(task: Task, answer: str | None) -> Verdict:
     if not isinstance(got, dict) or sorted(got) != sorted(want):
         return Verdict("wrong-fields")
     detail = _fields(got, want)
-    if any(_json_type(got[k]) != _json_type(want[k]) for k in want):
+    if any(json_type(got[k]) != json_type(want[k]) for k in want):
         return replace(detail, cls="wrong-fields")
     neighbours = sorted(task.meta.get("neighbours", []), key=lambda n: (abs(n["d"]), n["d"]))
     for n in neighbours:
@@ -141,7 +133,7 @@ def classify_state(task: Task, answer: str | None) -> Verdict:
 
 
 def _token_kind(token: str) -> str:
-    return "number" if _json_type(_parse(token)) == "number" else "word"
+    return "number" if json_type(_parse(token)) == "number" else "word"
 
 
 def _final_near(answer: str, oracle: str) -> str:

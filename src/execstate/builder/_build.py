@@ -11,6 +11,7 @@ import signal
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -22,11 +23,10 @@ from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
 from execstate.builder._executor import open_executor
 from execstate.builder._fresh import Fresh
-from execstate.builder._languages import HELPER_LANGUAGE, language_entry, make_language
-from execstate.builder._options import BuildOptions
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
-from execstate.records import BuildManifest, Exclusion, Task, tasks_bytes
+from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
+from execstate.records import BuildManifest, Exclusion, Task, is_fresh, tasks_bytes
 from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
 
@@ -114,7 +114,8 @@ def build(
         results.setdefault(task.case_id, []).append(task)
     tasks = [t for cid in sorted(results) for t in results[cid]]
     exclusions = sorted(collect.excluded, key=lambda e: (e.case_id, e.spec_path or ""))
-    manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started))
+    helper_key = make_language(HELPER_LANGUAGE, options or BuildOptions()).toolchain_key
+    manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started), helper_key)
     for name in sorted({spec.language for spec in specs}):
         manifest = manifest.model_copy(update=make_language(name, options or BuildOptions()).build_meta())
     if fresh is not None:
@@ -129,9 +130,7 @@ def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
     tasks = sorted([*published.tasks, *fresh.tasks], key=lambda t: t.case_id)  # stable: arm order kept
     exclusions = sorted([*published.exclusions, *fresh.exclusions], key=lambda e: (e.case_id, e.spec_path or ""))
     a, b = published.manifest, fresh.manifest
-    by_check = dict(a.exclusions_by_check)
-    for check, n in b.exclusions_by_check.items():
-        by_check[check] = by_check.get(check, 0) + n
+    by_check = Counter(a.exclusions_by_check) + Counter(b.exclusions_by_check)
     manifest = a.model_copy(
         update={
             "specs": [*a.specs, *(s for s in b.specs if s not in a.specs)],
@@ -151,7 +150,7 @@ def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
 
 def _fresh_summary(fresh: Fresh, tasks: list[Task], exclusions: list[Exclusion]) -> dict[str, Any]:
     """The manifest's record of a ``--fresh`` build: the seed's commitment, what was refreshed and what not."""
-    refreshed = sorted({t.case_id for t in tasks if isinstance(t.meta.get("fresh"), dict)})
+    refreshed = sorted({t.case_id for t in tasks if is_fresh(t)})
     kept = {t.case_id: str(t.meta.get("fresh_note", "")) for t in tasks if t.meta.get("fresh") is False}
     left_out = {
         e.case_id: e.reason for e in exclusions if e.check == "fresh" and e.reason.startswith("not refreshable")
@@ -339,11 +338,11 @@ def _dedupe(specs: list[CaseSpec]) -> tuple[list[CaseSpec], list[Exclusion]]:
     return keep, dupes
 
 
-def _manifest(spec_files, tasks, exclusions, admitted, unfinished: tuple[list[str], list[str]]) -> BuildManifest:
-    by_check: dict[str, int] = {}
-    for e in exclusions:
-        by_check[e.check] = by_check.get(e.check, 0) + 1
-    key = language_entry(HELPER_LANGUAGE).toolchain_key  # the interpreter's version, as its tasks record it
+def _manifest(
+    spec_files, tasks, exclusions, admitted, unfinished: tuple[list[str], list[str]], key: str
+) -> BuildManifest:
+    """``key``: the helper language's toolchain key, under which tasks record the interpreter's version."""
+    by_check = dict(Counter(e.check for e in exclusions))  # in the exclusions' order, as manifests have it
     python = next((t.meta[key] for t in tasks if key in t.meta), platform.python_version())
     return BuildManifest(
         execstate_version=__version__,

@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from execstate.records import Grade, Task
+from execstate.records import Grade, Task, fresh_record
 from execstate.tables import Table, make_table
 
 Row = dict[str, Any]
@@ -94,10 +94,10 @@ def fresh_corpus(tasks: Sequence[Task]) -> Table:
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for t in tasks:
         group = groups.setdefault((t.study, t.language), {"fresh": {}, "kept": set()})
-        record = t.meta.get("fresh")
-        if isinstance(record, dict):
+        record = fresh_record(t)
+        if record is not None:
             group["fresh"][t.case_id] = record
-        elif record is False:
+        elif t.meta.get("fresh") is False:  # the marker of a case kept with its published inputs
             group["kept"].add(t.case_id)
 
     def median(records: list[dict[str, Any]], key: str) -> float | None:

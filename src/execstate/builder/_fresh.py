@@ -32,13 +32,13 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from execstate.builder._languages import HELPER_LANGUAGE, make_language
+from execstate.builder._context import CaseContext
 from execstate.builder._measurements import measure_once
 from execstate.errors import UsageError
+from execstate.languages import HELPER_LANGUAGE, make_language
 from execstate.studies import STUDIES, FreshPlan, InputRecipe
 
 if TYPE_CHECKING:
-    from execstate.builder._case import _Case
     from execstate.builder._spec import CaseSpec
 
 SEED_ENV = "EXECSTATE_SEED"
@@ -132,7 +132,9 @@ class _Candidate:
         return found
 
 
-def choose_fresh(case: _Case, fresh: Fresh, short: bytes, long: bytes) -> list[tuple[bytes, bytes, dict[str, Any]]]:
+def choose_fresh(
+    case: CaseContext, fresh: Fresh, short: bytes, long: bytes
+) -> list[tuple[bytes, bytes, dict[str, Any]]]:
     """The fresh short and long inputs of ``case`` within the bounds, each with the ``meta["fresh"]`` record saying
     how they were chosen, best first (the closest long trace to the published one; the builder builds the first
     that passes the checks).
@@ -204,7 +206,7 @@ def choose_fresh(case: _Case, fresh: Fresh, short: bytes, long: bytes) -> list[t
     return found
 
 
-def _bounds(case: _Case, cand: _Candidate, ratio: float, cap: int, band: tuple[int, int] | None) -> str | None:
+def _bounds(case: CaseContext, cand: _Candidate, ratio: float, cap: int, band: tuple[int, int] | None) -> str | None:
     """Why ``cand`` is out of the bounds (its traces are measured here, long first), or None."""
     if cand.long == cand.short:
         return "the short and long inputs are equal"
@@ -223,12 +225,12 @@ def _bounds(case: _Case, cand: _Candidate, ratio: float, cap: int, band: tuple[i
     return None
 
 
-def _trace(case: _Case, data: bytes) -> int | None:
+def _trace(case: CaseContext, data: bytes) -> int | None:
     m = measure_once(case.lang, case.source, data, None, state=False)
     return m.trace_length if m.ok else None
 
 
-def _run_recipe(case: _Case, recipe: InputRecipe) -> bytes | str:
+def _run_recipe(case: CaseContext, recipe: InputRecipe) -> bytes | str:
     """The input ``recipe`` prints (run in the sandbox), or why there is none."""
     if recipe.language == HELPER_LANGUAGE:
         lang = case.generators

@@ -1,4 +1,5 @@
-"""Measurements remembered within a process, keyed by everything that decides them (issue 27, item 2).
+"""Measurements remembered within a process, keyed by everything that decides them, so a build never
+measures the same run twice.
 
 A measurement is a deterministic function of the language adapter (interpreter or
 compiler, limits, environment: its ``repr``, a frozen dataclass's fields), the
@@ -19,14 +20,12 @@ holds at most ``MAX_ENTRIES`` measurements, least recently used first out.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from execstate.builder._language import CheckpointMeasuring, Endpoint, Language
+from execstate.languages import CheckpointMeasuring, Endpoint, Language
 from execstate.metrics import Measurement
 
 MAX_ENTRIES = 128
@@ -127,21 +126,6 @@ def measure_checkpoints_once(
     return got
 
 
-ONE_RUN = [True]
-"""Whether the builder measures a long input once for all its arms (``per_arm_measurements`` clears it)."""
-
-
-@contextlib.contextmanager
-def per_arm_measurements() -> Iterator[None]:
-    """Inside: every arm measured by its own run, as before issue 27 (the reference of ``benchmarks/build.py``;
-    it gives the same numbers, only slower). Builds on threads in this process see it."""
-    ONE_RUN[0] = False
-    try:
-        yield
-    finally:
-        ONE_RUN[0] = True
-
-
 def forget_measurements() -> None:
     """Empty this process's tables and zero its counts (benchmarks measure both ways in one run)."""
     with _LOCK:
@@ -159,5 +143,4 @@ __all__ = [
     "measure_checkpoints_once",
     "measure_once",
     "measurement_key",
-    "per_arm_measurements",
 ]

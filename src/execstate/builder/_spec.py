@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from execstate.builder._languages import language_entry
 from execstate.builder._study import SOURCES_KEY, STUDY_FILE, find_study, resolve_file, with_defaults
 from execstate.environments import EnvironmentSpec, parse_environment
 from execstate.errors import SpecError, SpecProblem
+from execstate.languages import language_entry
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from execstate.builder._build import build
 from execstate.builder._fresh import Fresh
-from execstate.builder._options import BuildOptions
 from execstate.builder._spec import find_specs
 from execstate.errors import InputFileError, UsageError, require_file
-from execstate.records import Task, read_jsonl
+from execstate.languages import BuildOptions
+from execstate.records import Task, fresh_record, is_fresh, read_jsonl
 from execstate.studies import STUDIES
 
 COMPARED = ("source", "input", "oracle")
@@ -50,27 +50,27 @@ def verify_fresh(
     when the file is missing; ``UsageError`` when it holds no fresh task.
     """
     path = require_file(Path(tasks_path), "tasks file", "pass the tasks.jsonl a build with --fresh wrote")
-    fresh_tasks = [t for t in read_jsonl(path, Task) if isinstance(t.meta.get("fresh"), dict)]
+    fresh_tasks = [t for t in read_jsonl(path, Task) if is_fresh(t)]
     if not fresh_tasks:
         raise UsageError(f"{path} holds no fresh task. Fix: pass the tasks.jsonl of `execstate build --fresh`")
     result = FreshVerification(checked=len(fresh_tasks))
     by_candidates: dict[int, list[Task]] = {}
     for task in fresh_tasks:
-        record = task.meta["fresh"]
+        record = fresh_record(task) or {}
         if record.get("commitment") != Fresh(seed).commitment:
             result.differing[task.task_id] = "the seed does not match the task's commitment"
         else:
             by_candidates.setdefault(int(record.get("candidates", 4)), []).append(task)
     specs = _specs(paths, {t.study for t in fresh_tasks})
     for candidates, tasks in sorted(by_candidates.items()):
-        wanted = {t.meta["fresh"]["of"] for t in tasks}
+        wanted = {_twin(t) for t in tasks}
         files = [specs[case] for case in sorted(wanted) if case in specs]
         rebuilt: dict[str, Task] = {}
         if files:
             built = build(files, jobs=jobs, options=options, fresh=Fresh(seed, candidates=candidates))
             rebuilt = {t.task_id: t for t in built.tasks}
         for task in tasks:
-            why = _difference(task, rebuilt.get(task.task_id), task.meta["fresh"]["of"] in specs)
+            why = _difference(task, rebuilt.get(task.task_id), _twin(task) in specs)
             if why:
                 result.differing[task.task_id] = why
     return result
@@ -98,9 +98,14 @@ def _difference(task: Task, again: Task | None, found: bool) -> str | None:
     if again is None:
         return "the rebuild with this seed did not admit this task"
     fields = [name for name in COMPARED if getattr(task, name) != getattr(again, name)]
-    if task.meta["fresh"] != again.meta.get("fresh"):
+    if fresh_record(task) != fresh_record(again):
         fields.append('meta["fresh"]')
     return f"differs from the rebuild in {', '.join(fields)}" if fields else None
 
 
 __all__ = ["COMPARED", "FreshVerification", "verify_fresh"]
+
+
+def _twin(task: Task) -> str:
+    """The case id of a fresh task's published twin (``meta["fresh"]["of"]``)."""
+    return str((fresh_record(task) or {})["of"])

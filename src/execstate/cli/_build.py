@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from collections import Counter
 from pathlib import Path
@@ -80,24 +79,21 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
         default=100_000,
         help="longest checkpoint line of a state arm, bytes (default 100000); longer: excluded",
     )
-    p.add_argument("--cxx", default="g++", help="C++ compiler of C++ cases (default g++; its gcov is used beside it)")
-    p.add_argument(
-        "--cxxflags",
-        default="-std=c++20 -O2",
-        help="flags of the C++ binaries that run, one shell-quoted string (default '-std=c++20 -O2'); "
-        "measured binaries swap -O* for -O0 --coverage",
-    )
+    from execstate.languages import cli_options  # the registry only: no adapter is imported
+
+    for option in cli_options():  # each language's own options (the C++ compiler and flags, ...)
+        p.add_argument(option.flag, default=option.default, help=option.help)
 
 
 def bounds(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``BuildOptions`` keywords of ``add_bounds``; ``--cxx`` and ``--cxxflags`` are the C++ adapter's options."""
-    from execstate.builder.cpp.options import CppOptions
+    """The ``BuildOptions`` keywords of ``add_bounds``, the languages' own options included."""
+    from execstate.languages import cli_options, options_from_cli
 
     return {
         "measure_factor": args.measure_factor,
         "max_input_bytes": args.max_input_bytes,
         "max_checkpoint_bytes": args.max_checkpoint_bytes,
-        "language_options": (CppOptions(cxx=args.cxx, cxxflags=tuple(shlex.split(args.cxxflags))),),
+        "language_options": options_from_cli({o.dest: getattr(args, o.dest) for o in cli_options()}),
     }
 
 

@@ -51,9 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from execstate.builder import BuildOptions, language_entry
+    from execstate.builder import BuildOptions
     from execstate.construct import ConstructOptions, construct, environment_suggestion, read_pool
     from execstate.errors import NothingAdmitted, UsageError, output_dir
+    from execstate.languages import language_entry
     from execstate.sandbox import Limits
 
     if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 1 or args.max_trace < 1 or args.min_ratio <= 1:

@@ -31,11 +31,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.builder import program_languages
 from execstate.construct._driver import DRIVER_FUNCTION, DRIVER_LANGUAGE, canonical_json, driven_program
 from execstate.construct._pool import NewTest
 from execstate.construct._report import Imported, Target
 from execstate.construct._sources import BadRecord
+from execstate.errors import clip_text
+from execstate.languages import program_languages
 
 CALL_RULE = "json-or-tokens"
 """The grading rule of every driven problem: its outputs are JSON values."""
@@ -155,7 +156,7 @@ def call_test(name: str, case: object, target: CallTarget) -> NewTest:
         try:
             json.loads(line)
         except (ValueError, RecursionError):
-            shown = line if len(line) <= 60 else line[:60] + "..."
+            shown = clip_text(line, 60, "...")
             raise BadRecord("unsupported", f"test {name}: input line {n} ({shown!r}) is not a JSON value") from None
     if not target.takes(len(lines)):
         most = "any number" if target.max_args is None else target.max_args

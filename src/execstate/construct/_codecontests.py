@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from execstate.builder import DEFAULT_LANGUAGE, LANGUAGES, BuildOptions, Language, language_entry
+from execstate.builder import BuildOptions
 from execstate.construct._pool import NewTest, ProblemLimits, ProvenanceValue, slug
 from execstate.construct._report import (
     Claims,
@@ -35,6 +35,7 @@ from execstate.construct._report import (
 from execstate.construct._sources import BadRecord, RawRecord, check_counts, iter_records, str_list, text_field
 from execstate.errors import UsageError, one_line, output_dir
 from execstate.grade import answer_matches
+from execstate.languages import DEFAULT_LANGUAGE, LANGUAGES, Language, language_entry, make_language
 from execstate.sandbox import Limits
 from execstate.studies import default_grading_rule
 
@@ -140,7 +141,7 @@ class _Picker:
             have = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
             reason = f"no {ENUM_NAMES[enum]} solution (solutions by language: {have})"
             return Skipped(record=where, id=problem_id, kind="no-solution", reason=reason)
-        lang = BuildOptions(limits=self.limits).language(self.language)
+        lang = make_language(self.language, BuildOptions(limits=self.limits))
         failures: list[str] = []
         with tempfile.TemporaryDirectory(prefix="execstate-import-", ignore_cleanup_errors=True) as work:
             for n, (index, src) in enumerate(candidates[: self.max_solutions], 1):

@@ -43,17 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from execstate.builder import (
-    BuildOptions,
-    Candidate,
-    ConstructLanguage,
-    Excluded,
-    Language,
-    build_case,
-    construct_language,
-    load_spec,
-    measure_once,
-)
+from execstate.builder import BuildOptions, Excluded, build_case, load_spec, measure_once
 from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
@@ -67,8 +57,9 @@ from execstate.construct._synthesize import (
     synthesize,
 )
 from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
-from execstate.errors import SpecProblem, remove_tree
+from execstate.errors import SpecProblem, clip_text, remove_tree
 from execstate.grade import answer_matches
+from execstate.languages import Candidate, ConstructLanguage, Language, construct_language, make_language
 from execstate.studies import default_grading_rule
 
 GENERATOR_SEED = 1
@@ -117,9 +108,7 @@ class Outcome:
     """Wall time by phase (``tests``, ``measure``, ``loops``, ``check``); kept out of ``construct.json``."""
 
 
-def _trim(data: bytes, n: int = 160) -> str:
-    text = data.decode("utf-8", "replace")
-    return text if len(text) <= n else text[:n] + f"... ({len(text)} chars)"
+_SHOWN_CHARS = 160  # characters of a program's output (or an expected output) quoted in a rejection reason
 
 
 class _Work:
@@ -174,10 +163,10 @@ class _Work:
 # ---------------------------------------------------------------- inputs
 
 
-def _inputs(w: _Work) -> list[dict[str, Any]]:
+def _inputs(work: _Work) -> list[dict[str, Any]]:
     """Run every test; a failed one rejects the problem. The passing inputs with their trace lengths."""
     rows: list[dict[str, Any]] = []
-    for test in w.problem.tests:
+    for test in work.problem.tests:
         data = test.input.read_bytes()
         row: dict[str, Any] = {
             "input": f"tests/{test.input.name}",
@@ -186,10 +175,10 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             "origin": "test",
         }
         rows.append(row)
-        if len(data) > w.build_opts.max_input_bytes:
-            row["rejected"] = f"over max_input_bytes ({w.build_opts.max_input_bytes})"
+        if len(data) > work.build_opts.max_input_bytes:
+            row["rejected"] = f"over max_input_bytes ({work.build_opts.max_input_bytes})"
             continue
-        res = w.run(w.source, data)
+        res = work.run(work.source, data)
         if res.status in ("timeout", "memory"):
             row["rejected"] = f"the program does not finish within the limits ({res.describe()})"
             continue
@@ -197,70 +186,70 @@ def _inputs(w: _Work) -> list[dict[str, Any]]:
             raise Excluded("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
             expected = test.output.read_bytes().decode("utf-8", "replace")
-            if not answer_matches(w.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
+            if not answer_matches(work.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
                 raise Excluded(
                     "tests",
-                    f"the program fails its test {test.name} under rule {w.problem.rule}: printed "
-                    f"{_trim(res.stdout)!r}, expected {_trim(expected.encode())!r}",
+                    f"the program fails its test {test.name} under rule {work.problem.rule}: printed "
+                    f"{clip_text(res.stdout, _SHOWN_CHARS)!r}, expected {clip_text(expected, _SHOWN_CHARS)!r}",
                 )
         row["data"] = data
-    _measure_all(w, [r for r in rows if "data" in r])
+    _measure_all(work, [r for r in rows if "data" in r])
     return rows
 
 
-def _measure_all(w: _Work, rows: list[dict[str, Any]]) -> None:
-    w.phase("measure")
+def _measure_all(work: _Work, rows: list[dict[str, Any]]) -> None:
+    work.phase("measure")
     over = 0
     for row in sorted(rows, key=lambda r: (r["bytes"], r["input"])):
         if over >= 2:
             row["rejected"] = "not measured: two smaller inputs are already over max_trace"
             continue
-        trace = w.trace(row["data"])
+        trace = work.trace(row["data"])
         if trace is None:
             row["rejected"] = "its trace length could not be measured within the limits"
             continue
         row["trace"] = trace
-        if trace > w.opts.max_trace:
+        if trace > work.opts.max_trace:
             over += 1
-            row["rejected"] = f"trace {trace} is over max_trace ({w.opts.max_trace})"
+            row["rejected"] = f"trace {trace} is over max_trace ({work.opts.max_trace})"
 
 
-def _generated(w: _Work) -> list[dict[str, Any]]:
+def _generated(work: _Work) -> list[dict[str, Any]]:
     """Inputs of growing size from the problem's generator, up to the first over the cap."""
-    gen = w.problem.generator
+    gen = work.problem.generator
     if gen is None or not gen.takes_size:
         return []
     rows: list[dict[str, Any]] = []
     text = gen.path.read_text(encoding="utf-8")
-    runner = w.build_opts.language(gen.language)
+    runner = make_language(gen.language, work.build_opts)
     assert runner is not None
-    runner = runner.with_environment(w.env) if w.env is not None else runner
-    for size in w.opts.generator_sizes:
+    runner = runner.with_environment(work.env) if work.env is not None else runner
+    for size in work.opts.generator_sizes:
         row: dict[str, Any] = {
             "input": f"generator seed={GENERATOR_SEED} size={size}",
             "expected": False,
             "origin": "generator",
         }
         rows.append(row)
-        made = _generate(runner, text, size, w.tmp)
+        made = _generate(runner, text, size, work.tmp)
         if isinstance(made, str):
             row["rejected"] = made
             break
         row["bytes"] = len(made)
-        if len(made) > w.build_opts.max_input_bytes:
-            row["rejected"] = f"over max_input_bytes ({w.build_opts.max_input_bytes})"
+        if len(made) > work.build_opts.max_input_bytes:
+            row["rejected"] = f"over max_input_bytes ({work.build_opts.max_input_bytes})"
             break
-        res = w.run(w.source, made)
+        res = work.run(work.source, made)
         if not res.ok:
             row["rejected"] = f"the program fails on it: {res.describe()}"
             break
-        trace = w.trace(made)
+        trace = work.trace(made)
         if trace is None:
             row["rejected"] = "its trace length could not be measured within the limits"
             break
         row["trace"], row["data"] = trace, made
-        if trace > w.opts.max_trace:
-            row["rejected"] = f"trace {trace} is over max_trace ({w.opts.max_trace})"
+        if trace > work.opts.max_trace:
+            row["rejected"] = f"trace {trace} is over max_trace ({work.opts.max_trace})"
             break
     return rows
 
@@ -272,7 +261,7 @@ def _generate(runner: Language, text: str, size: int, tmp: Path) -> bytes | str:
     return bytes(res.stdout)
 
 
-def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def _choose_inputs(work: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
     usable = [r for r in rows if "trace" in r and "rejected" not in r]
     if len(usable) < 2:
         return None
@@ -281,55 +270,57 @@ def _choose_inputs(w: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, Any]
         return None
     short = min(firsts, key=lambda r: (r["trace"], r["bytes"], r["input"]))
     longs = sorted(
-        (r for r in usable if r is not short and r["trace"] >= w.opts.min_ratio * short["trace"]),
+        (r for r in usable if r is not short and r["trace"] >= work.opts.min_ratio * short["trace"]),
         key=lambda r: (-r["trace"], r["bytes"], r["input"]),
     )
     for r in usable:
         if r is not short and r not in longs:
-            r.setdefault("lost", f"trace {r['trace']} is under {w.opts.min_ratio}x the short input's {short['trace']}")
-    if w.opts.prefer_branch_preserving:
-        longs.sort(key=lambda r: not _branch_preserving(w, short, r))
+            r.setdefault(
+                "lost", f"trace {r['trace']} is under {work.opts.min_ratio}x the short input's {short['trace']}"
+            )
+    if work.opts.prefer_branch_preserving:
+        longs.sort(key=lambda r: not _branch_preserving(work, short, r))
     for long in longs:
-        shorts = [w.trace(short["data"]) for _ in range(3)]
-        longs3 = [w.trace(long["data"]) for _ in range(3)]
+        shorts = [work.trace(short["data"]) for _ in range(3)]
+        longs3 = [work.trace(long["data"]) for _ in range(3)]
         if None in shorts or None in longs3:
             long["lost"] = "a repeated measurement failed"
             continue
-        if min(longs3) >= w.opts.min_ratio * max(shorts):  # type: ignore[type-var, operator]
+        if min(longs3) >= work.opts.min_ratio * max(shorts):  # type: ignore[type-var, operator]
             short["repeated"], long["repeated"] = shorts, longs3
             return short, long
-        long["lost"] = f"repeated traces {longs3} are not {w.opts.min_ratio}x the short's {shorts}"
+        long["lost"] = f"repeated traces {longs3} are not {work.opts.min_ratio}x the short's {shorts}"
     return None
 
 
-def _branch_preserving(w: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
+def _branch_preserving(work: _Work, short: dict[str, Any], long: dict[str, Any]) -> bool:
     """Whether the two inputs take the same set of branch outcomes (``ConstructLanguage.branch_outcomes``)."""
     for r in (short, long):
         if "branches" not in r:
-            r["branches"] = w.lang.branch_outcomes(w.source, r["data"], w.tmp)
+            r["branches"] = work.lang.branch_outcomes(work.source, r["data"], work.tmp)
     return short["branches"] is not None and short["branches"] == long["branches"]
 
 
 # ---------------------------------------------------------------- loops and projections
 
 
-def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
+def _loops(work: _Work, long: bytes) -> list[dict[str, Any]]:
     """Every loop with its iteration count on the long input, best first (most iterations, then first line)."""
     rows = []
-    driver = driver_start(w.source)  # a function-call problem's driver (construct/_driver.py) is not the program's
-    for line in w.lang.loops(w.source):
-        row: dict[str, Any] = {"line": line, "header": w.source.split("\n")[line - 1].strip()}
+    driver = driver_start(work.source)  # a function-call problem's driver (construct/_driver.py) is not the program's
+    for line in work.lang.loops(work.source):
+        row: dict[str, Any] = {"line": line, "header": work.source.split("\n")[line - 1].strip()}
         rows.append(row)
         if driver is not None and line >= driver:
             row["rejected"] = DRIVER_LOOP
             continue
         try:
-            w.lang.locate_loop(w.source, line, None, ())
-            counted = w.lang.instrument(w.source, line, (), "count")
+            work.lang.locate_loop(work.source, line, None, ())
+            counted = work.lang.instrument(work.source, line, (), "count")
         except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
-        K = w.lang.iterations(w.run(counted.source, long))
+        K = work.lang.iterations(work.run(counted.source, long))
         row["iterations"] = K
         if K is None:
             row["rejected"] = "counting its iterations failed"
@@ -338,18 +329,18 @@ def _loops(w: _Work, long: bytes) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-(r.get("iterations") or 0) if "rejected" not in r else 1, r["line"]))
 
 
-def _probe(w: _Work, line: int, names: tuple[str, ...], k: int, long: bytes) -> dict[str, tuple[Any, Any]] | str:
+def _probe(work: _Work, line: int, names: tuple[str, ...], k: int, long: bytes) -> dict[str, tuple[Any, Any]] | str:
     """The JSON values of ``names`` at the inside and post checkpoints, or why they could not be read."""
     found: list[dict[str, Any]] = []
     for mode in ("inside", "post"):
-        inst = w.lang.instrument(w.source, line, names, mode, k)
-        res = w.run(inst.source, long)
+        inst = work.lang.instrument(work.source, line, names, mode, k)
+        res = work.run(inst.source, long)
         if not res.ok:
             return f"{mode} checkpoint: {res.describe()}"
         try:
             found.append(json.loads(res.stdout))
         except ValueError:
-            return f"{mode} checkpoint printed no JSON: {_trim(res.stdout)!r}"
+            return f"{mode} checkpoint printed no JSON: {clip_text(res.stdout, _SHOWN_CHARS)!r}"
     return {name: (found[0].get(name), found[1].get(name)) for name in names}
 
 
@@ -357,29 +348,32 @@ def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (bool, int, float, str))
 
 
-def _json_type(value: Any) -> str:
+def _python_type(value: Any) -> str:
+    """The Python type name of a decoded JSON value (``int``, ``float``, ``str``, ``bool``, ``NoneType``, ``list``,
+    ``dict``): stricter than ``records.json_type``, whose ``number`` is both an integer and a float, so a variable
+    that is an integer at one checkpoint and a float at the other is not proposed."""
     return type(value).__name__ if not isinstance(value, bool) else "bool"
 
 
-def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], list[dict[str, Any]]]:
+def _projection(work: _Work, line: int, K: int, long: bytes) -> tuple[list[str], list[dict[str, Any]]]:
     """The chosen variables of the loop at ``line`` and a row per candidate (its values, or why it lost)."""
     k = K // 2 + 1
     rows: list[dict[str, Any]] = []
     ok: list[Candidate] = []
-    for cand in w.lang.candidates(w.source, line):
+    for cand in work.lang.candidates(work.source, line):
         row: dict[str, Any] = {"name": cand.name, "reads": cand.read, "first": list(cand.first)}
         rows.append(row)
         try:
-            w.lang.locate_loop(w.source, line, None, (cand.name,))
+            work.lang.locate_loop(work.source, line, None, (cand.name,))
         except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
         ok.append(cand)
-    values = _probe(w, line, tuple(c.name for c in ok), k, long) if ok else {}
+    values = _probe(work, line, tuple(c.name for c in ok), k, long) if ok else {}
     if isinstance(values, str):  # one of them cannot be shown: probe each alone
         values = {}
         for cand in ok:
-            one = _probe(w, line, (cand.name,), k, long)
+            one = _probe(work, line, (cand.name,), k, long)
             if isinstance(one, str):
                 next(r for r in rows if r["name"] == cand.name)["rejected"] = one
             else:
@@ -392,14 +386,14 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
         inside, post = values[cand.name]
         row["inside"], row["post"] = inside, post
         sizes = [len(json.dumps(v, ensure_ascii=False, separators=(",", ":"))) for v in (inside, post)]
-        if max(sizes) > w.opts.max_value_chars:
-            row["rejected"] = f"serialized at {max(sizes)} characters, over {w.opts.max_value_chars}"
-        elif _json_type(inside) != _json_type(post):
-            row["rejected"] = f"JSON type {_json_type(inside)} inside, {_json_type(post)} after the loop"
+        if max(sizes) > work.opts.max_value_chars:
+            row["rejected"] = f"serialized at {max(sizes)} characters, over {work.opts.max_value_chars}"
+        elif _python_type(inside) != _python_type(post):
+            row["rejected"] = f"JSON type {_python_type(inside)} inside, {_python_type(post)} after the loop"
         else:
             kept.append(((not _scalar(inside), not cand.read, cand.first), cand.name, inside != post))
     kept.sort()
-    chosen = kept[: w.opts.max_variables]
+    chosen = kept[: work.opts.max_variables]
     if chosen and not any(changes for _, _, changes in chosen):
         changing = next((c for c in kept if c[2]), None)
         chosen = chosen[:-1] + [changing] if changing is not None else []
@@ -413,10 +407,10 @@ def _projection(w: _Work, line: int, K: int, long: bytes) -> tuple[list[str], li
 # ---------------------------------------------------------------- the spec
 
 
-def _anchor(w: _Work, loop: dict[str, Any]) -> dict[str, Any]:
+def _anchor(work: _Work, loop: dict[str, Any]) -> dict[str, Any]:
     """The loop's header text when it is unique in the program (it survives edits above it), else its line."""
     header = loop["header"]
-    lines_with_header = [i for i, text in enumerate(w.source.split("\n")) if text.strip() == header]
+    lines_with_header = [i for i, text in enumerate(work.source.split("\n")) if text.strip() == header]
     return {"loop_text": header} if len(lines_with_header) == 1 else {"loop": loop["line"]}
 
 
@@ -442,20 +436,20 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     tmp = Path(tempfile.mkdtemp(prefix="execstate-construct-"))
     outcome = Outcome(problem.id, None, None)
     record: dict[str, Any] = {"problem": problem.id}
-    w: _Work | None = None
+    work: _Work | None = None
     try:
-        w = _Work(problem, opts, tmp)
-        record = w.record
-        outcome = _construct(w, spec_dir, case_id, study)
+        work = _Work(problem, opts, tmp)
+        record = work.record
+        outcome = _construct(work, spec_dir, case_id, study)
     except Excluded as exc:
         outcome = Outcome(problem.id, None, None, exc.check, exc.reason)
     except Exception as exc:  # one bad problem never stops the batch
         outcome = Outcome(problem.id, None, None, "internal", f"{type(exc).__name__}: {exc}")
     finally:
         remove_tree(tmp)
-    if w is not None:
-        w.phase(None)
-        outcome.seconds = w.seconds
+    if work is not None:
+        work.phase(None)
+        outcome.seconds = work.seconds
     outcome.reason = scrub(outcome.reason)
     if isinstance(record.get("inputs"), list):  # a step that failed early may have left the raw rows (bytes)
         record["inputs"] = _record_rows(record["inputs"])
@@ -468,56 +462,56 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
     return outcome
 
 
-def _construct(w: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
-    w.phase("tests")
-    rows = _inputs(w)
-    w.record["inputs"] = rows
-    chosen = _choose_inputs(w, rows)
+def _construct(work: _Work, spec_dir: Path, case_id: str, study: str) -> Outcome:
+    work.phase("tests")
+    rows = _inputs(work)
+    work.record["inputs"] = rows
+    chosen = _choose_inputs(work, rows)
     if chosen is None:
-        gen_rows = _generated(w)
+        gen_rows = _generated(work)
         rows += gen_rows
-        chosen = _choose_inputs(w, rows)
-    if chosen is None and w.opts.synthesize:
-        chosen = synthesize(w, rows, _choose_inputs)
-    w.record["inputs"] = _record_rows(rows)
+        chosen = _choose_inputs(work, rows)
+    if chosen is None and work.opts.synthesize:
+        chosen = synthesize(work, rows, _choose_inputs)
+    work.record["inputs"] = _record_rows(rows)
     if chosen is None:
         raise Excluded(
             "inputs",
-            f"no pair of passing inputs has a long trace at most {w.opts.max_trace} and at least "
-            f"{w.opts.min_ratio}x the short one's" + synthesis_note(w.record),
+            f"no pair of passing inputs has a long trace at most {work.opts.max_trace} and at least "
+            f"{work.opts.min_ratio}x the short one's" + synthesis_note(work.record),
         )
     short, long = chosen
     while True:  # retry_long gives a few other long inputs at most (a synthesized one, then smaller ones)
         try:
-            return _with_pair(w, short, long, spec_dir, case_id, study)
+            return _with_pair(work, short, long, spec_dir, case_id, study)
         except Excluded as exc:
             failed = (exc.check, exc.reason)
-            retry = retry_long(w, rows, short, long, failed, _choose_inputs) if w.opts.synthesize else None
-            w.record["inputs"] = _record_rows(rows)
+            retry = retry_long(work, rows, short, long, failed, _choose_inputs) if work.opts.synthesize else None
+            work.record["inputs"] = _record_rows(rows)
             if retry is None:
                 raise
             long = retry
 
 
 def _with_pair(
-    w: _Work, short: dict[str, Any], long: dict[str, Any], spec_dir: Path, case_id: str, study: str
+    work: _Work, short: dict[str, Any], long: dict[str, Any], spec_dir: Path, case_id: str, study: str
 ) -> Outcome:
     """The spec of the first loop (best first) admitted on this pair of inputs; ``Excluded`` with the last reason."""
-    w.record["short"], w.record["long"] = short["input"], long["input"]
-    w.phase("loops")
-    loops = _loops(w, long["data"])
-    w.record["loops"] = loops
+    work.record["short"], work.record["long"] = short["input"], long["input"]
+    work.phase("loops")
+    loops = _loops(work, long["data"])
+    work.record["loops"] = loops
     tried = 0
     last: tuple[str, str] = ("loops", "no loop runs at least twice on the long input")
     for loop in loops:
         if "rejected" in loop:
             continue
-        if tried >= w.opts.max_loops:
-            loop["lost"] = f"not tried: {w.opts.max_loops} loops were tried first"
+        if tried >= work.opts.max_loops:
+            loop["lost"] = f"not tried: {work.opts.max_loops} loops were tried first"
             continue
         tried += 1
-        w.phase("loops")
-        names, cands = _projection(w, loop["line"], loop["iterations"], long["data"])
+        work.phase("loops")
+        names, cands = _projection(work, loop["line"], loop["iterations"], long["data"])
         loop["candidates"] = cands
         if not names:
             loop["rejected"] = "no candidate variable is representable and changes between the checkpoints"
@@ -525,7 +519,7 @@ def _with_pair(
             continue
         loop["variables"] = names
         prov = {
-            "problem": w.problem.id,
+            "problem": work.problem.id,
             "short_input": short["input"],
             "long_input": long["input"],
             "short_trace": short["trace"],
@@ -533,29 +527,29 @@ def _with_pair(
             "loop_iterations": loop["iterations"],
             **origins(short, long),
         }
-        prov["branch_preserving"] = _branch_preserving(w, short, long)
+        prov["branch_preserving"] = _branch_preserving(work, short, long)
         case = ChosenCase(
-            w.problem,
+            work.problem,
             case_id,
             study,
-            w.source,
-            _anchor(w, loop),
+            work.source,
+            _anchor(work, loop),
             tuple(names),
             prov,
             short["data"],
             long["data"],
-            environment=w.environment,
+            environment=work.environment,
             long_generator=long.get("generator") if long.get("origin") == "synthesized" else None,
             long_args=tuple(long.get("args", ())),
         )
         # the trial is a self-contained copy: admission does not depend on where the files lie
-        trial = write_case(w.tmp / f"trial-{loop['line']}", case, vendor=True)
-        w.phase("check")
-        built = build_case(load_spec(trial), w.build_opts)
+        trial = write_case(work.tmp / f"trial-{loop['line']}", case, vendor=True)
+        work.phase("check")
+        built = build_case(load_spec(trial), work.build_opts)
         if isinstance(built, list):
-            check_written(write_case(spec_dir, case, vendor=w.opts.vendor), case)
+            check_written(write_case(spec_dir, case, vendor=work.opts.vendor), case)
             loop["chosen"] = True
-            return Outcome(w.problem.id, case_id, spec_dir)
+            return Outcome(work.problem.id, case_id, spec_dir)
         loop["rejected"] = f"excluded by {built.check}: {built.reason}"
         last = (built.check, f"loop on line {loop['line']}: excluded by {built.check}: {built.reason}")
     raise Excluded(*last)

@@ -25,7 +25,7 @@ import json
 import re
 from functools import cache
 
-from execstate.builder import DEFAULT_LANGUAGE, language_of_file
+from execstate.languages import DEFAULT_LANGUAGE, language_of_file
 
 DRIVER_LANGUAGE: str = language_of_file("driver.py") or DEFAULT_LANGUAGE
 """The language the driver is written in (the registry's ``.py`` language): a function-call problem's solution must

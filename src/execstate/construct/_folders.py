@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from execstate.builder import program_languages
 from execstate.construct._calls import import_call_folder, is_call_folder
 from execstate.construct._pool import NewTest, is_problem_dir, natural_key, program_files_problem, slug
 from execstate.construct._report import (
@@ -34,6 +33,7 @@ from execstate.construct._report import (
 )
 from execstate.construct._sources import BadRecord, check_counts
 from execstate.errors import InputFileError, output_dir
+from execstate.languages import program_languages
 
 SAMPLE_PATTERNS: tuple[tuple[str, str], ...] = ((r"(.+)\.in", r"\1.out"), (r"in_(\d+)\.txt", r"out_\1.txt"))
 """(input file pattern, its output file name): ``NAME.in``/``NAME.out`` and ``in_N.txt``/``out_N.txt``."""

@@ -25,7 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from execstate.builder import DEFAULT_LANGUAGE, language_entry
 from execstate.construct._calls import CALL_RULE, lcb_call_problem
 from execstate.construct._pool import NewTest, ProvenanceValue, slug
 from execstate.construct._report import (
@@ -41,6 +40,7 @@ from execstate.construct._report import (
 )
 from execstate.construct._sources import BadRecord, RawRecord, check_counts, iter_records, text_field
 from execstate.errors import RecordError, UsageError, one_line, output_dir, require_file
+from execstate.languages import DEFAULT_LANGUAGE, language_entry
 
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_PRIVATE_BYTES = 1 << 30

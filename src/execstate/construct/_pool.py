@@ -26,16 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from execstate.builder import (
-    generator_languages,
-    language_entry,
-    language_of_file,
-    program_languages,
-    toml_key,
-    toml_value,
-)
+from execstate.builder import toml_key, toml_value
 from execstate.environments import EnvironmentSpec, parse_environment
 from execstate.errors import InputFileError, SpecError, SpecProblem, remove_tree
+from execstate.languages import generator_languages, language_entry, language_of_file, program_languages
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
 

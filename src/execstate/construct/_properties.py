@@ -42,7 +42,8 @@ from execstate.construct._shape import (
 MAX_SHAPES = 4
 """Shapes handed to construct, best first: it tries them in order until one gives a long input."""
 
-Path = tuple[int, ...]
+ItemPath = tuple[int, ...]
+"""Where an item or field sits in a shape: its index at each level (``(2, 0, 1)``: field 1 of item 0 of rows 2)."""
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,11 @@ def infer_shapes(samples: Sequence[bytes]) -> Inferred:
 # ---------------------------------------------------------------- ranking
 
 
-def _score(items: tuple[Item, ...], obs: dict[Path, list[Any]]) -> tuple[int, int, int, int, int]:
+def _score(items: tuple[Item, ...], obs: dict[ItemPath, list[Any]]) -> tuple[int, int, int, int, int]:
     """Lower is better: fewer free counts, fewer unusual links (``2n``, ``n+1``), fewer weak links (rows that never
     repeat, arrays whose length never varies: a line of fields explains those), fewer lines, more varying links."""
     free = odd = weak = strong = lines = 0
-    stack: list[tuple[Item, Path]] = [(item, (i,)) for i, item in enumerate(items)]
+    stack: list[tuple[Item, ItemPath]] = [(item, (i,)) for i, item in enumerate(items)]
     while stack:
         item, path = stack.pop()
         if not isinstance(item, Rows):
@@ -132,15 +133,15 @@ def _score(items: tuple[Item, ...], obs: dict[Path, list[Any]]) -> tuple[int, in
 # ---------------------------------------------------------------- observing the samples
 
 
-def _observe(items: tuple[Item, ...], samples: list[list[list[str]]]) -> dict[Path, list[Any]]:
+def _observe(items: tuple[Item, ...], samples: list[list[list[str]]]) -> dict[ItemPath, list[Any]]:
     """Every value the structure reads from the samples, by the path of its item or field."""
-    obs: dict[Path, list[Any]] = {}
+    obs: dict[ItemPath, list[Any]] = {}
     for lines in samples:
         _walk(items, Cursor(lines, 0), (), obs)
     return obs
 
 
-def _walk(items: tuple[Item, ...], cur: Cursor, path: Path, obs: dict[Path, list[Any]]) -> None:
+def _walk(items: tuple[Item, ...], cur: Cursor, path: ItemPath, obs: dict[ItemPath, list[Any]]) -> None:
     for i, item in enumerate(items):
         here = (*path, i)
         if isinstance(item, Line):
@@ -159,7 +160,7 @@ def _walk(items: tuple[Item, ...], cur: Cursor, path: Path, obs: dict[Path, list
             _walk_rows(item, cur, here, obs)
 
 
-def _walk_rows(item: Rows, cur: Cursor, here: Path, obs: dict[Path, list[Any]]) -> None:
+def _walk_rows(item: Rows, cur: Cursor, here: ItemPath, obs: dict[ItemPath, list[Any]]) -> None:
     n = item.count.value(cur.env)
     pairs: list[tuple[int, int]] = []
     count = 0
@@ -188,7 +189,7 @@ def _link_vars(items: tuple[Item, ...]) -> set[str]:
 
 
 def _finalize(
-    items: tuple[Item, ...], obs: dict[Path, list[Any]], path: Path, widen: bool, links: set[str]
+    items: tuple[Item, ...], obs: dict[ItemPath, list[Any]], path: ItemPath, widen: bool, links: set[str]
 ) -> tuple[Item, ...]:
     out: list[Item] = []
     for i, item in enumerate(items):
@@ -203,7 +204,7 @@ def _finalize(
     return tuple(out)
 
 
-def _line(item: Line, obs: dict[Path, list[Any]], here: Path, widen: bool, links: set[str]) -> Line:
+def _line(item: Line, obs: dict[ItemPath, list[Any]], here: ItemPath, widen: bool, links: set[str]) -> Line:
     fields: list[Field] = []
     for k, f in enumerate(item.fields):
         records: list[tuple[str, dict[str, int]]] = obs.get((*here, k), [])
@@ -312,11 +313,11 @@ def _rows(item: Rows, body: tuple[Item, ...], records: list[tuple[int, list[tupl
     return Rows(count, body)
 
 
-def _forget_digit_strings(items: tuple[Item, ...], obs: dict[Path, list[Any]], links: set[str]) -> None:
+def _forget_digit_strings(items: tuple[Item, ...], obs: dict[ItemPath, list[Any]], links: set[str]) -> None:
     """Remove the variables that are digit strings (``_digits_link``) from every recorded environment, so that
     no bound or count names them: they are strings, not integers, in the shape."""
     gone: set[str] = set()
-    stack: list[tuple[Item, Path]] = [(item, (i,)) for i, item in enumerate(items)]
+    stack: list[tuple[Item, ItemPath]] = [(item, (i,)) for i, item in enumerate(items)]
     while stack:
         item, here = stack.pop()
         if isinstance(item, Rows):

@@ -43,7 +43,6 @@ from execstate.builder import (
     SpecDraft,
     build_case,
     find_study,
-    language_of_file,
     load_spec,
     open_executor,
     relative_name,
@@ -51,6 +50,7 @@ from execstate.builder import (
 )
 from execstate.construct._scrub import scrub
 from execstate.errors import SpecError, remove_tree
+from execstate.languages import language_of_file
 from execstate.metrics import screen_trace_lengths
 
 SELECT_NAME = "select.json"

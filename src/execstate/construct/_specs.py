@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execstate.builder import STUDY_FILE, SpecDraft, find_study, language_entry, load_spec, relative_name, write_spec
+from execstate.builder import STUDY_FILE, SpecDraft, find_study, load_spec, relative_name, write_spec
 from execstate.construct._pool import Problem
 from execstate.environments import EnvironmentSpec
 from execstate.errors import SpecError
+from execstate.languages import language_entry
 
 SPEC_NAME = "case.toml"
 RECORD_NAME = "construct.json"

@@ -25,11 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from execstate.builder import BuildOptions, ConstructLanguage, helper_language
+from execstate.builder import BuildOptions
 from execstate.construct._genpy import generator_source
 from execstate.construct._pool import Problem
 from execstate.construct._properties import infer_shapes
 from execstate.construct._shape import Shape, check, describe
+from execstate.languages import ConstructLanguage, helper_language
 
 SEED = 1
 """The seed every synthesized input is drawn with (the generator's first argument)."""
@@ -66,25 +67,25 @@ class Work(Protocol):
 Choose = Callable[[Any, list[dict[str, Any]]], "tuple[dict[str, Any], dict[str, Any]] | None"]
 
 
-def synthesize(w: Work, rows: list[dict[str, Any]], choose: Choose) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def synthesize(work: Work, rows: list[dict[str, Any]], choose: Choose) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """Add synthesized inputs to ``rows`` and choose again (``choose``); the first shape whose long input wins.
 
-    Records what was tried in ``w.record["synthesis"]``: the number of samples and, per shape,
+    Records what was tried in ``work.record["synthesis"]``: the number of samples and, per shape,
     its description and outcome, or the reason no shape was inferred.
     """
     samples = [r["data"] for r in rows if r.get("origin") == "test" and "data" in r]
     inferred = infer_shapes(samples)
     tried: list[dict[str, Any]] = []
-    w.record["synthesis"] = {"samples": len(samples), "shapes": tried}
+    work.record["synthesis"] = {"samples": len(samples), "shapes": tried}
     if inferred.reason is not None:
-        w.record["synthesis"]["reason"] = inferred.reason
+        work.record["synthesis"]["reason"] = inferred.reason
         return None
     for index, shape in enumerate(inferred.shapes[:MAX_TRIED], start=1):
         entry = {"shape": describe(shape)}
         tried.append(entry)
-        grown = _grow(w, shape, index)
+        grown = _grow(work, shape, index)
         rows += grown
-        chosen = choose(w, rows)
+        chosen = choose(work, rows)
         if chosen is not None and chosen[1].get("origin") == "synthesized":
             entry["outcome"] = f"chosen: {chosen[1]['input']}"
             return chosen
@@ -93,7 +94,7 @@ def synthesize(w: Work, rows: list[dict[str, Any]], choose: Choose) -> tuple[dic
 
 
 def retry_long(
-    w: Work,
+    work: Work,
     rows: list[dict[str, Any]],
     short: dict[str, Any],
     long: dict[str, Any],
@@ -111,28 +112,28 @@ def retry_long(
 
     The first is tried once, the second up to ``MAX_TIMEOUT_RETRIES`` times (halving the trace each
     time), and in this order only (a synthesized long input that replaced a test's may
-    still be replaced by a smaller one); the failed attempts are kept in ``w.record["first_pair"]``
-    and ``w.record["timeout_pairs"]``.
+    still be replaced by a smaller one); the failed attempts are kept in ``work.record["first_pair"]``
+    and ``work.record["timeout_pairs"]``.
     """
     check_, reason = failed
-    loops = w.record.get("loops", [])
+    loops = work.record.get("loops", [])
     if long.get("origin") == "synthesized":
-        timeouts = w.record.get("timeout_pairs", [])
+        timeouts = work.record.get("timeout_pairs", [])
         if check_ != "run" or "timeout" not in reason or len(timeouts) >= MAX_TIMEOUT_RETRIES:
             return None
-        w.record["timeout_pairs"] = [*timeouts, {"long": long["input"], "check": check_, "loops": loops}]
+        work.record["timeout_pairs"] = [*timeouts, {"long": long["input"], "check": check_, "loops": loops}]
         smaller = [
             r for r in rows if r.get("origin") == "synthesized" and r.get("trace", long["trace"]) <= long["trace"] // 2
         ]
-        chosen = choose(w, [short, *(r for r in smaller if "rejected" not in r)])
+        chosen = choose(work, [short, *(r for r in smaller if "rejected" not in r)])
         return chosen[1] if chosen is not None else None
-    if "first_pair" in w.record or "timeout_pairs" in w.record:
+    if "first_pair" in work.record or "timeout_pairs" in work.record:
         return None
     if check_ != "projection" or any(str(loop.get("rejected", "")).startswith("excluded by") for loop in loops):
         return None
-    w.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
+    work.record["first_pair"] = {"long": long["input"], "check": check_, "loops": loops}
     chosen = synthesize(
-        w, rows, lambda w_, rs: choose(w_, [r for r in rs if r is short or r["origin"] == "synthesized"])
+        work, rows, lambda work_, rs: choose(work_, [r for r in rs if r is short or r["origin"] == "synthesized"])
     )
     return chosen[1] if chosen is not None else None
 
@@ -144,65 +145,65 @@ def _why_not(grown: list[dict[str, Any]]) -> str:
     return "no long input: no synthesized trace is at least min_ratio times the short one's within max_trace"
 
 
-def _grow(w: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
+def _grow(work: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
     """Inputs of ``shape`` at growing sizes, up to the first that fails, is over a cap, or stops the growth."""
-    text = generator_source(shape, w.problem.id)
-    runner = helper_language(w.build_opts, "gen.py")  # the builder's helper language, whatever the program's
+    text = generator_source(shape, work.problem.id)
+    runner = helper_language(work.build_opts, "gen.py")  # the builder's helper language, whatever the program's
     assert runner is not None
     rows: list[dict[str, Any]] = []
     grown: list[tuple[int, int]] = []  # (bytes, trace) of each usable size
-    for size in w.opts.generator_sizes:
+    for size in work.opts.generator_sizes:
         args = (str(SEED), str(size))
         label = f"synthesized #{index} seed={SEED} size={size}"
         row: dict[str, Any] = {"input": label, "origin": "synthesized", "shape": describe(shape)}
         rows.append(row)
-        made = runner.run(text, b"", w.tmp, args=args)
+        made = runner.run(text, b"", work.tmp, args=args)
         if not made.ok:
             row["rejected"] = f"gen.py fails: {made.describe()}"
             break
         data = bytes(made.stdout)
         row["bytes"] = len(data)
-        problem = _unusable(w, shape, data)
+        problem = _unusable(work, shape, data)
         if problem is not None:
             row["rejected"] = problem
             break
-        trace = w.trace(data)
+        trace = work.trace(data)
         if trace is None:
             row["rejected"] = "its trace length could not be measured within the limits"
             break
         row.update(trace=trace, data=data, generator=text, args=list(args))
-        if trace > w.opts.max_trace:
-            row["rejected"] = f"trace {trace} is over max_trace ({w.opts.max_trace})"
+        if trace > work.opts.max_trace:
+            row["rejected"] = f"trace {trace} is over max_trace ({work.opts.max_trace})"
             break
         grown.append((len(data), trace))
         if len(grown) > STALL and grown[-1][0] > grown[-1 - STALL][0] and trace <= grown[-1 - STALL][1]:
             row["stopped"] = f"the input grew over the last {STALL} sizes but its trace did not"
             break
         ahead = trace * trace // max(grown[-2][1], 1) if len(grown) >= 2 else 0
-        if ahead > OVERSHOOT * w.opts.max_trace:  # measuring an input far over the cap costs much and tells nothing
+        if ahead > OVERSHOOT * work.opts.max_trace:  # measuring an input far over the cap costs much and tells nothing
             row["stopped"] = f"the next size's trace would be about {ahead}, over {OVERSHOOT}x max_trace"
             break
     return rows
 
 
-def _unusable(w: Work, shape: Shape, data: bytes) -> str | None:
+def _unusable(work: Work, shape: Shape, data: bytes) -> str | None:
     """Why a synthesized input does not count (see the module docstring), or None."""
-    if len(data) > w.build_opts.max_input_bytes:
-        return f"over max_input_bytes ({w.build_opts.max_input_bytes})"
+    if len(data) > work.build_opts.max_input_bytes:
+        return f"over max_input_bytes ({work.build_opts.max_input_bytes})"
     bad = check(shape, data)
     if bad is not None:
         return f"gen.py printed an input outside its shape: {bad}"
-    first = w.run(w.source, data)
+    first = work.run(work.source, data)
     if not first.ok or first.stderr.strip():
         return f"the program does not run it cleanly: {first.describe()}"
-    second = w.lang.run(w.source, data, w.tmp, seed=1)
+    second = work.lang.run(work.source, data, work.tmp, seed=1)
     if not second.ok or second.stdout != first.stdout:
         return "the program's output differs between two runs (hash seeds 0 and 1)"
-    validator = w.problem.validator
+    validator = work.problem.validator
     if validator is not None:
-        checker = helper_language(w.build_opts, validator.name)
+        checker = helper_language(work.build_opts, validator.name)
         assert checker is not None
-        verdict = checker.run(validator.read_text(encoding="utf-8"), data, w.tmp)
+        verdict = checker.run(validator.read_text(encoding="utf-8"), data, work.tmp)
         if not verdict.ok:
             return f"{validator.name} rejects it: {verdict.describe()}"
     return None

@@ -14,10 +14,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from execstate.builder import BuildOptions, make_language
+from execstate.builder import BuildOptions
 from execstate.errors import RecordError, remove_tree
 from execstate.grade._call_rule import CallVerdict
 from execstate.grade._rules import answer_matches
+from execstate.languages import make_language
 from execstate.records import Task
 
 _SHOWN = 80

@@ -14,8 +14,9 @@ inherited descriptor ``result_fd`` (never to a file) at normal exit,
 checkpoint). The parent accepts only a line carrying its token, so bytes the
 program writes to files or to other descriptors cannot pass for the result.
 
-Snapshots (issue 27): with ``snapshot_hook`` set, the probe puts a function
-under that name (a hidden one) into the program's globals; each call
+Snapshots (so that one run of a long input measures every arm, not one run per
+arm): with ``snapshot_hook`` set, the probe puts a function under that name (a
+hidden one) into the program's globals; each call
 ``hook(label)`` records ``(trace_length, peak_state, state_load)`` as they are at
 that moment, once per label, and the result carries them (``snapshots``). The
 program run is then a builder's measurement copy (its checkpoints call the hook

@@ -10,11 +10,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from execstate.report._build import ReportFiles, analyze_files, write_report
-    from execstate.report._build import _banner as pipeline_check_banner
-    from execstate.report._figures import FigureOut, render_figures
-    from execstate.report._figures import _save as save_figure
-    from execstate.report._figures import _styled as styled_figure
+    from execstate.report._build import ReportFiles, analyze_files, pipeline_check_banner, write_report
+    from execstate.report._figures import FigureOut, render_figures, save_figure, styled_figure
     from execstate.report._html import figure_html, page, table_section
 
 _WHERE = {
@@ -23,10 +20,10 @@ _WHERE = {
     "analyze_files": ("_build", "analyze_files"),
     "figure_html": ("_html", "figure_html"),
     "page": ("_html", "page"),
-    "pipeline_check_banner": ("_build", "_banner"),
+    "pipeline_check_banner": ("_build", "pipeline_check_banner"),
     "render_figures": ("_figures", "render_figures"),
-    "save_figure": ("_figures", "_save"),
-    "styled_figure": ("_figures", "_styled"),
+    "save_figure": ("_figures", "save_figure"),
+    "styled_figure": ("_figures", "styled_figure"),
     "table_section": ("_html", "table_section"),
     "write_report": ("_build", "write_report"),
 }

@@ -1,8 +1,10 @@
 """The report's "Beyond the paper" section: tables and figures of ``Analysis.beyond`` (SPEC 11).
 
 Draws and formats only; every number comes from ``execstate.analyze`` and is in
-``analysis.json`` under ``beyond``. Examples of each wrong-answer class link to
-their task in the report's task browser.
+``analysis.json`` under ``beyond``. Its sub-sections are the rows of
+``execstate.analyze.BEYOND_TABLES``, in that order: a row with a title is one plain
+table; the others are shown by the function of their name in ``_SHOW``. Examples of
+each wrong-answer class link to their task in the report's task browser.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from execstate.report._figures import FigureOut, _save, _styled
+from execstate.analyze import BEYOND_TABLES, BeyondTable
+from execstate.report._figures import FigureOut, save_figure, styled_figure
 from execstate.report._html import esc, figure_html, table_section
 from execstate.tables import Table, make_table
 
@@ -23,7 +26,7 @@ _MARK = (
 )
 
 
-@_styled
+@styled_figure
 def taxonomy_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """One stacked horizontal bar per setting x arm: shares of the wrong-answer classes."""
     bars, classes = data["bars"], data["classes"]
@@ -41,12 +44,12 @@ def taxonomy_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of wrong completed answers")
     ax.legend(fontsize=5.5, ncols=5, loc="lower center", bbox_to_anchor=(0.3, 1.0), frameon=False)
-    svg, paths = _save(fig, out_dir, "taxonomy")
+    svg, paths = save_figure(fig, out_dir, "taxonomy")
     caption = "Wrong completed answers by class (rules in docs/analyze.md), per setting and arm."
     return FigureOut("taxonomy", "Wrong-answer taxonomy", caption, svg, paths)
 
 
-@_styled
+@styled_figure
 def position_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Accuracy against k/K: binned rates with Wilson intervals per setting, each case's points faint."""
     fig = Figure(figsize=(5.0, 3.0))
@@ -66,7 +69,7 @@ def position_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     ax.set_xlabel("checkpoint position k/K")
     ax.set_ylabel("inside-state accuracy (C/R)")
     ax.legend(fontsize=6, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
-    svg, paths = _save(fig, out_dir, "accuracy_by_position")
+    svg, paths = save_figure(fig, out_dir, "accuracy_by_position")
     caption = (
         f"Checkpoint sweeps: inside-state accuracy by k/K bin with Wilson {data['level']:.0%} intervals "
         "(squares) and per task (dots); sweep tasks only enter this figure and its table."
@@ -83,28 +86,41 @@ def _ci(rows: list[dict[str, Any]], cols: list[str]) -> list[dict[str, Any]]:
     return [{k: r.get(k) for k in keep} for r in rows]
 
 
-def beyond_tables(b: dict[str, Any]) -> list[Table]:
-    """Every beyond-the-paper table (empty ones included, so a reader sees what was not measurable)."""
+def _taxonomy(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+    tax_cols = ["task_id", "setting", "sample", "class", "d", "fields_right", "fields_near", "fields_wrong", "answer"]
+    table = make_table(
+        "taxonomy",
+        "Wrong-answer taxonomy by setting, arm and class",
+        b.get("taxonomy", []),
+        note="Completed wrong cells; share of the setting x arm's wrong cells, in percent.",
+    )
+    examples = make_table("taxonomy_examples", "Examples of each class", b.get("taxonomy_examples", []), tax_cols)
+    html = table_section(table) + fig.get("taxonomy", "") + _example_links(b.get("taxonomy_examples", []))
+    return [table, examples], html
+
+
+def _stability(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
     stab = b.get("stability") or {"rows": [], "incomplete_cells": 0}
     ks = sorted({int(c[5:]) for r in stab["rows"] for c in r if c.startswith("pass@") and c[5:].isdigit()})
+    table = make_table(
+        "stability",
+        "Repeated samples: agreement, majority vote, pass@k, flips",
+        _ci(stab["rows"], ["agreement", "majority_correct", "flip_rate", *(f"pass@{k}" for k in ks)]),
+        note=f"Means over cells whose samples all completed ({stab['incomplete_cells']} cells with a "
+        "no-response left out); source-cluster bootstrap percentile intervals. pass@k: unbiased "
+        "estimator 1 - C(n-c,k)/C(n,k).",
+    )
+    html = (
+        table_section(table)
+        if table.rows
+        else "<p><em>No cell was asked more than once (run with --samples N, N &gt; 1).</em></p>"
+    )
+    return [table], html
+
+
+def _truncation(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
     trunc = b.get("truncation") or {"truncation": [], "tokens": [], "unmatched": 0}
-    tax_cols = ["task_id", "setting", "sample", "class", "d", "fields_right", "fields_near", "fields_wrong", "answer"]
-    return [
-        make_table(
-            "taxonomy",
-            "Wrong-answer taxonomy by setting, arm and class",
-            b.get("taxonomy", []),
-            note="Completed wrong cells; share of the setting x arm's wrong cells, in percent.",
-        ),
-        make_table("taxonomy_examples", "Examples of each class", b.get("taxonomy_examples", []), tax_cols),
-        make_table(
-            "stability",
-            "Repeated samples: agreement, majority vote, pass@k, flips",
-            _ci(stab["rows"], ["agreement", "majority_correct", "flip_rate", *(f"pass@{k}" for k in ks)]),
-            note=f"Means over cells whose samples all completed ({stab['incomplete_cells']} cells with a "
-            "no-response left out); source-cluster bootstrap percentile intervals. pass@k: unbiased "
-            "estimator 1 - C(n-c,k)/C(n,k).",
-        ),
+    tables = [
         make_table(
             "truncation",
             "Truncation (finish_reason = length) by setting and arm",
@@ -115,23 +131,31 @@ def beyond_tables(b: dict[str, Any]) -> list[Table]:
             else "No response records were given to the analysis.",
         ),
         make_table("tokens", "Completion and reasoning tokens by setting, arm and correctness", trunc["tokens"]),
-        make_table("sweep", "Checkpoint sweeps: inside-state accuracy by position k/K", b["sweep"]["bins"]),
-        make_table(
-            "branch_preserving",
-            "Paired short- vs long-input decrement, branch-preserving pairs",
-            b.get("branch_preserving", []),
-            note="As the paired comparison, for cases whose short and long inputs take the same "
-            "branch outcomes (and, for contrast, those that do not); cases without the flag are in neither.",
-        ),
-        make_table(
-            "input_origin",
-            "Paired short- vs long-input decrement by the long input's origin",
-            b.get("input_origin", []),
-            note="As the paired comparison, for cases whose long input came from the problem's tests, its "
-            "generator, or a gen.py synthesized from its samples (execstate construct); hand-written specs "
-            "are in no row.",
-        ),
     ]
+    return tables, "".join(table_section(t) for t in tables)
+
+
+def _sweep(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+    table = make_table("sweep", "Checkpoint sweeps: inside-state accuracy by position k/K", b["sweep"]["bins"])
+    return [table], table_section(table) + fig.get("accuracy_by_position", "")
+
+
+_SHOW = {"taxonomy": _taxonomy, "stability": _stability, "truncation": _truncation, "sweep": _sweep}
+"""How the report shows each row of ``BEYOND_TABLES`` that is not a plain table: (beyond, figure name -> its
+HTML) -> (its tables, its HTML)."""
+
+
+def _shown(entry: BeyondTable, b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+    """One row of ``BEYOND_TABLES``: its tables and its HTML (without the heading)."""
+    if entry.title:
+        table = make_table(entry.name, entry.title, b.get(entry.name, []), note=entry.note)
+        return [table], table_section(table)
+    return _SHOW[entry.name](b, fig)
+
+
+def beyond_tables(b: dict[str, Any]) -> list[Table]:
+    """Every beyond-the-paper table (empty ones included, so a reader sees what was not measurable)."""
+    return [table for entry in BEYOND_TABLES for table in _shown(entry, b, {})[0]]
 
 
 def _example_links(examples: list[dict[str, Any]]) -> str:
@@ -147,29 +171,12 @@ def _example_links(examples: list[dict[str, Any]]) -> str:
 
 def beyond_section(b: dict[str, Any], out_dir: Path) -> tuple[list[Table], list[FigureOut], str]:
     """The section's tables, its drawn figures (under ``out_dir/figures``) and its HTML."""
-    tables = beyond_tables(b)
     figs = [_DRAW[d["figure"]](d, out_dir / "figures") for d in b.get("figures", {}).values()]
-    by = {t.name: t for t in tables}
     fig = {f.name: figure_html(f) for f in figs}
-    parts = [
-        f'<p class="banner">{esc(_MARK)}</p>',
-        "<h3>Wrong-answer taxonomy</h3>",
-        table_section(by["taxonomy"]),
-        fig.get("taxonomy", ""),
-        _example_links(b.get("taxonomy_examples", [])),
-        "<h3>Stability over repeated samples</h3>",
-        table_section(by["stability"])
-        if by["stability"].rows
-        else "<p><em>No cell was asked more than once (run with --samples N, N &gt; 1).</em></p>",
-        "<h3>Truncation and tokens</h3>",
-        table_section(by["truncation"]),
-        table_section(by["tokens"]),
-        "<h3>Checkpoint sweeps</h3>",
-        table_section(by["sweep"]),
-        fig.get("accuracy_by_position", ""),
-        "<h3>Branch-preserving cohort</h3>",
-        table_section(by["branch_preserving"]),
-        "<h3>Long-input origin</h3>",
-        table_section(by["input_origin"]),
-    ]
+    tables: list[Table] = []
+    parts = [f'<p class="banner">{esc(_MARK)}</p>']
+    for entry in BEYOND_TABLES:
+        shown, html = _shown(entry, b, fig)
+        tables += shown
+        parts += [f"<h3>{esc(entry.heading)}</h3>", html]
     return tables, figs, "".join(parts)

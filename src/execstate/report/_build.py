@@ -42,7 +42,8 @@ class ReportFiles:
     figures: list[Path] = field(default_factory=list)
 
 
-def _banner(grades: list[Grade]) -> str | None:
+def pipeline_check_banner(grades: list[Grade]) -> str | None:
+    """The warning a page opens with when some settings' answers came from a pipeline-check provider, else None."""
     checks = sorted({g.setting for g in grades if g.pipeline_check})
     if not checks:
         return None
@@ -311,7 +312,7 @@ def write_report(
     figs = finish_figures()
     html_text = page(
         "execstate analysis report",
-        _banner(grades),
+        pipeline_check_banner(grades),
         _with_extra(
             _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, b_html), extra_sections
         ),

@@ -64,7 +64,7 @@ class FigureOut:
     paths: tuple[Path, ...]
 
 
-def _styled(func):
+def styled_figure(func):
     """Run a figure function under the report's rc settings (they apply when artists are made)."""
     import functools
 
@@ -80,7 +80,7 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def _save(fig: Figure, out_dir: Path, name: str) -> tuple[str, tuple[Path, ...]]:
+def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[str, tuple[Path, ...]]:
     """Write ``name.svg`` and ``name.png``; return the SVG text and the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     FigureCanvasAgg(fig)
@@ -146,7 +146,7 @@ def _or_head(panel: dict[str, Any]) -> str:
     return f"OR/doubling {panel['odds_ratio']:.2f} [{panel['ci_low']:.2f}, {panel['ci_high']:.2f}]"
 
 
-@_styled
+@styled_figure
 def error_vs_load(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Paper Figure 2: per setting, binned error rates vs state load and a cluster-t logistic band."""
     study, level = data["study"], data["level"]
@@ -165,7 +165,7 @@ def error_vs_load(data: dict[str, Any], out_dir: Path) -> FigureOut:
         _binned(ax, panel["bins"], "#c44e52")
         ax.set_title(f"{panel['setting']} (n={panel['n']})\n{_or_head(panel)}", loc="left")
     name = f"error_vs_load_{_safe(study)}"
-    svg, paths = _save(fig, out_dir, name)
+    svg, paths = save_figure(fig, out_dir, name)
     caption = (
         f"Error probability against cumulative state load on {study}, one panel per setting. "
         f"Squares: binned error rates with Wilson {level:.0%} intervals. Curve and band: logistic fit "
@@ -183,7 +183,7 @@ def _series_header(head: dict[str, Any] | None) -> str:
     return head["status"]
 
 
-@_styled
+@styled_figure
 def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Paper Figure 3: per setting, binned accuracy (Wilson) vs peak state, arms pooled."""
     study, level = data["study"], data["level"]
@@ -198,7 +198,7 @@ def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
         _binned(ax, panel["bins"], "#4c72b0")
         ax.axhline(panel["accuracy"], color="#4c72b0", linestyle="--", linewidth=0.8)
     name = f"accuracy_vs_peak_{_safe(study)}"
-    svg, paths = _save(fig, out_dir, name)
+    svg, paths = save_figure(fig, out_dir, name)
     caption = (
         f"Accuracy against peak state size on {study}, arms pooled, one panel per setting. Squares: "
         f"binned accuracy with Wilson {level:.0%} intervals; dashed: overall accuracy. Headers: rank "
@@ -207,7 +207,7 @@ def accuracy_vs_peak(data: dict[str, Any], out_dir: Path) -> FigureOut:
     return FigureOut(name, f"Accuracy vs peak state: {study}", caption, svg, paths)
 
 
-@_styled
+@styled_figure
 def accuracy_by_arm(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Completed-response accuracy (C/R) by arm for every setting, with Wilson intervals."""
     settings, arms, level = data["settings"], data["arms"], data["level"]
@@ -237,7 +237,7 @@ def accuracy_by_arm(data: dict[str, Any], out_dir: Path) -> FigureOut:
         ax.legend(
             fontsize=6, ncols=min(3, max(1, len(arms))), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False
         )
-    svg, paths = _save(fig, out_dir, "accuracy_by_arm")
+    svg, paths = save_figure(fig, out_dir, "accuracy_by_arm")
     caption = f"Completed-response accuracy by arm and setting, all studies pooled, with Wilson {level:.0%} intervals."
     return FigureOut("accuracy_by_arm", "Accuracy by arm and setting", caption, svg, paths)
 

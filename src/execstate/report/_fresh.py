@@ -11,7 +11,7 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from execstate.report._figures import FigureOut, _save, _styled
+from execstate.report._figures import FigureOut, save_figure, styled_figure
 from execstate.report._html import figure_html, table_section
 from execstate.tables import Table, make_table
 
@@ -49,7 +49,7 @@ def fresh_table(fresh: dict[str, Any], level: float, replicates: int) -> Table:
     )
 
 
-@_styled
+@styled_figure
 def fresh_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     """Per setting x arm: published and fresh accuracy (left), the paired gap and its interval (right)."""
     bars = data["bars"]
@@ -78,7 +78,7 @@ def fresh_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     right.errorbar(diff, ys, xerr=err, fmt="s", ms=3.5, color="black", elinewidth=0.8, capsize=1.5)
     right.axvline(0, color="#999999", linewidth=0.8, linestyle="--")
     right.set_xlabel("published minus fresh (pp)")
-    svg, paths = _save(fig, out_dir, "published_vs_fresh")
+    svg, paths = save_figure(fig, out_dir, "published_vs_fresh")
     caption = (
         f"Accuracy of the same programs on their published inputs and on fresh ones, per setting and arm "
         f"(paired cells only), and the paired difference with its {data['level']:.0%} source-cluster bootstrap "

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from execstate.errors import clip_text
 from execstate.records import ARMS, Grade, Task
 from execstate.report._figures import FigureOut
 from execstate.tables import Table, format_value
@@ -89,9 +90,7 @@ def esc(value: Any) -> str:
 def _clip(text: str | None) -> str:
     if text is None:
         return "(none)"
-    if len(text) <= _MAX_SHOWN:
-        return text
-    return text[:_MAX_SHOWN] + f"\n... [{len(text) - _MAX_SHOWN} more characters; see the JSONL file]"
+    return clip_text(text, _MAX_SHOWN, "\n... [{left_out} more characters; see the JSONL file]")
 
 
 def figure_html(fig: FigureOut) -> str:

@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import importlib
 import json
 import logging
 import os
@@ -54,7 +53,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import aiohttp
 
-from execstate.errors import StoreError, UsageError
+from execstate.errors import StoreError, UsageError, load_attr
 from execstate.records import Response, Task
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._progress import RunProgress
@@ -357,8 +356,7 @@ def batch_form(provider: str) -> BatchApi | None:
     entry = provider_entry(provider)
     form = entry.batch
     if isinstance(form, str):
-        module, _, attr = form.partition(":")
-        form = getattr(importlib.import_module(module), attr)
+        form = load_attr(form)
     return form
 
 

@@ -1,15 +1,21 @@
-"""Model settings: the ``[[setting]]`` tables of a settings TOML file, validated strictly."""
+"""Model settings: the ``[[setting]]`` tables of a settings TOML file, validated strictly, and the registry of
+the providers they may name."""
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from execstate.errors import SettingsError
+from execstate.errors import SettingsError, load_attr
+from execstate.records import Task
+from execstate.run._attempt import Provider, WireRequest
 
 _Options = TypeVar("_Options", bound=BaseModel)
 Reasoning = Literal["off", "minimal", "low", "medium", "high"]
@@ -100,8 +106,6 @@ class Setting(BaseModel):
 
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:
-        from execstate.run.providers import provider_entry
-
         try:
             entry = provider_entry(self.provider)
         except SettingsError as exc:
@@ -130,8 +134,6 @@ class Setting(BaseModel):
     @property
     def endpoint_root(self) -> str:
         """``base_url``, or the provider's vendor API root when the setting gives none."""
-        from execstate.run.providers import provider_entry
-
         root = self.base_url or provider_entry(self.provider).default_base_url
         if not root:
             raise SettingsError(f"setting {self.name!r}: provider {self.provider!r} needs base_url")
@@ -139,8 +141,6 @@ class Setting(BaseModel):
 
     def option_defaults(self) -> dict[str, Any]:
         """The provider's own keys at their defaults (for keys a setting leaves out)."""
-        from execstate.run.providers import provider_entry
-
         options = provider_entry(self.provider).options
         if options is None:
             return {}
@@ -174,6 +174,90 @@ class Setting(BaseModel):
                 f"export it (e.g. `export {self.api_key_env}=...`) or remove api_key_env"
             )
         return key
+
+
+# -- the provider registry ----------------------------------------------------------------------------
+# A setting's ``provider`` names a ``ProviderEntry``: how to open the provider, which provider-only keys a
+# setting may carry (validated by the entry's ``options`` model, never by name elsewhere), which common keys it
+# needs, and, for providers that speak HTTP, the request a cell makes (for the response cache and
+# ``run --plan``) and the batch form, if the vendor has one. Built-in providers are named by ``"module:attr"``
+# and imported on first use; ``register_provider`` adds one from any package. The registry lives here, beside
+# ``Setting``, because validating a setting needs it and the entries open settings: one module, no circle.
+
+Opened = tuple[Provider, list[str]]
+"""A provider and the secrets (API keys) that must never be written to any record."""
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    """One provider kind a setting can name (``provider = "<name>"``)."""
+
+    name: str
+    open: Callable[[Setting], Awaitable[Opened]]
+    """Make the provider for a setting (check its key variable, reach its endpoint if it has one)."""
+    options: type[BaseModel] | None = None
+    """The provider-only keys of a setting table, as a pydantic model (``extra="forbid"``); ``None``: none."""
+    needs: tuple[str, ...] = ()
+    """Common setting keys that must be set for this provider (``model``, ``base_url``)."""
+    default_base_url: str | None = None
+    """The vendor's API root, used when a setting gives no ``base_url``."""
+    request: Callable[[Setting, Task, int], WireRequest] | None = None
+    """The request a cell sends; ``None`` for providers that send none (no cache, nothing to plan)."""
+    batch: Any = None
+    """The vendor's batch form (``run._batch.BatchApi``), or ``None`` when the provider has none."""
+    check: Callable[[Setting], None] | None = None
+    """Extra validation of a setting (raise ``ValueError`` with the fix); run after ``options``."""
+    description: str = ""
+
+
+_BUILTIN: dict[str, str] = {
+    "openai": "execstate.run.providers.openai:ENTRY",
+    "openai-responses": "execstate.run.providers.openai_responses:ENTRY",
+    "anthropic": "execstate.run.providers.anthropic:ENTRY",
+    "gemini": "execstate.run.providers.gemini:ENTRY",
+    "oracle": "execstate.run.providers.oracle:ENTRY",
+    "replay": "execstate.run.providers.replay:ENTRY",
+    "synthetic": "execstate.run.providers.synthetic:ENTRY",
+}
+_REGISTERED: dict[str, ProviderEntry] = {}
+_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+def register_provider(entry: ProviderEntry, *, replace: bool = False) -> None:
+    """Make ``provider = entry.name`` usable in settings (from any package: one entry per provider).
+
+    Raises ``SettingsError`` when the name is malformed or taken (``replace=True`` replaces a registered one).
+    """
+    if not _NAME.match(entry.name):
+        raise SettingsError(f"provider name {entry.name!r} must be lower-case letters, digits, '-' or '_'")
+    if not replace and (entry.name in _REGISTERED or entry.name in _BUILTIN):
+        raise SettingsError(f"provider {entry.name!r} is already registered; pass replace=True to replace it")
+    _REGISTERED[entry.name] = entry
+
+
+def unregister_provider(name: str) -> None:
+    """Forget a provider added by ``register_provider`` (built-in ones stay)."""
+    _REGISTERED.pop(name, None)
+
+
+def provider_names() -> list[str]:
+    """Every provider a setting can name, built-in and registered, sorted."""
+    return sorted(set(_BUILTIN) | set(_REGISTERED))
+
+
+def provider_entry(name: str) -> ProviderEntry:
+    """The entry of provider ``name``; ``SettingsError`` naming the known ones when there is none."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    target = _BUILTIN.get(name)
+    if target is None:
+        raise SettingsError(
+            f"unknown provider {name!r}; known: {', '.join(provider_names())} "
+            "(a package adds one with execstate.run.register_provider)"
+        )
+    entry = load_attr(target)
+    _REGISTERED[name] = entry
+    return entry
 
 
 def load_settings(path: Path | str) -> list[Setting]:
@@ -214,8 +298,6 @@ def _parse_table(path: Path, index: int, table: dict[str, Any]) -> Setting:
 
 def _unknown_key(key: str, provider: str, own: set[str]) -> str:
     """Why ``key`` is refused: another provider's key, or no key at all (with the ones allowed)."""
-    from execstate.run.providers import provider_entry, provider_names
-
     for name in provider_names():
         options = provider_entry(name).options
         if options is not None and key in options.model_fields:

@@ -14,13 +14,12 @@ as ``"module:function"`` and imported only when its tasks are asked for.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from execstate.errors import UsageError
+from execstate.errors import UsageError, load_attr
 
 if TYPE_CHECKING:
     from execstate.records import Task
@@ -107,15 +106,13 @@ class Study:
         """The ready tasks of a dataset study; ``UsageError`` for a study of case specs."""
         if self.loader is None:
             raise UsageError(f"study {self.name!r} is built from case specs, not loaded as tasks")
-        module, _, func = self.loader.partition(":")
-        return list(getattr(importlib.import_module(module), func)())
+        return list(load_attr(self.loader)())
 
     def fresh_refresher(self) -> Refresher | None:
         """The study's ``refresher`` function, imported now; None when it has none."""
         if self.refresher is None:
             return None
-        module, _, func = self.refresher.partition(":")
-        found: Refresher = getattr(importlib.import_module(module), func)
+        found: Refresher = load_attr(self.refresher)
         return found
 
 

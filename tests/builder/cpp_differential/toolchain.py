@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder.cpp.protocol import HEADER_PATH
+from execstate.languages.cpp.protocol import HEADER_PATH
 from execstate.sandbox import Limits, SandboxResult, run
 
 GXX = shutil.which("g++")

@@ -1,21 +1,17 @@
 """Providers: one module per way of answering a cell, behind a registry as open as the language registry.
 
 A new provider is one module that defines a ``ProviderEntry`` and one call to
-``register_provider`` (or, for a built-in, one line in ``_base._BUILTIN``).
+``register_provider`` (or, for a built-in, one line in ``_BUILTIN`` of ``run/_settings.py``, where the registry
+lives beside the settings it validates).
 """
 
-from execstate.run.providers._base import (
-    Attempt,
-    AttemptKind,
+from execstate.run._attempt import Attempt, AttemptKind, Provider, WireRequest, int_or_none, unicode_text
+from execstate.run._settings import (
     Opened,
-    Provider,
     ProviderEntry,
-    WireRequest,
-    int_or_none,
     provider_entry,
     provider_names,
     register_provider,
-    unicode_text,
     unregister_provider,
 )
 from execstate.run.providers._http import (

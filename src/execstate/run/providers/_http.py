@@ -24,8 +24,8 @@ import aiohttp
 import yarl
 
 from execstate.records import Task
+from execstate.run._attempt import Attempt
 from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
 ABORT_STATUSES = frozenset({401, 403, 404})
@@ -55,7 +55,7 @@ class HttpProvider:
         raise NotImplementedError
 
     def classify(self, status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
-        """Turn one HTTP response into an ``Attempt`` (the table in ``providers/_base.py``)."""
+        """Turn one HTTP response into an ``Attempt`` (the table in ``run/_attempt.py``)."""
         if status != 200:
             return status_attempt(status, headers, content)
         return self.parse(content)

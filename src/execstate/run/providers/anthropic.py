@@ -40,9 +40,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.records import Task, Usage
+from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry, WireRequest, int_or_none, unicode_text
+from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, json_object, reachable, status_attempt
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -177,7 +177,7 @@ def request_body(setting: Setting, task: Task) -> dict[str, Any]:
 
 
 def classify_response(status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
-    """Turn one Messages HTTP response into an ``Attempt`` (the table in ``providers/_base.py``, plus 529)."""
+    """Turn one Messages HTTP response into an ``Attempt`` (the table in ``run/_attempt.py``, plus 529)."""
     if status == 200:
         data = json_object(content)
         return data if isinstance(data, Attempt) else parse_message(data)

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from execstate.records import Task
+from execstate.run._attempt import Attempt
 from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote, request_counts, response_id
 from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt
 from execstate.run.providers.anthropic import classify_response, parse_message, request_body, request_headers
 
 ANTHROPIC_ERROR_STATUS: dict[str, int] = {

@@ -73,9 +73,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
 from execstate.records import Task, Usage
+from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry, WireRequest, int_or_none, unicode_text
+from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, json_object, reachable, status_attempt
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
@@ -249,7 +249,7 @@ def parse_usage(meta: Any) -> Usage:
 
 
 def classify_response(status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
-    """Turn one ``generateContent`` HTTP response into an ``Attempt`` (the table in ``providers/_base.py``)."""
+    """Turn one ``generateContent`` HTTP response into an ``Attempt`` (the table in ``run/_attempt.py``)."""
     if status == 200:
         data = json_object(content)
         return data if isinstance(data, Attempt) else parse_generate(data)

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from execstate.records import Task, Usage
+from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry, WireRequest, int_or_none, unicode_text
+from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, reachable, status_attempt
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -60,7 +60,7 @@ def request_body(setting: Setting, task: Task) -> dict[str, Any]:
 
 
 def classify_response(status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
-    """Turn one chat-completions HTTP response into an ``Attempt`` (the table in ``providers/_base.py``)."""
+    """Turn one chat-completions HTTP response into an ``Attempt`` (the table in ``run/_attempt.py``)."""
     if status != 200:
         return status_attempt(status, headers, content)
     return parse_completion(content)

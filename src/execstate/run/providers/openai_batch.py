@@ -12,9 +12,9 @@ from typing import Any
 import aiohttp
 
 from execstate.records import Task
+from execstate.run._attempt import Attempt, int_or_none
 from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote, request_counts, response_id
 from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, int_or_none
 from execstate.run.providers.openai import classify_response, request_body
 
 

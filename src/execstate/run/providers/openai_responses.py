@@ -18,7 +18,7 @@ How a response maps to a record:
     status failed, transient error code   -> retry (server_error, rate_limit_exceeded, vector_store_timeout)
     status failed, any other code         -> final (no-response, the code and message in the error)
     HTTP 429 insufficient_quota           -> abort: no cell can succeed until the quota is raised
-    other HTTP statuses                   -> the shared table of ``providers/_base.py``
+    other HTTP statuses                   -> the shared table of ``run/_attempt.py``
 """
 
 from __future__ import annotations
@@ -31,17 +31,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from execstate.records import Task, Usage
+from execstate.run._attempt import Attempt, AttemptKind, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
-from execstate.run._settings import Setting
-from execstate.run.providers._base import (
-    Attempt,
-    AttemptKind,
-    Opened,
-    ProviderEntry,
-    WireRequest,
-    int_or_none,
-    unicode_text,
-)
+from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, json_object, status_attempt
 from execstate.run.providers.openai import preflight
 

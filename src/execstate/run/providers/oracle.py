@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from execstate.records import Task
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry
+from execstate.run._attempt import Attempt
+from execstate.run._settings import Opened, ProviderEntry, Setting
 
 
 class OracleProvider:

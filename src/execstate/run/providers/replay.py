@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
 from execstate.records import Task
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry, unicode_text
+from execstate.run._attempt import Attempt, unicode_text
+from execstate.run._settings import Opened, ProviderEntry, Setting
 
 
 class ReplayOptions(BaseModel):

@@ -41,8 +41,8 @@ import re
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.records import STATE_ARMS, Task, Usage, is_fresh, prompt_variant
-from execstate.run._settings import Setting
-from execstate.run.providers._base import Attempt, Opened, ProviderEntry
+from execstate.run._attempt import Attempt
+from execstate.run._settings import Opened, ProviderEntry, Setting
 
 _ARM_BONUS = {
     "short-trace-final": 1.0,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 from execstate.metrics.cpp import DEFAULT_CXXFLAGS, Compiler
@@ -16,6 +17,11 @@ class CppOptions:
     cxxflags: tuple[str, ...] = DEFAULT_CXXFLAGS
     """Flags of the C++ binaries that run. The measured (coverage) binaries keep these flags but their
     optimisation level: ``-O0 --coverage`` replaces every ``-O`` flag (SPEC 6)."""
+
+    @classmethod
+    def from_cli(cls, values: dict[str, str]) -> CppOptions:
+        """The options from ``execstate build --cxx --cxxflags`` (the registry entry's ``cli_options``)."""
+        return cls(cxx=values["cxx"], cxxflags=tuple(shlex.split(values["cxxflags"])))
 
     def compiler(self) -> Compiler:
         """The ``Compiler`` of C++ cases under these options."""

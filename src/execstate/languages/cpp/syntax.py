@@ -17,8 +17,8 @@ from collections.abc import Iterator
 import tree_sitter
 import tree_sitter_cpp
 
-from execstate.builder._language import line_of_text
 from execstate.errors import SpecProblem
+from execstate.languages._protocol import line_of_text
 
 LOOP_KINDS = {"for_statement": "for", "for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -10,13 +10,14 @@ input takes): ``ConstructLanguage``. An adapter may implement both.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, Self, runtime_checkable
 
-from execstate.builder._candidates import Candidate
 from execstate.environments import Environment
 from execstate.errors import SpecProblem
+from execstate.languages._candidates import Candidate
 from execstate.metrics import Measurement
 from execstate.sandbox import Limits, SandboxResult
 
@@ -72,6 +73,11 @@ class Language(Protocol):
         """The ``language`` value of case specs this implementation builds (its registry name)."""
 
     @property
+    def toolchain_key(self) -> str:
+        """The ``Task.meta`` key holding the version of the interpreter or compiler that ran and measured a
+        task (``python``, ``compiler``): the adapter's own key, written by ``toolchain_meta``."""
+
+    @property
     def variations(self) -> tuple[Variation, ...]:
         """The runs whose outputs must agree (checks ``determinism`` and ``oracle-determinism``), reference
         first; their seeds are recorded in every task's meta (``hash_seeds``)."""
@@ -116,8 +122,8 @@ class Language(Protocol):
         """Cyclomatic complexity of the clean source."""
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
-        """What each task records of the toolchain that ran and measured it (under the registry's
-        ``toolchain_key``, plus anything else, such as compiler flags)."""
+        """What each task records of the toolchain that ran and measured it (under ``toolchain_key``, plus
+        anything else, such as compiler flags)."""
 
     def build_meta(self) -> dict[str, Any]:
         """What the build's manifest records of this language's toolchain (``BuildManifest`` fields); called
@@ -151,8 +157,8 @@ class ConstructLanguage(Language, Protocol):
 
 @runtime_checkable
 class CheckpointMeasuring(Language, Protocol):
-    """A language that measures a case's long input once for every arm (issue 27): the clean program's
-    metrics to its end and each state endpoint's at its checkpoint, from one run."""
+    """A language that measures a case's long input once for every arm: the clean program's metrics to its end
+    and each state endpoint's at its checkpoint, from one run instead of one per arm, with the same numbers."""
 
     def measure_checkpoints(
         self, source: str, stdin: bytes, endpoints: tuple[Endpoint, ...]
@@ -171,8 +177,8 @@ STATE_FAILED = "!"
 
 @runtime_checkable
 class CheckpointStates(Language, Protocol):
-    """A language whose states at many checkpoints of one run come from one copy (issue 27): the state
-    oracles of every seed, a sweep's, and the neighbour oracles, instead of one run per checkpoint."""
+    """A language whose states at many checkpoints of one run come from one copy: the state oracles of every
+    seed, a sweep's, and the neighbour oracles, from one run per seed instead of one run per checkpoint."""
 
     def states_copy(
         self,
@@ -210,6 +216,11 @@ def measurement_limits(limits: Limits, factor: float) -> Limits:
     """
     cpu = limits.cpu_s * factor
     return replace(limits, cpu_s=cpu, wall_s=max(limits.wall_s * factor, cpu * MEASURE_WALL_SLACK))
+
+
+def source_lines(source: str) -> list[str]:
+    """Lines as Python counts them (ends: \\n, \\r\\n, \\r only; not form feed or \\u2028), ends kept."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
 
 
 def line_of_text(lines: list[str], loop_text: str) -> int:

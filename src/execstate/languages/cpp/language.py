@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from execstate.builder._candidates import Candidate
-from execstate.builder._language import (
+from execstate.environments import Environment
+from execstate.languages._candidates import Candidate
+from execstate.languages._protocol import (
     CheckpointFault,
     Endpoint,
     Instrumented,
@@ -26,14 +27,12 @@ from execstate.builder._language import (
     measurement_limits,
     refusal_line,
 )
-from execstate.builder._languages import language_entry
-from execstate.builder.cpp.candidates import cpp_candidates, cpp_loops
-from execstate.builder.cpp.diagnostics import compile_failure
-from execstate.builder.cpp.instrument import disabled_cpp, instrument_cpp
-from execstate.builder.cpp.options import CppOptions
-from execstate.builder.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
-from execstate.builder.cpp.syntax import check_variables_cpp, resolve_loop_cpp
-from execstate.environments import Environment
+from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
+from execstate.languages.cpp.diagnostics import compile_failure
+from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
+from execstate.languages.cpp.options import CppOptions
+from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.languages.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
@@ -47,7 +46,7 @@ from execstate.metrics.cpp import (
 from execstate.sandbox import Limits, SandboxResult
 
 if TYPE_CHECKING:
-    from execstate.builder._options import BuildOptions
+    from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
@@ -62,6 +61,8 @@ class CppLanguage:
     measure_factor: float = 6.0
     compiler: Compiler = field(default_factory=Compiler)
     name: str = "cpp"
+    toolchain_key: str = "compiler"
+    """Tasks record the compiler's version under ``meta["compiler"]`` (and its flags under ``meta["flags"]``)."""
     variations: tuple[Variation, ...] = _RUNS
     include_dirs: tuple[Path, ...] = ()
     """A declared environment's include directories (``g++ -I``), after the emitter's."""
@@ -153,7 +154,7 @@ class CppLanguage:
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
         """What a C++ task records of its toolchain: the compiler's version string and the flags."""
-        return {language_entry(self.name).toolchain_key: measured.toolchain, "flags": list(self.compiler.flags)}
+        return {self.toolchain_key: measured.toolchain, "flags": list(self.compiler.flags)}
 
     def build_meta(self) -> dict[str, Any]:
         """The compiler's version (``None`` when it is missing: every C++ case says so in its exclusion) and flags."""

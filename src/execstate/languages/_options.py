@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from execstate.builder._languages import make_language
 from execstate.errors import UsageError
 from execstate.sandbox import Limits
-
-if TYPE_CHECKING:
-    from execstate.builder._language import Language
 
 _Options = TypeVar("_Options")
 
@@ -38,6 +34,9 @@ class BuildOptions:
     language_options: tuple[object, ...] = ()
     """Options of particular languages, each an instance of the options type its adapter declares
     (``cpp.options.CppOptions(cxx=..., cxxflags=...)``); a language finds none here: its type's defaults."""
+    measure_arms_apart: bool = False
+    """Measure every arm of a long input by its own run instead of one run for all of them (the reference
+    the one-run measurement is checked against: the same numbers, only slower)."""
 
     def __post_init__(self) -> None:
         for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes"):
@@ -56,7 +55,3 @@ class BuildOptions:
         """The ``kind`` instance of ``language_options``, else ``kind()`` (an adapter asks for its own type)."""
         found = next((o for o in self.language_options if isinstance(o, kind)), None)
         return found if found is not None else kind()
-
-    def language(self, name: str) -> Language:
-        """The ``Language`` that builds case specs with ``language = name`` (``SpecProblem`` if none is registered)."""
-        return make_language(name, self)

@@ -38,10 +38,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from execstate.builder._language import Instrumented
-from execstate.builder.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
-from execstate.builder.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, parse
 from execstate.errors import SpecProblem
+from execstate.languages._protocol import Instrumented
+from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
+from execstate.languages.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, parse
 
 CppMode = Literal["inside", "post", "count", "observe"]
 

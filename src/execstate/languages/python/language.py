@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from execstate.builder._candidates import Candidate, python_candidates, python_loops
-from execstate.builder._language import (
+from execstate.environments import Environment
+from execstate.errors import SpecProblem
+from execstate.languages._candidates import Candidate, python_candidates, python_loops
+from execstate.languages._protocol import (
     COUNT_MARKER,
     CheckpointFault,
     Endpoint,
@@ -26,8 +28,7 @@ from execstate.builder._language import (
     measurement_limits,
     refusal_line,
 )
-from execstate.builder._languages import language_entry
-from execstate.builder._python import (
+from execstate.languages.python.instrument import (
     SNAPSHOT_HOOK,
     check_variables,
     instrument,
@@ -36,13 +37,11 @@ from execstate.builder._python import (
     resolve_loop,
     states_copy,
 )
-from execstate.environments import Environment
-from execstate.errors import SpecProblem
 from execstate.metrics import Measurement, Snapshots, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
 
 if TYPE_CHECKING:
-    from execstate.builder._options import BuildOptions
+    from execstate.languages._options import BuildOptions
 
 HASH_SEEDS = (0, 1, 2)
 """The ``PYTHONHASHSEED`` values of the determinism runs: a program's output must not depend on them."""
@@ -66,6 +65,8 @@ class PythonLanguage:
     measure_factor: float = 6.0
     filename: str = "main.py"
     name: str = "python"
+    toolchain_key: str = "python"
+    """Tasks record the interpreter's version under ``meta["python"]``."""
     variations: tuple[Variation, ...] = tuple(Variation(seed, f"PYTHONHASHSEED={seed}") for seed in HASH_SEEDS)
     library: Path | None = None
     """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
@@ -229,7 +230,7 @@ class PythonLanguage:
         return cyclomatic(source)
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
-        return {language_entry(self.name).toolchain_key: measured.toolchain}
+        return {self.toolchain_key: measured.toolchain}
 
     def build_meta(self) -> dict[str, Any]:
         """Nothing: the manifest records the interpreter's version from the tasks (``BuildManifest.python``)."""

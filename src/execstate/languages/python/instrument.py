@@ -18,7 +18,7 @@ Modes:
 ``active=False`` gives the preservation variant: identical to the task source
 except the one guard constant, so no checkpoint fires and output is not silenced.
 
-``measurement_copy`` makes the measurement copy (issue 27): the inside and post
+``measurement_copy`` makes the measurement copy (one run measures every arm of the long input): the inside and post
 checkpoints of the task copies, placed exactly where they are, but each calls the
 measuring probe's snapshot hook instead of printing and stopping, so one run of
 it records every state arm's metrics and then the clean run's to its end.
@@ -31,8 +31,8 @@ import io
 import re
 import tokenize
 
-from execstate.builder._language import COUNT_MARKER, STATE_FAILED, Instrumented, Mode, line_of_text
 from execstate.errors import SpecProblem
+from execstate.languages._protocol import COUNT_MARKER, STATE_FAILED, Instrumented, Mode, line_of_text, source_lines
 from execstate.metrics import parse_python
 
 
@@ -237,11 +237,6 @@ def _start_copy(source: str, loop_line: int) -> tuple[ast.Module, ast.For | ast.
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     return tree, node, choose_prefix(source), lines, _Builder(lines)
-
-
-def source_lines(source: str) -> list[str]:
-    """Lines as Python counts them (ends: \\n, \\r\\n, \\r only; not form feed or \\u2028), ends kept."""
-    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
 
 
 def _first_body_statement(node: ast.For | ast.While) -> ast.stmt:

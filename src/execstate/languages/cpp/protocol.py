@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from execstate.builder._language import COUNT_MARKER
+from execstate.languages._protocol import COUNT_MARKER
 
 HEADER_NAME = "execstate_emit.hpp"
 HEADER_PATH = Path(__file__).with_name(HEADER_NAME)

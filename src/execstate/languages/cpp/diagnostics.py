@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from execstate.builder.cpp.protocol import REFUSAL_MARKER
+from execstate.languages.cpp.protocol import REFUSAL_MARKER
 from execstate.metrics.cpp import CompileFailure
 from execstate.sandbox import SandboxResult
 

@@ -7,8 +7,8 @@ of its checkpoints.
 
 from __future__ import annotations
 
-from execstate.builder._candidates import MUTATORS, Candidate
-from execstate.builder.cpp.syntax import (
+from execstate.languages._candidates import MUTATORS, Candidate
+from execstate.languages.cpp.syntax import (
     KEYWORDS,
     header_names,
     init_names,

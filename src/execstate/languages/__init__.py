@@ -1,0 +1,89 @@
+"""Languages: what the builder and construct need from a programming language, below both.
+
+The ``Language`` protocol (``_protocol``: run, instrument, measure a program; ``ConstructLanguage`` also
+proposes checkpoints), the registry (``_registry``: every language a case spec may name, its adapter
+named as ``"module:factory"`` and imported on first use, its command-line options declared as data),
+the options of a build (``BuildOptions``) and the candidates a checkpoint may project. The adapters
+are sub-packages: ``python`` (CPython, measured by ``sys.monitoring`` or a trace function) and ``cpp``
+(g++ and gcov). A new language is one adapter package and one ``register_language`` call
+(``docs/extending.md``).
+"""
+
+from execstate.languages._candidates import MUTATORS, Candidate, python_candidates, python_loops
+from execstate.languages._options import BuildOptions
+from execstate.languages._protocol import (
+    COUNT_MARKER,
+    MEASURE_WALL_SLACK,
+    STATE_FAILED,
+    CheckpointMeasuring,
+    CheckpointStates,
+    ConstructLanguage,
+    Endpoint,
+    Instrumented,
+    Language,
+    Mode,
+    Variation,
+    line_of_text,
+    measurement_limits,
+    refusal_line,
+    source_lines,
+)
+from execstate.languages._registry import (
+    BUILTIN_LANGUAGES,
+    DEFAULT_LANGUAGE,
+    HELPER_LANGUAGE,
+    LANGUAGES,
+    CliOption,
+    LanguageEntry,
+    cli_options,
+    construct_language,
+    generator_languages,
+    helper_language,
+    language_entry,
+    language_of_file,
+    make_language,
+    options_from_cli,
+    program_languages,
+    register_language,
+    unregister_language,
+)
+
+__all__ = [
+    "BUILTIN_LANGUAGES",
+    "COUNT_MARKER",
+    "DEFAULT_LANGUAGE",
+    "HELPER_LANGUAGE",
+    "LANGUAGES",
+    "MEASURE_WALL_SLACK",
+    "MUTATORS",
+    "STATE_FAILED",
+    "BuildOptions",
+    "Candidate",
+    "CheckpointMeasuring",
+    "CheckpointStates",
+    "CliOption",
+    "ConstructLanguage",
+    "Endpoint",
+    "Instrumented",
+    "Language",
+    "LanguageEntry",
+    "Mode",
+    "Variation",
+    "cli_options",
+    "construct_language",
+    "generator_languages",
+    "helper_language",
+    "language_entry",
+    "language_of_file",
+    "line_of_text",
+    "make_language",
+    "measurement_limits",
+    "options_from_cli",
+    "program_languages",
+    "python_candidates",
+    "python_loops",
+    "refusal_line",
+    "register_language",
+    "source_lines",
+    "unregister_language",
+]
