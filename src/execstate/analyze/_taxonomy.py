@@ -35,6 +35,7 @@ from typing import Any
 
 from execstate.grade import answer_matches, json_equal
 from execstate.records import ARMS, FINAL_ARMS, STATE_ARMS, Grade, Task, json_type
+from execstate.values import any_int, json_value
 
 CLASSES: tuple[str, ...] = (
     "no-answer",
@@ -70,8 +71,8 @@ class Verdict:
 
 
 def _parse(text: str) -> Any:
-    try:
-        return json.loads(text, parse_constant=lambda name: _raise(name))
+    try:  # integers of any length (a state may hold a 100,000-digit one); NaN and Infinity are not JSON
+        return json.loads(text, parse_int=any_int, parse_constant=lambda name: _raise(name))
     except (ValueError, RecursionError):
         return _NOT_JSON
 
@@ -115,7 +116,7 @@ def classify_state(task: Task, answer: str | None) -> Verdict:
     """Rules 1-4, 6, 7 and 9 for a wrong answer to a state task."""
     if answer is None:
         return Verdict("no-answer")
-    got, want = _parse(answer), json.loads(task.oracle)
+    got, want = _parse(answer), json_value(task.oracle)
     if got is _NOT_JSON:
         return Verdict("not-json")
     if not isinstance(got, dict) or sorted(got) != sorted(want):

@@ -21,14 +21,14 @@ are checked like the inside arm (``check_sweep_reachability``, ``check_sweep_fie
 
 from __future__ import annotations
 
-import json
-
 from execstate.builder._context import CaseContext
 from execstate.builder._measurements import measure_once
 from execstate.environments import undeclared_import
 from execstate.languages import Instrumented, Variation
 from execstate.metrics import Measurement
+from execstate.records import json_type
 from execstate.sandbox import SandboxResult
+from execstate.values import json_value
 
 
 class Excluded(Exception):
@@ -99,7 +99,9 @@ def _trace_lengths(case: CaseContext, data: bytes, name: str, expected: bytes) -
         m = measure_once(case.lang, case.source, data, None, state=False, repeat=repeat)
         if m.status != "ok" or m.trace_length is None:
             raise Excluded("run", f"measuring the trace length on the {name} input: {m.status}; {m.detail}")
-        check_measurement(m, expected, f"the clean program on the {name} input", "clean run")
+        check_measurement(
+            m, expected, f"the clean program on the {name} input", "clean run", measured_output_note(case)
+        )
         values.append(m.trace_length)
     return values
 
@@ -181,21 +183,13 @@ def check_one_line(arm: str, text: bytes) -> None:
 
 def check_fields(inside: str, post: str) -> None:
     """``fields``: the two checkpoints emit the same keys, in order, with the same top-level JSON types."""
-    a, b = json.loads(inside), json.loads(post)
+    a, b = json_value(inside), json_value(post)
     if list(a) != list(b):
         raise Excluded("fields", f"checkpoints emit different keys: {list(a)} vs {list(b)}")
-    differing = [key for key in a if _json_type(a[key]) != _json_type(b[key])]
+    differing = [key for key in a if json_type(a[key]) != json_type(b[key])]
     if differing:
-        detail = ", ".join(f"{key}: {_json_type(a[key])} vs {_json_type(b[key])}" for key in differing)
+        detail = ", ".join(f"{key}: {json_type(a[key])} vs {json_type(b[key])}" for key in differing)
         raise Excluded("fields", f"top-level JSON types differ between inside and post ({detail})")
-
-
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    return {str: "string", type(None): "null", list: "array", dict: "object"}[type(value)]
 
 
 def check_change(inside: str, post: str) -> None:
@@ -227,19 +221,28 @@ def check_sweep_reachability(kk: int, K: int) -> None:
 
 def check_sweep_fields(kk: int, oracle: str, inside_oracle: str) -> None:
     """``fields`` of a sweep's extra inside checkpoint: it emits the inside arm's keys, in order."""
-    a, b = json.loads(oracle), json.loads(inside_oracle)
+    a, b = json_value(oracle), json_value(inside_oracle)
     if list(a) != list(b):
         raise Excluded("fields", f"sweep checkpoint k={kk} emits keys {list(a)}, the inside arm {list(b)}")
 
 
-def check_measurement(m: Measurement, expected: bytes, what: str, run: str) -> None:
-    """``measurement``: a measurement counts the run the task shows only if it printed the same bytes."""
+def check_measurement(m: Measurement, expected: bytes, what: str, run: str, note: str = "") -> None:
+    """``measurement``: a measurement counts the run the task shows only if it printed the same bytes.
+    ``note``: the language's word on why its measured build may differ (``measured_output_note``)."""
     if m.stdout != expected:
         raise Excluded(
             "measurement",
             f"measuring {what} printed {clip(m.stdout)}, not the {run}'s stdout {clip(expected)}; "
-            "the program behaves differently when measured, so its metrics would describe another run",
+            "the program behaves differently when measured, so its metrics would describe another run"
+            + (f" ({note})" if note else ""),
         )
+
+
+def measured_output_note(case: CaseContext) -> str:
+    """What the case's language says about a measured build printing otherwise than the runs (an adapter's
+    optional ``measured_output_note(source)``, e.g. C++ names a ``#pragma GCC optimize``); empty if nothing."""
+    note = getattr(case.lang, "measured_output_note", None)
+    return str(note(case.source)) if callable(note) else ""
 
 
 def clip(data: bytes, n: int = 120) -> str:
@@ -266,4 +269,5 @@ __all__ = [
     "check_sweep_reachability",
     "check_trace_order",
     "clip",
+    "measured_output_note",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from execstate.builder._checks import Excluded, check_measurement
+from execstate.builder._checks import Excluded, check_measurement, measured_output_note
 from execstate.builder._context import CaseContext
 from execstate.builder._measurements import measure_once
 from execstate.builder._plan import PlanRow
@@ -36,7 +36,8 @@ def _measured(case: CaseContext, row: PlanRow, together: Measurement | None) -> 
     inst = row.endpoint.inst
     if not (together is not None and inst is not None and not m.stdout):  # a snapshot prints nothing of its own:
         # the run it was taken in is the long final row's, whose stdout is checked
-        check_measurement(m, expected.encode("utf-8"), row.arm, "instrumented run" if inst else "clean run")
+        run = "instrumented run" if inst else "clean run"
+        check_measurement(m, expected.encode("utf-8"), row.arm, run, measured_output_note(case))
     return m
 
 

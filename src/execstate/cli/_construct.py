@@ -40,6 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="copy each spec's program and inputs into its folder (a self-contained export) instead of naming "
         "the pool's files",
     )
+    p.add_argument(
+        "--keep-crlf",
+        action="store_true",
+        help="use test files with the line ends they have (default: CRLF as LF, as judges serve them)",
+    )
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
@@ -80,6 +85,7 @@ def main(args: argparse.Namespace) -> int:
         synthesize=not args.no_synthesize,
         study=args.study,
         vendor=args.vendor,
+        keep_crlf=args.keep_crlf,
         environment=environment(args),
     )
     kwargs = {"jobs": args.jobs, "executor": args.executor, "scheduler": args.scheduler}

@@ -27,6 +27,11 @@ def _common(p: argparse.ArgumentParser, study_default: str) -> None:
     p.add_argument("--study", default=None, help=f"study written to each problem.toml (default: {study_default})")
     p.add_argument("--jobs", type=int, default=2, help="records handled in parallel (default 2)")
     p.add_argument("--overwrite", action="store_true", help="replace problem directories already in the pool")
+    p.add_argument(
+        "--keep-crlf",
+        action="store_true",
+        help="write test files with the line ends they have (default: CRLF becomes LF, as judges serve them)",
+    )
 
 
 def _dataset(p: argparse.ArgumentParser, language_help: str) -> None:
@@ -89,7 +94,8 @@ def _run_codecontests(args: argparse.Namespace) -> int:
     kwargs |= {"language": args.language} if args.language else {}
     report = import_codecontests(
         args.records, args.out, limit=args.limit, max_solutions=args.max_solutions,
-        limits=limits, jobs=args.jobs, overwrite=args.overwrite, progress=_progress, **kwargs,
+        limits=limits, jobs=args.jobs, overwrite=args.overwrite, keep_crlf=args.keep_crlf, progress=_progress,
+        **kwargs,
     )  # fmt: skip
     return _finish(report)
 
@@ -100,7 +106,8 @@ def _run_livecodebench(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {"language": args.language} if args.language else {}
     report = import_livecodebench(
         args.records, args.solutions, args.out, study=args.study, **kwargs,
-        difficulty=args.difficulty, limit=args.limit, jobs=args.jobs, overwrite=args.overwrite, progress=_progress,
+        difficulty=args.difficulty, limit=args.limit, jobs=args.jobs, overwrite=args.overwrite,
+        keep_crlf=args.keep_crlf, progress=_progress,
     )  # fmt: skip
     return _finish(report)
 
@@ -109,8 +116,9 @@ def _run_folders(args: argparse.Namespace) -> int:
     from execstate.construct import import_folders
 
     report = import_folders(
-        args.dirs, args.out, study=args.study, jobs=args.jobs, overwrite=args.overwrite, progress=_progress
-    )
+        args.dirs, args.out, study=args.study, jobs=args.jobs, overwrite=args.overwrite, keep_crlf=args.keep_crlf,
+        progress=_progress,
+    )  # fmt: skip
     return _finish(report)
 
 

@@ -232,6 +232,6 @@ def import_call_folder(target: Target, folder: Path, problem_id: str) -> Importe
     """Write the call folder ``folder`` into ``target``'s pool as ``problem_id``."""
     call = read_call_folder(folder)
     source = {"dataset": "folder", "folder": str(folder), "call": call.target.call}
-    path = target.write(problem_id, call.program, DRIVER_LANGUAGE, call.tests, source, rule=CALL_RULE)
+    written = target.write(problem_id, call.program, DRIVER_LANGUAGE, call.tests, source, rule=CALL_RULE)
     detail = f"{CALL_SOLUTION} driven as {call.target.call} with {len(call.tests)} tests"
-    return Imported(id=problem_id, record=str(folder), path=str(path), detail=detail)
+    return Imported(id=problem_id, record=str(folder), path=str(written.path), detail=detail + written.note)

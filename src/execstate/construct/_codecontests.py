@@ -143,9 +143,10 @@ class _Picker:
             return Skipped(record=where, id=problem_id, kind="no-solution", reason=reason)
         lang = make_language(self.language, BuildOptions(limits=self.limits))
         failures: list[str] = []
+        tests, _ = self.target.served(rec.tests)  # as a judge serves them, which the pool then holds
         with tempfile.TemporaryDirectory(prefix="execstate-import-", ignore_cleanup_errors=True) as work:
             for n, (index, src) in enumerate(candidates[: self.max_solutions], 1):
-                failure = first_failure(lang, src, rec.tests, self.rule, Path(work))
+                failure = first_failure(lang, src, tests, self.rule, Path(work))
                 if failure is None:
                     detail = f"{ENUM_NAMES[enum]} solution {n} of {len(candidates)} (solutions[{index}])"
                     return self._write(where, problem_id, rec, index, f"{detail} passes all {len(rec.tests)} tests")
@@ -160,8 +161,8 @@ class _Picker:
     def _write(self, where: str, problem_id: str, rec: CodeContestsRecord, index: int, detail: str) -> Imported:
         limits = ProblemLimits(self.limits.wall_s, self.limits.memory_mb)
         source = {**rec.source, "solution_index": index}
-        path = self.target.write(problem_id, rec.solutions[index][1], self.language, rec.tests, source, limits)
-        return Imported(id=problem_id, record=where, path=str(path), detail=detail)
+        written = self.target.write(problem_id, rec.solutions[index][1], self.language, rec.tests, source, limits)
+        return Imported(id=problem_id, record=where, path=str(written.path), detail=detail + written.note)
 
 
 def import_codecontests(
@@ -175,6 +176,7 @@ def import_codecontests(
     limits: Limits = DEFAULT_LIMITS,
     jobs: int = 2,
     overwrite: bool = False,
+    keep_crlf: bool = False,
     progress: Progress | None = None,
 ) -> ImportReport:
     """Import the first ``limit`` records (all if None) of a CodeContests file into ``pool``; write ``import.json``.
@@ -182,6 +184,7 @@ def import_codecontests(
     Each record becomes ``pool/<slug of name>`` with the first ``language`` solution
     (of at most ``max_solutions`` tried) that passes all its tests under ``limits``,
     or a ``Skipped`` entry with the reason. ``jobs`` records are checked at a time.
+    Tests are run and written as a judge serves them, CRLF line ends as LF (``keep_crlf``: as they are).
     Never raises for one record; raises ``UsageError``/``InputFileError``/``RecordError``
     for bad options or an unreadable file, before anything is written.
     """
@@ -193,10 +196,11 @@ def import_codecontests(
     check_counts(jobs=jobs, max_solutions=max_solutions, limit=limit)
     found = iter_records(records, limit)
     pool = output_dir(pool)
-    target = Target(pool, study, overwrite)
+    target = Target(pool, study, overwrite, keep_crlf)
     picker = _Picker(target, language, max_solutions, limits)
     options: dict[str, Any] = {"language": language, "study": study, "grading_rule": picker.rule, "limit": limit}
     options |= {"max_solutions": max_solutions, "limits": asdict(limits)}
+    options |= {"keep_crlf": True} if keep_crlf else {}
     report = ImportReport(importer="codecontests", sources=[str(records)], pool=str(pool), options=options)
     return run_import(report, _items(found, picker, Claims(target)), jobs, progress)
 

@@ -41,13 +41,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from execstate.builder import BuildOptions, Excluded, build_case, load_spec, measure_once
 from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
-from execstate.construct._pool import Problem
+from execstate.construct._pool import CRLF_TO_LF, Problem, as_served
 from execstate.construct._scrub import scrub
 from execstate.construct._specs import RECORD_NAME, ChosenCase, check_written, ensure_sources, write_case
 from execstate.construct._synthesize import (
@@ -57,10 +57,12 @@ from execstate.construct._synthesize import (
     synthesize,
 )
 from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
-from execstate.errors import SpecProblem, clip_text, remove_tree
+from execstate.errors import SpecProblem, clip_text, one_line, remove_tree
 from execstate.grade import answer_matches
 from execstate.languages import Candidate, ConstructLanguage, Language, construct_language, make_language
+from execstate.metrics import Measurement
 from execstate.studies import default_grading_rule
+from execstate.values import json_text, json_value, recorded
 
 GENERATOR_SEED = 1
 
@@ -91,6 +93,9 @@ class ConstructOptions:
     the pool's files (``construct/_specs.py``)."""
     environment: EnvironmentSpec | None = None
     """The pool's environment, for problems whose ``problem.toml`` declares none (``--environment``)."""
+    keep_crlf: bool = False
+    """Use the pool's test files as they are; else (default) a text file's CRLF line ends are used as LF, as
+    judges serve them (``as_served``; recorded in ``construct.json`` and the spec's ``[provenance]``)."""
 
 
 @dataclass
@@ -144,6 +149,8 @@ class _Work:
             self.record["environment"] = self.env.record()
         self.seconds: dict[str, float] = {}
         self._phase: tuple[str, float] | None = None
+        self.untraced = ""
+        """Why the last ``trace`` that returned None could not measure (``untraced_reason``)."""
 
     def phase(self, name: str | None) -> None:
         """Charge the time since the last call to the phase then named; start ``name``."""
@@ -157,7 +164,22 @@ class _Work:
 
     def trace(self, data: bytes) -> int | None:
         m = measure_once(self.lang, self.source, data, None, state=False)
-        return m.trace_length if m.status == "ok" else None
+        if m.status == "ok":
+            return m.trace_length
+        self.untraced = untraced_reason(m)
+        return None
+
+
+LIMIT_STATUSES = ("timeout", "memory", "output-limit")
+"""The measurement failures that are a limit reached (CPU or wall time, memory, output)."""
+
+
+def untraced_reason(m: Measurement) -> str:
+    """An input's rejection when its trace length could not be measured: a limit only when one was reached,
+    else what failed (a compile error, gcov counting no line of the program, a crash) with its evidence."""
+    if m.status in LIMIT_STATUSES:
+        return f"its trace length could not be measured within the limits ({one_line(m.detail)})"
+    return f"its trace length could not be measured ({m.status}): {one_line(m.detail)}"
 
 
 # ---------------------------------------------------------------- inputs
@@ -167,13 +189,16 @@ def _inputs(work: _Work) -> list[dict[str, Any]]:
     """Run every test; a failed one rejects the problem. The passing inputs with their trace lengths."""
     rows: list[dict[str, Any]] = []
     for test in work.problem.tests:
-        data = test.input.read_bytes()
+        given = _served(work, test.input.read_bytes())
+        data = given.served
         row: dict[str, Any] = {
             "input": f"tests/{test.input.name}",
             "bytes": len(data),
             "expected": test.output is not None,
             "origin": "test",
         }
+        if given.changed:
+            row["line_ends"] = CRLF_TO_LF
         rows.append(row)
         if len(data) > work.build_opts.max_input_bytes:
             row["rejected"] = f"over max_input_bytes ({work.build_opts.max_input_bytes})"
@@ -185,7 +210,10 @@ def _inputs(work: _Work) -> list[dict[str, Any]]:
         if not res.ok:
             raise Excluded("tests", f"the program fails its test {test.name}: {undeclared_reason(res)}")
         if test.output is not None:
-            expected = test.output.read_bytes().decode("utf-8", "replace")
+            out = _served(work, test.output.read_bytes())
+            if out.changed:
+                row["expected_line_ends"] = CRLF_TO_LF
+            expected = out.served.decode("utf-8", "replace")
             if not answer_matches(work.problem.rule, res.stdout.decode("utf-8", "replace"), expected):
                 raise Excluded(
                     "tests",
@@ -197,6 +225,24 @@ def _inputs(work: _Work) -> list[dict[str, Any]]:
     return rows
 
 
+class _Served(NamedTuple):
+    served: bytes
+    changed: bool
+
+
+def _served(work: _Work, data: bytes) -> _Served:
+    """A test file's bytes as a judge serves them (``as_served``), unless ``keep_crlf``; and whether they changed."""
+    served = data if work.opts.keep_crlf else as_served(data)
+    return _Served(served, served is not data)
+
+
+def _line_ends(short: dict[str, Any], long: dict[str, Any]) -> dict[str, str]:
+    """``short_line_ends``/``long_line_ends`` of the spec's ``[provenance]``: ``crlf-to-lf`` for a pool test file
+    whose CRLF line ends the case uses as LF; nothing for a file used as it is."""
+    rows = {"short": short, "long": long}
+    return {f"{arm}_line_ends": row["line_ends"] for arm, row in rows.items() if "line_ends" in row}
+
+
 def _measure_all(work: _Work, rows: list[dict[str, Any]]) -> None:
     work.phase("measure")
     over = 0
@@ -206,7 +252,7 @@ def _measure_all(work: _Work, rows: list[dict[str, Any]]) -> None:
             continue
         trace = work.trace(row["data"])
         if trace is None:
-            row["rejected"] = "its trace length could not be measured within the limits"
+            row["rejected"] = work.untraced
             continue
         row["trace"] = trace
         if trace > work.opts.max_trace:
@@ -245,7 +291,7 @@ def _generated(work: _Work) -> list[dict[str, Any]]:
             break
         trace = work.trace(made)
         if trace is None:
-            row["rejected"] = "its trace length could not be measured within the limits"
+            row["rejected"] = work.untraced
             break
         row["trace"], row["data"] = trace, made
         if trace > work.opts.max_trace:
@@ -284,7 +330,7 @@ def _choose_inputs(work: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, A
         shorts = [work.trace(short["data"]) for _ in range(3)]
         longs3 = [work.trace(long["data"]) for _ in range(3)]
         if None in shorts or None in longs3:
-            long["lost"] = "a repeated measurement failed"
+            long["lost"] = f"a repeated measurement failed: {work.untraced}"
             continue
         if min(longs3) >= work.opts.min_ratio * max(shorts):  # type: ignore[type-var, operator]
             short["repeated"], long["repeated"] = shorts, longs3
@@ -338,7 +384,7 @@ def _probe(work: _Work, line: int, names: tuple[str, ...], k: int, long: bytes) 
         if not res.ok:
             return f"{mode} checkpoint: {res.describe()}"
         try:
-            found.append(json.loads(res.stdout))
+            found.append(json_value(res.stdout))  # a program's integer may have any number of digits
         except ValueError:
             return f"{mode} checkpoint printed no JSON: {clip_text(res.stdout, _SHOWN_CHARS)!r}"
     return {name: (found[0].get(name), found[1].get(name)) for name in names}
@@ -384,8 +430,8 @@ def _projection(work: _Work, line: int, K: int, long: bytes) -> tuple[list[str],
         if cand.name not in values:
             continue
         inside, post = values[cand.name]
-        row["inside"], row["post"] = inside, post
-        sizes = [len(json.dumps(v, ensure_ascii=False, separators=(",", ":"))) for v in (inside, post)]
+        row["inside"], row["post"] = recorded(inside), recorded(post)
+        sizes = [len(json_text(v, ensure_ascii=False, separators=(",", ":"))) for v in (inside, post)]
         if max(sizes) > work.opts.max_value_chars:
             row["rejected"] = f"serialized at {max(sizes)} characters, over {work.opts.max_value_chars}"
         elif _python_type(inside) != _python_type(post):
@@ -526,6 +572,7 @@ def _with_pair(
             "long_trace": long["trace"],
             "loop_iterations": loop["iterations"],
             **origins(short, long),
+            **_line_ends(short, long),
         }
         prov["branch_preserving"] = _branch_preserving(work, short, long)
         case = ChosenCase(

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from execstate.construct._calls import import_call_folder, is_call_folder
 from execstate.construct._pool import NewTest, is_problem_dir, natural_key, program_files_problem, slug
@@ -82,10 +83,10 @@ class _Copier:
             raise BadRecord("invalid", f"{folder / name} is not UTF-8 text") from None
         tests = folder_samples(folder)
         source = {"dataset": "folder", "folder": str(folder)}
-        path = self.target.write(problem_id, program, programs[name], tests, source)
+        written = self.target.write(problem_id, program, programs[name], tests, source)
         expected = sum(t.output is not None for t in tests)
         detail = f"{name} with {len(tests)} samples ({expected} with expected output)"
-        return Imported(id=problem_id, record=str(folder), path=str(path), detail=detail)
+        return Imported(id=problem_id, record=str(folder), path=str(written.path), detail=detail + written.note)
 
 
 def import_folders(
@@ -95,11 +96,13 @@ def import_folders(
     study: str | None = None,
     jobs: int = 2,
     overwrite: bool = False,
+    keep_crlf: bool = False,
     progress: Progress | None = None,
 ) -> ImportReport:
     """Import solution folders into ``pool`` (one problem each, id from the folder name); write ``import.json``.
 
-    Each of ``dirs`` is a solution folder, or a directory of them (one level).
+    Each of ``dirs`` is a solution folder, or a directory of them (one level). Samples are written as a
+    judge serves them, CRLF line ends as LF (``keep_crlf``: as they are).
     ``InputFileError`` if one of ``dirs`` is not a directory, before anything is written.
     """
     check_counts(jobs=jobs)
@@ -108,8 +111,9 @@ def import_folders(
             programs = " or ".join(program_languages())
             raise InputFileError(f"{d} is not a directory. Fix: pass folders holding {programs} and samples")
     pool = output_dir(pool)
-    target = Target(pool, study, overwrite)
-    options = {"study": study, "grading_rule": target.rule}
+    target = Target(pool, study, overwrite, keep_crlf)
+    options: dict[str, Any] = {"study": study, "grading_rule": target.rule}
+    options |= {"keep_crlf": True} if keep_crlf else {}
     report = ImportReport(importer="folders", sources=[str(d) for d in dirs], pool=str(pool), options=options)
     copier, claims = _Copier(target), Claims(target)
     return run_import(report, _items([Path(d) for d in dirs], copier, claims), jobs, progress)

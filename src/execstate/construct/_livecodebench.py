@@ -197,10 +197,10 @@ class _Writer:
         source |= {k: record[k] for k in ("platform", "difficulty", "contest_id", "contest_date") if _scalar(record, k)}
         source |= {"solutions": solution.where, "code_index": solution.position}
         source |= {"call": call.target.call} if call is not None else {}
-        path = self.target.write(problem_id, program, self.language, public + private, source, rule=rule)
+        written = self.target.write(problem_id, program, self.language, public + private, source, rule=rule)
         detail = f"code {solution.position} of {solution.where}; {len(public)} public and {len(private)} private tests"
         detail += f"; driven as {call.target.call}" if call is not None else ""
-        return Imported(id=problem_id, record=where, path=str(path), detail=detail)
+        return Imported(id=problem_id, record=where, path=str(written.path), detail=detail + written.note)
 
 
 def _scalar(record: dict[str, Any], key: str) -> bool:
@@ -218,6 +218,7 @@ def import_livecodebench(
     limit: int | None = None,
     jobs: int = 2,
     overwrite: bool = False,
+    keep_crlf: bool = False,
     progress: Progress | None = None,
 ) -> ImportReport:
     """Import the first ``limit`` LiveCodeBench records (all if None) into ``pool``; write ``import.json``.
@@ -226,7 +227,8 @@ def import_livecodebench(
     not say); ``study`` defaults to ``lcb_<language>``; ``difficulty`` keeps only
     records of that difficulty (the others are ``filtered``). Programs are not
     run here: a solutions file's grade is LiveCodeBench's own verdict, and the
-    constructor checks every program against its tests again.
+    constructor checks every program against its tests again. Tests are written as a judge serves them,
+    CRLF line ends as LF (``keep_crlf``: as they are).
     """
     language_entry(language, option="language")
     if difficulty is not None and difficulty not in DIFFICULTIES:
@@ -236,10 +238,11 @@ def import_livecodebench(
     programs, bad_entries = load_solutions(solutions)
     pool = output_dir(pool)
     study = study or f"lcb_{language}"
-    target = Target(pool, study, overwrite)
+    target = Target(pool, study, overwrite, keep_crlf)
     writer = _Writer(target, language)
     options: dict[str, Any] = {"language": language, "study": study, "grading_rule": target.rule}
     options |= {"difficulty": difficulty, "limit": limit}
+    options |= {"keep_crlf": True} if keep_crlf else {}
     report = ImportReport(
         importer="livecodebench", sources=[str(records), str(solutions)], pool=str(pool), options=options
     )

@@ -104,6 +104,30 @@ class NewTest(NamedTuple):
     output: bytes | None
 
 
+CRLF_TO_LF = "crlf-to-lf"
+"""How construct records a test file it used with LF line ends for the file's CRLF ones (``as_served``)."""
+CRLF_SOURCE_KEY = "crlf_to_lf"
+"""The ``problem.toml`` ``[source]`` key an import writes when it made test files' CRLF line ends LF: the
+files' names (``public-1.in public-1.out``), space-separated. Absent when no file had one."""
+
+
+def as_served(data: bytes) -> bytes:
+    """A test file's bytes as a judge serves them: its CRLF line ends as LF.
+
+    Archives assembled on Windows ship test files with CRLF line ends; judges serve them with LF, and a
+    program that reads a line whole (``input()``) would see the CR. Bytes that are not text (not UTF-8, or
+    holding a NUL byte) and text without a CRLF come back as they are: the very object given, so
+    ``as_served(data) is not data`` says that something changed.
+    """
+    if b"\r\n" not in data or b"\0" in data:
+        return data
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    return data.replace(b"\r\n", b"\n")
+
+
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders digit runs by value: ``2`` before ``10``, ``public-2`` before ``public-10``."""
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)

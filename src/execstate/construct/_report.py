@@ -18,12 +18,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field, field_validator
 
 from execstate import __version__
-from execstate.construct._pool import NewTest, ProblemLimits, ProvenanceValue, write_problem
+from execstate.construct._pool import (
+    CRLF_SOURCE_KEY,
+    NewTest,
+    ProblemLimits,
+    ProvenanceValue,
+    as_served,
+    write_problem,
+)
 from execstate.construct._sources import BadRecord
 from execstate.errors import bounded_reason, one_line
 from execstate.records import SCHEMA_VERSION, Record
@@ -197,6 +204,26 @@ def _stop(futures: list[Future[Outcome]], grace_s: float = 30.0) -> None:
         pending = wait(pending, timeout=0.05)[1]
 
 
+_NAMED_FILES = 5
+"""Test files an ``Imported.detail`` names when it says their line ends were made LF (the rest are counted)."""
+
+
+class Written(NamedTuple):
+    """A problem an import wrote: its directory, and the test files whose CRLF line ends it wrote as LF."""
+
+    path: Path
+    crlf: tuple[str, ...]
+
+    @property
+    def note(self) -> str:
+        """What ``Imported.detail`` adds: nothing, or which test files were written with LF for CRLF line ends."""
+        if not self.crlf:
+            return ""
+        named = ", ".join(self.crlf[:_NAMED_FILES])
+        more = f" and {len(self.crlf) - _NAMED_FILES} more" if len(self.crlf) > _NAMED_FILES else ""
+        return f"; CRLF line ends written as LF, as judges serve them, in {named}{more}"
+
+
 @dataclass(frozen=True)
 class Target:
     """Where an import writes its problems, the study they belong to, and whether existing ones are replaced."""
@@ -204,11 +231,28 @@ class Target:
     pool: Path
     study: str | None
     overwrite: bool
+    keep_crlf: bool = False
+    """Write test files as the dataset has them; else (default) CRLF line ends become LF (``as_served``)."""
 
     @property
     def rule(self) -> str | None:
         """The grading rule written to each ``problem.toml``: the study's default (none without a study)."""
         return default_grading_rule(self.study) if self.study else None
+
+    def served(self, tests: Sequence[NewTest]) -> tuple[list[NewTest], tuple[str, ...]]:
+        """``tests`` as a judge serves them (``as_served``; as they are with ``keep_crlf``), and the names of the
+        files that changed (``NAME.in``, ``NAME.out``), in test order."""
+        if self.keep_crlf:
+            return list(tests), ()
+        served: list[NewTest] = []
+        changed: list[str] = []
+        for test in tests:
+            given = as_served(test.input)
+            expected = as_served(test.output) if test.output is not None else None
+            changed += [f"{test.name}.in"] if given is not test.input else []
+            changed += [f"{test.name}.out"] if expected is not test.output else []
+            served.append(NewTest(test.name, given, expected))
+        return served, tuple(changed)
 
     def write(
         self,
@@ -219,12 +263,17 @@ class Target:
         source: Mapping[str, ProvenanceValue],
         limits: ProblemLimits | None = None,
         rule: str | None = None,
-    ) -> Path:
-        """``write_problem`` into the pool with this import's study, rule (unless ``rule`` is given) and overwrite."""
-        return write_problem(
+    ) -> Written:
+        """``write_problem`` into the pool with this import's study, rule (unless ``rule`` is given) and overwrite,
+        the tests as a judge serves them (``served``); the files so changed are named in ``[source]``."""
+        tests, crlf = self.served(tests)
+        if crlf:
+            source = {**source, CRLF_SOURCE_KEY: " ".join(crlf)}
+        path = write_problem(
             self.pool, problem_id, program, language, tests, study=self.study, rule=rule or self.rule, limits=limits,
             source=source, overwrite=self.overwrite,
         )  # fmt: skip
+        return Written(path, crlf)
 
 
 class Claims:

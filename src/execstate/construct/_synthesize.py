@@ -63,6 +63,11 @@ class Work(Protocol):
 
     def trace(self, data: bytes) -> int | None: ...
 
+    @property
+    def untraced(self) -> str:
+        """Why the last ``trace`` that returned None could not measure."""
+        ...
+
 
 Choose = Callable[[Any, list[dict[str, Any]]], "tuple[dict[str, Any], dict[str, Any]] | None"]
 
@@ -169,7 +174,7 @@ def _grow(work: Work, shape: Shape, index: int) -> list[dict[str, Any]]:
             break
         trace = work.trace(data)
         if trace is None:
-            row["rejected"] = "its trace length could not be measured within the limits"
+            row["rejected"] = work.untraced
             break
         row.update(trace=trace, data=data, generator=text, args=list(args))
         if trace > work.opts.max_trace:

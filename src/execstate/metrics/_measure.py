@@ -72,6 +72,7 @@ def measure(
     limits: Limits | None = None,
     library: Path | None = None,
     snapshots: Snapshots | None = None,
+    max_str_digits: int | None = None,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -93,6 +94,8 @@ def measure(
     is foreign (never counted) like the standard library's. ``snapshots``: ``source`` is a measurement
     copy whose checkpoints call the probe's hook (``Snapshots``); the result's ``snapshots`` hold the
     metrics at each, and status ``inexact`` (nothing ran) says the copy cannot stand for the clean program.
+    ``max_str_digits``: the child's limit on the digits of an int converted to or from text
+    (``PYTHONINTMAXSTRDIGITS``; 0: none; None: the interpreter's default).
     """
     return run_probe(
         PROBE,
@@ -107,6 +110,7 @@ def measure(
         limits=limits,
         library=library,
         snapshots=snapshots,
+        max_str_digits=max_str_digits,
     )
 
 
@@ -151,6 +155,7 @@ def run_probe(
     accelerate: bool = True,
     library: Path | None = None,
     snapshots: Snapshots | None = None,
+    max_str_digits: int | None = None,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
 
@@ -167,7 +172,7 @@ def run_probe(
     with program_directory("execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
         limits = limits or Limits(wall_s=timeout_s, cpu_s=timeout_s)
-        env = scrubbed_env()
+        env = scrubbed_env(extra={"PYTHONINTMAXSTRDIGITS": str(max_str_digits)} if max_str_digits is not None else None)
         accel = options["accelerator_dir"]
         readable: list[Path | str] = [probe, _LAUNCHER, PROBE, *([str(accel)] if accel else [])]
         result = run_script(

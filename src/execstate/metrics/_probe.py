@@ -384,12 +384,21 @@ def owned_traceback(exc, filename):
 
 
 def exit_status(exc):
+    """The status ``sys.exit(code)`` leaves, as the interpreter computes it: an int as a C ``long`` (-1 when it
+    does not fit) cut to a C ``int``; any other code is printed to stderr (nothing when it cannot be: an int
+    of more digits than the interpreter converts to text) and the status is 1."""
     code = exc.code
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
+        if not -(1 << 63) <= code < 1 << 63:
+            return -1
+        return (code + (1 << 31)) % (1 << 32) - (1 << 31)
+    try:
+        text = str(code)
+    except Exception:  # the program's value, not the probe, cannot be written
+        text = ""
+    sys.stderr.write(text + "\n")
     return 1
 
 

@@ -2,7 +2,8 @@
 
 The C++ side of ``_candidates.py`` (SPEC section 5), on the tree-sitter parse of ``syntax.py``:
 the names a loop changes (assignments, ``++``/``--``, mutating calls) that are in scope at both
-of its checkpoints.
+of its checkpoints. A loop written through a loop macro (``rep(i, n) {``) is read as the loop it
+expands to (``syntax.program_view``), at its invocation's line, like the loop written out.
 """
 
 from __future__ import annotations
@@ -14,16 +15,16 @@ from execstate.languages.cpp.syntax import (
     init_names,
     loop_headers,
     node_text,
-    parse,
+    program_view,
     visible_names,
     walk,
 )
 
 
 def cpp_loops(source: str) -> list[int]:
-    """Header lines of every ``for``, range-``for``, ``while`` and ``do`` loop that starts a line alone."""
-    _, root = parse(source)
-    return sorted(line for line, nodes in loop_headers(root).items() if len(nodes) == 1)
+    """Header lines of every ``for``, range-``for``, ``while`` and ``do`` loop that starts a line alone
+    (a loop macro's invocation, ``rep(i, n)``, is one: its line is the header line)."""
+    return sorted(line for line, nodes in loop_headers(program_view(source).root).items() if len(nodes) == 1)
 
 
 _CPP_ASSIGN = ("assignment_expression", "update_expression")
@@ -40,7 +41,8 @@ def cpp_candidates(source: str, loop_line: int) -> list[Candidate]:
     """Names the loop at ``loop_line`` changes (assignments, ``++``/``--``, mutating calls) that are in scope
     at both checkpoints: declared before the loop or by a ``for`` loop's init-statement (the post copy
     moves that declaration in front of the loop), not by a range-for element, a condition or the body."""
-    data, root = parse(source)
+    view = program_view(source)
+    data, root = view.data, view.root
     loop = loop_headers(root)[loop_line][0]
     init = set(init_names(data, loop))
     visible = (visible_names(data, root, loop) - set(header_names(data, loop))) | init
@@ -73,5 +75,5 @@ def cpp_candidates(source: str, loop_line: int) -> list[Candidate]:
         if target is not None:
             name = node_text(data, target)
             if name in visible and name not in KEYWORDS:
-                written.setdefault(name, (target.start_point.row + 1, target.start_point.column))
+                written.setdefault(name, view.clean_point(target.start_byte))  # where the program has it
     return [Candidate(name, name in loaded, pos) for name, pos in sorted(written.items(), key=lambda kv: kv[1])]

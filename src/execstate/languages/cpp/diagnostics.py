@@ -46,16 +46,15 @@ def refused_variables(compiler_output: str) -> list[tuple[str, str | None]]:
 
 
 def compile_failure(failure: CompileFailure) -> SandboxResult:
-    """A compile failure as the ``crash`` run of the copy, with the compiler's errors as its stderr."""
-    refused = REFUSAL_MARKER in failure.errors
-    detail = "the emitter cannot serialize a projected variable" if refused else "does not compile"
-    return SandboxResult(
-        "crash",
-        None,
-        None,
-        b"",
-        failure.errors.encode("utf-8", "replace"),
-        0.0,
-        0.0,
-        f"{detail} with {failure.compiler}",
-    )
+    """A compile failure as the ``crash`` run of the copy, with the compiler's errors as its stderr.
+
+    Its detail names the failure and its first evidence: the compiler's first error line (the tail of
+    stderr that a reason also quotes is the end of the first 20 lines, often only notes), or what
+    stopped the compiler."""
+    if REFUSAL_MARKER in failure.errors:
+        detail = f"the emitter cannot serialize a projected variable with {failure.compiler}"
+    elif failure.status == "compile-error":
+        detail = f"does not compile with {failure.compiler}: {failure.first_error}"
+    else:
+        detail = f"could not be compiled with {failure.compiler}: {failure.errors}"
+    return SandboxResult("crash", None, None, b"", failure.errors.encode("utf-8", "replace"), 0.0, 0.0, detail)

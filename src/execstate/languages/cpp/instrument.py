@@ -7,6 +7,12 @@ body), and a loop or body that shares its line with other code is split onto its
 Comments and layout of the clean source are kept. Every inserted name starts with a prefix that
 occurs nowhere in the program's text.
 
+A loop written through a loop macro (``rep(i, n) {``, ``syntax.program_view``) is instrumented
+as the ``for`` statement it expands to, with the same insertions as the loop written out; the
+invocation stays as written in the copy, except in a ``post`` copy that moves the init-statement
+(the projection names ``i`` of ``rep(i, n)``): there the invocation is written out as its
+expansion, on its line, with the declaration moved in front of it.
+
 The instrumented copy ``#include``s ``execstate_emit.hpp`` (``protocol.HEADER_PATH``; compile with
 ``-I HEADER_PATH.parent`` or copy it next to the source), first of all, before the program's own
 lines (after only leading comments and configuration macros such as ``_GLIBCXX_DEBUG``), so the
@@ -41,7 +47,7 @@ from typing import Literal
 from execstate.errors import SpecProblem
 from execstate.languages._protocol import Instrumented
 from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
-from execstate.languages.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, parse
+from execstate.languages.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, program_view
 
 CppMode = Literal["inside", "post", "count", "observe"]
 
@@ -67,6 +73,8 @@ class _Editor:
     else the line is split at ``offset``. ``after(offset)``: lines after the line holding
     ``offset`` if only blanks or a ``//`` comment follow it, else the line is split there.
     A split moves the rest of the line onto its own line at ``cont`` indentation.
+    ``restore(start, end, text)``: put the program's own ``text`` back over ``start:end`` (a loop
+    macro's expansion in the view) unless another edit falls inside it; restored text is clean.
     """
 
     def __init__(self, data: bytes, newline: bytes) -> None:
@@ -75,6 +83,7 @@ class _Editor:
         self.replaced: list[tuple[int, int, bytes]] = []
         self.befores: dict[int, tuple[list[bytes], bytes]] = {}
         self.afters: dict[int, tuple[list[bytes], bytes]] = {}
+        self.restored: list[tuple[int, int, bytes]] = []
 
     def line_start(self, offset: int) -> int:
         return self.data.rfind(b"\n", 0, offset) + 1
@@ -96,6 +105,9 @@ class _Editor:
 
     def replace(self, start: int, end: int, text: bytes) -> None:
         self.replaced.append((start, end, text))
+
+    def restore(self, start: int, end: int, text: bytes) -> None:
+        self.restored.append((start, end, text))
 
     def before(self, offset: int, lines: list[bytes], cont: bytes) -> None:
         self.befores.setdefault(offset, ([], cont))[0].extend(lines)
@@ -134,15 +146,18 @@ class _Editor:
                 while first > start and data[first - 1 : first] in (b" ", b"\t"):
                     first -= 1
                 edits.append((first, 2, offset, nl + block + cont))
+        inside = lambda start, end: any(start < at < end for e in edits for at in (e[0], e[2]))
+        # kind 3: after the insertions at its start; the program's own text, not an insertion
+        edits += [(start, 3, end, text) for start, end, text in self.restored if not inside(start, end)]
         out, flags = bytearray(), bytearray()
         cursor = 0
-        for start, _, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
+        for start, kind, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
             if start < cursor:
                 raise AssertionError(f"overlapping insertions at byte {start}")  # a bug of this module
             out += data[cursor:start]
             flags += bytes(start - cursor)
             out += text
-            flags += b"\1" * len(text)
+            flags += (b"\0" if kind == 3 else b"\1") * len(text)
             cursor = max(cursor, end)
         out += data[cursor:]
         flags += bytes(len(data) - cursor)
@@ -267,9 +282,10 @@ def instrument_cpp(
     bad = [v for v in variables if not IDENT.match(v) or v in KEYWORDS]
     if bad:
         raise SpecProblem("checkpoint.variables", f"{bad[0]!r} is not a C++ variable name", "project variable names")
-    data, root = parse(source)
+    view = program_view(source)  # the program itself unless it has loop macros
+    data, root = view.data, view.root
     loop = loop_at(source, root, loop_line)
-    p = choose_prefix_cpp(source)
+    p = choose_prefix_cpp(source if not view.invocations else source + "\n" + view.source)
     nl = b"\r\n" if b"\r\n" in data else b"\n"
     ed = _Editor(data, nl)
     enc = lambda lines, indent=b"": [indent + line.encode("utf-8") for line in lines]
@@ -342,6 +358,8 @@ def instrument_cpp(
         closing.append("}  // execstate: end of the inserted block")
         ed.before(loop.start_byte, enc(opening, outer), outer)
         ed.after(loop.end_byte, enc(closing, outer), ed.indent_at(loop.end_byte))
+    for inv in view.invocations:
+        ed.restore(inv.view_start, inv.view_end, inv.text)
     text, inserted = ed.render()
     return Instrumented(text, inserted, p)
 

@@ -12,6 +12,7 @@ The state metrics come from an ``observe`` copy of the case's loop and projectio
 from __future__ import annotations
 
 import re
+import signal
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,7 @@ from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
 from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
-from execstate.languages.cpp.syntax import check_variables_cpp, resolve_loop_cpp
+from execstate.languages.cpp.syntax import check_variables_cpp, expand_loop_macros, resolve_loop_cpp
 from execstate.metrics import Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
@@ -100,7 +101,13 @@ class CppLanguage:
         built = compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
-        return run_binary(built, stdin, self.limits, args=args)
+        res = run_binary(built, stdin, self.limits, args=args)
+        target = _TARGET_PRAGMA.search(source) if res.signal == signal.SIGILL else None
+        if target is not None:  # name the likely cause: instructions this machine's CPU does not have
+            pragma = target.group(0).strip()
+            note = f"illegal instruction: the program's `{pragma}` may ask for instructions this CPU lacks"
+            res = replace(res, detail="; ".join(filter(None, (res.detail, note))))
+        return res
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
@@ -139,18 +146,33 @@ class CppLanguage:
             observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
         )
         if isinstance(built, CompileFailure):
-            return None, f"the observing copy does not compile: {built.errors}"
+            return None, f"the observing copy does not compile: {built.first_error}"
         res = run_binary(built, stdin, limits)
         if not res.ok:
             return None, f"the observing copy failed: {res.describe()}"
         found = parse_slots(res.stderr).metrics(at.mode, at.k if at.mode != "final" else None)
         return (found, "") if found is not None else (None, f"the {at.mode} endpoint is never reached")
 
+    def measured_output_note(self, source: str) -> str:
+        """Why the measured build may print other output than the runs, when the program says so: a
+        ``#pragma GCC optimize`` optimises the runs, while the measured build is ``-O0`` (SPEC 6) and does
+        without it (``execstate.metrics.cpp``), so e.g. ``Ofast`` arithmetic on floats can come out otherwise.
+        Empty when the program has none; the builder adds it to a ``measurement`` exclusion."""
+        found = _OPTIMIZE_PRAGMA.search(source)
+        if found is None:
+            return ""
+        return (
+            f"the program's `{found.group(0).strip()}` optimises the runs, not the measured build "
+            "(-O0 by definition), and the two compute differently"
+        )
+
     def measure_limits(self) -> Limits:
         return measurement_limits(self.limits, self.measure_factor)
 
     def cyclomatic(self, source: str) -> int | None:
-        return cyclomatic_cpp(source)
+        """Lizard's count on the program with its loop macros' calls written out (``rep(i, n)`` is a ``for``
+        to the compiler, so it is one to the count); a program without loop macros is counted as written."""
+        return cyclomatic_cpp(expand_loop_macros(source))
 
     def task_meta(self, measured: Measurement) -> dict[str, Any]:
         """What a C++ task records of its toolchain: the compiler's version string and the flags."""
@@ -198,6 +220,8 @@ class CppLanguage:
         return _LOCAL_INCLUDE.sub(expand, path.read_text(encoding="utf-8")), inlined
 
 
+_TARGET_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+GCC[ \t]+target\b.*$", re.MULTILINE)
+_OPTIMIZE_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+GCC[ \t]+optimize\b.*$", re.MULTILINE)
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/\\]+)"[ \t]*(//.*)?$', re.MULTILINE)
 
 __all__ = ["CppLanguage"]

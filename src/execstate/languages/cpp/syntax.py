@@ -7,12 +7,20 @@ refuses a projection that cannot be shown at both checkpoints of it; both raise
 ``SpecProblem`` naming the spec key to fix. The instrumentation
 (``instrument.py``) and the constructor's candidates (``candidates.py``) walk the
 same parse with ``parse``, ``walk``, ``loop_at`` and the scope helpers.
+
+Loops written through the program's own function-like macros (``#define rep(i, n) for (int i = 0;
+i < (n); ++i)``, a range-for ``each(x, v)``, a ``while``) are loops too: ``program_view`` gives
+the program with every invocation of such a macro replaced by its expansion on the same line
+(``ProgramView``), so the loop finder, the scopes and the candidates see the ``for`` statement
+the compiler sees, at the invocation's line. The instrumentation edits that view and then puts
+each invocation back as written (``ProgramView.invocations``) unless an edit falls inside it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import tree_sitter
 import tree_sitter_cpp
@@ -78,7 +86,7 @@ def loop_at(source: str, root: Node, loop_line: int) -> Node:
         shown = lines[loop_line - 1].strip() if 0 < loop_line <= len(lines) else "<past the end of the file>"
         raise SpecProblem(
             "checkpoint.loop",
-            f"line {loop_line} ({shown!r}) is not the header of a for/while/do loop",
+            f"line {loop_line} ({shown!r}) is not the header of a for/while/do loop (nor a loop macro's invocation)",
             f"point at one of the loop headers on lines {sorted(headers)}",
         )
     nodes = headers[loop_line]
@@ -109,10 +117,11 @@ def loop_at(source: str, root: Node, loop_line: int) -> Node:
 def resolve_loop_cpp(source: str, loop: int | None, loop_text: str | None) -> int:
     """Return the 1-based header line of the selected ``for``/range-``for``/``while``/``do`` loop.
 
-    A loop's header line is the line its keyword (``for``, ``while``, ``do``) is on; ``loop_text``
-    is that line's exact text with surrounding spaces stripped, and must be unique in the file.
+    A loop's header line is the line its keyword (``for``, ``while``, ``do``) is on, or the line a
+    loop macro's invocation (``rep(i, n)``) is on; ``loop_text`` is that line's exact text as
+    written (``rep(i, n) {``) with surrounding spaces stripped, and must be unique in the file.
     """
-    _, root = parse(source)
+    root = program_view(source).root
     lines = [line.rstrip("\r") for line in source.split("\n")]
     if loop_text is not None:
         loop = line_of_text(lines, loop_text)
@@ -120,6 +129,278 @@ def resolve_loop_cpp(source: str, loop: int | None, loop_text: str | None) -> in
         raise SpecProblem("checkpoint", "the checkpoint names no loop", "set `loop = <line>` or `loop_text`")
     loop_at(source, root, loop)
     return loop
+
+
+# --- loop macros ----------------------------------------------------------------------------------
+
+# Nodes whose whole text is one token for the macro scan (their insides are not identifiers).
+_ATOMIC = frozenset(("string_literal", "raw_string_literal", "char_literal", "system_lib_string", "number_literal"))
+# Preprocessor lines whose tokens are never macro invocations (a macro body is expanded where it is used).
+_DIRECTIVES = frozenset(("preproc_def", "preproc_function_def", "preproc_call", "preproc_include"))
+_CONTINUATION = re.compile(r"\\\r?\n")
+_MAX_CHAIN = 8
+
+
+def _tokens(node: Node) -> list[Node]:
+    """The program's tokens in order: leaves (and literals whole), without comments, zero-width
+    (missing) nodes, directive lines (``#define``, ``#undef``, ...) and ``#if`` conditions."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment" or n.type in _DIRECTIVES or n.start_byte == n.end_byte:
+            continue
+        if n.type in _ATOMIC or n.child_count == 0:
+            out.append(n)
+            continue
+        skip = None
+        if n.type in ("preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"):
+            skip = n.child_by_field_name("condition") or n.child_by_field_name("name")
+        stack.extend(c for c in reversed(n.children) if skip is None or c.id != skip.id)
+    return out
+
+
+def _close(texts: list[str], open_at: int) -> int | None:
+    """Index of the ``)`` matching the ``(`` at ``open_at`` (the preprocessor counts parentheses only)."""
+    depth = 0
+    for i in range(open_at, len(texts)):
+        depth += {"(": 1, ")": -1}.get(texts[i], 0)
+        if depth == 0:
+            return i
+    return None
+
+
+def _split_args(texts: list[str], first: int, stop: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` token ranges of the macro arguments in ``texts[first:stop]`` (commas at depth 0)."""
+    ranges, depth, start = [], 0, first
+    for i in range(first, stop):
+        depth += {"(": 1, ")": -1}.get(texts[i], 0)
+        if texts[i] == "," and depth == 0:
+            ranges.append((start, i))
+            start = i + 1
+    ranges.append((start, stop))
+    return ranges
+
+
+_Tokens = tuple[tuple[str, bool], ...]
+"""A token sequence as ``(text, preceded by a blank or comment)``."""
+
+
+def _sequence(data: bytes, tokens: list[Node]) -> _Tokens:
+    return tuple((node_text(data, t), i > 0 and t.start_byte > tokens[i - 1].end_byte) for i, t in enumerate(tokens))
+
+
+def _merges(left: str, right: str) -> bool:
+    """Written side by side, would the two tokens read as one (``-`` ``-1``, ``a`` ``b``)?"""
+    word = lambda c: c.isalnum() or c == "_"
+    ops = "+-*/%<>=!&|^~.:?#"
+    return (word(left) and word(right)) or (left in ops and right in ops)
+
+
+def _render(tokens: _Tokens, args: dict[str, str]) -> str:
+    """The token sequence as one line of text, each parameter replaced by its argument's text."""
+    out = ""
+    for text, blank in tokens:
+        piece = args.get(text, text) if IDENT.match(text) else text
+        if not piece:
+            continue
+        if out and (blank or _merges(out[-1], piece[0])):
+            out += " "
+        out += piece
+    return out
+
+
+@dataclass(frozen=True)
+class LoopMacro:
+    """A function-like macro whose body is a loop header, e.g. ``#define rep(i, n) for (int i = 0; i < (n); ++i)``.
+
+    ``tokens`` is the body's token sequence: a ``for``/range-``for``/``while`` header without its
+    statement, or (``target`` set) one invocation of another loop macro (``#define rep(i, n)
+    FOR(i, 0, n)``) whose arguments are ``target_args``.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    tokens: _Tokens
+    defined_at: int
+    """Byte offset where the ``#define`` ends: only invocations after it are expanded."""
+    target: str | None = None
+    target_args: tuple[_Tokens, ...] = ()
+
+
+def _loop_macro(data: bytes, node: Node) -> LoopMacro | None:
+    """The ``#define`` at ``node`` as a ``LoopMacro``, or None if its body is not one loop header
+    (variadic macros, ``#``/``##`` in the body and anything after the header are not)."""
+    name, params, value = (node.child_by_field_name(f) for f in ("name", "parameters", "value"))
+    if name is None or params is None or value is None:
+        return None
+    names = tuple(node_text(data, c) for c in params.named_children)
+    if any(c.type != "identifier" for c in params.named_children) or "..." in node_text(data, params):
+        return None  # variadic
+    body = _CONTINUATION.sub(" ", node_text(data, value))
+    if "#" in body:
+        return None
+    head = "void _f() {\n"
+    wrapper = (head + body + "\n{}\n}\n").encode("utf-8")  # the statement on a line of its own: after a `//`
+    root = tree_sitter.Parser(_LANGUAGE).parse(wrapper).root_node
+    start, stop = len(head.encode("utf-8")), len((head + body).encode("utf-8"))
+    tokens = [t for t in _tokens(root) if start <= t.start_byte and t.end_byte <= stop]
+    seq = _sequence(wrapper, tokens)
+    if not tokens:
+        return None
+    function = root.named_children[0] if root.named_child_count == 1 else None
+    block = function.child_by_field_name("body") if function is not None else None
+    stmts = [c for c in block.named_children if c.type != "comment"] if block is not None else []
+    loop = stmts[0] if len(stmts) == 1 and stmts[0].type in LOOP_KINDS and stmts[0].type != "do_statement" else None
+    inner = loop.child_by_field_name("body") if loop is not None else None
+    if not root.has_error and inner is not None and inner.type == "compound_statement" and inner.start_byte >= stop:
+        return LoopMacro(node_text(data, name), names, seq, node.end_byte)
+    texts = [t for t, _ in seq]
+    if (
+        len(texts) >= 3
+        and IDENT.match(texts[0])
+        and texts[0] not in KEYWORDS
+        and texts[1] == "("
+        and _close(texts, 1) == len(texts) - 1
+    ):
+        args = tuple(seq[a:b] for a, b in _split_args(texts, 2, len(texts) - 1))
+        return LoopMacro(node_text(data, name), names, seq, node.end_byte, texts[0], args)
+    return None
+
+
+def _expand(macros: dict[str, LoopMacro], name: str, args: list[str], at: int, depth: int = 0) -> str | None:
+    """The loop header an invocation of ``name`` with ``args`` at byte ``at`` expands to, or None."""
+    macro = macros.get(name)
+    if macro is None or macro.defined_at > at or depth > _MAX_CHAIN:
+        return None
+    if len(args) != len(macro.params) and not (not macro.params and args == [""]):
+        return None
+    bound = dict(zip(macro.params, args))
+    if macro.target is None:
+        return _render(macro.tokens, bound)
+    return _expand(macros, macro.target, [_render(a, bound) for a in macro.target_args], at, depth + 1)
+
+
+def loop_macros(data: bytes, root: Node) -> dict[str, LoopMacro]:
+    """The program's loop macros by name. A name defined more than once differently (``#ifdef LOCAL``
+    variants) or ``#undef``-ed is left out: which definition an invocation sees is not certain."""
+    found: dict[str, list[LoopMacro | None]] = {}
+    undefined: set[str] = set()
+    for n in walk(root):
+        if n.type in ("preproc_def", "preproc_function_def"):
+            name = n.child_by_field_name("name")
+            if name is not None:
+                macro = _loop_macro(data, n) if n.type == "preproc_function_def" else None
+                found.setdefault(node_text(data, name), []).append(macro)
+        elif n.type == "preproc_call":
+            directive, arg = n.child_by_field_name("directive"), n.child_by_field_name("argument")
+            if directive is not None and arg is not None and node_text(data, directive) == "#undef":
+                undefined.add(node_text(data, arg).strip())
+    macros: dict[str, LoopMacro] = {}
+    for macro_name, defs in found.items():
+        first = defs[0]
+        if (
+            macro_name not in undefined
+            and first is not None
+            and all(d is not None and (d.params, d.tokens) == (first.params, first.tokens) for d in defs)
+        ):
+            macros[macro_name] = first
+    return macros
+
+
+@dataclass(frozen=True)
+class MacroInvocation:
+    """One loop macro invocation (``rep(i, n)``): its bytes in the program and its expansion in the view."""
+
+    start: int
+    end: int
+    view_start: int
+    view_end: int
+    text: bytes
+    """The invocation as written (``rep(i, n)``)."""
+    expansion: bytes
+    """What the view holds instead (``for (int i = 0; i < (n); ++i)``)."""
+
+
+@dataclass(frozen=True)
+class ProgramView:
+    """The program as the loop finder reads it: each loop macro invocation replaced by its expansion.
+
+    Every invocation sits on one line and so does its expansion, so the view has the program's
+    lines, each loop at its line; byte offsets and columns differ only after an expansion on its
+    line. Without loop macros the view is the program itself (``source`` is the same string).
+    """
+
+    source: str
+    data: bytes
+    root: Node
+    program: bytes
+    """The program's own bytes (``data`` when there are no invocations)."""
+    invocations: tuple[MacroInvocation, ...] = ()
+
+    def clean_offset(self, offset: int) -> int:
+        """The program's byte offset for the view's ``offset`` (inside an expansion: the invocation's start)."""
+        shift = 0
+        for inv in self.invocations:
+            if offset < inv.view_start:
+                break
+            if offset < inv.view_end:
+                return inv.start
+            shift = inv.view_end - inv.end
+        return offset - shift
+
+    def clean_point(self, offset: int) -> tuple[int, int]:
+        """``(line, column)``, 1-based line and 0-based byte column, in the program of the view's ``offset``."""
+        clean = self.clean_offset(offset)
+        return self.program.count(b"\n", 0, clean) + 1, clean - (self.program.rfind(b"\n", 0, clean) + 1)
+
+
+def program_view(source: str) -> ProgramView:
+    """The program with each invocation of its loop macros (``LoopMacro``) replaced by the expansion.
+
+    An invocation is the macro's name followed by its parenthesised arguments, on one line, after
+    the ``#define`` (outside directives, comments and literals); its expansion is the macro's loop
+    header with each parameter replaced by the argument's text, as the preprocessor does.
+    """
+    data, root = parse(source)
+    macros = loop_macros(data, root)
+    if not macros:
+        return ProgramView(source, data, root, data)
+    tokens = _tokens(root)
+    texts = [data[t.start_byte : t.end_byte].decode("utf-8", "replace") for t in tokens]
+    invocations: list[MacroInvocation] = []
+    out, cursor, i = bytearray(), 0, 0
+    while i < len(tokens):
+        close = _close(texts, i + 1) if texts[i] in macros and i + 1 < len(tokens) and texts[i + 1] == "(" else None
+        if close is None:
+            i += 1
+            continue
+        start, end = tokens[i].start_byte, tokens[close].end_byte
+        spans = [(tokens[a].start_byte, tokens[b - 1].end_byte) if b > a else None
+                 for a, b in _split_args(texts, i + 2, close)]  # fmt: skip
+        args = ["" if s is None else data[s[0] : s[1]].decode("utf-8") for s in spans]
+        one_line = tokens[i].start_point.row == tokens[close].end_point.row
+        expansion = _expand(macros, texts[i], args, start) if one_line and b"/*" not in data[start:end] else None
+        if expansion is None:
+            i += 1
+            continue
+        out += data[cursor:start]
+        encoded = expansion.encode("utf-8")
+        invocations.append(MacroInvocation(start, end, len(out), len(out) + len(encoded), data[start:end], encoded))
+        out += encoded
+        cursor, i = end, close + 1
+    if not invocations:
+        return ProgramView(source, data, root, data)
+    out += data[cursor:]
+    view_data = bytes(out)
+    view_root = tree_sitter.Parser(_LANGUAGE).parse(view_data).root_node
+    return ProgramView(view_data.decode("utf-8"), view_data, view_root, data, tuple(invocations))
+
+
+def expand_loop_macros(source: str) -> str:
+    """The program with its loop macro invocations expanded (``ProgramView.source``): the same lines,
+    each macro loop written out, e.g. for a token-based metric that should count it as a loop."""
+    return program_view(source).source
 
 
 # --- scopes -------------------------------------------------------------------------------------
@@ -323,7 +604,8 @@ def check_variables_cpp(source: str, loop_line: int, variables: tuple[str, ...])
     exist after the loop, at the post checkpoint. So is a variable declared in the loop body
     (not in scope at the top of an iteration).
     """
-    data, root = parse(source)
+    view = program_view(source)
+    data, root = view.data, view.root
     loop = loop_at(source, root, loop_line)
     bad = [v for v in variables if not IDENT.match(v) or v in KEYWORDS]
     if bad:

@@ -180,11 +180,17 @@ def states_copy(
         *([f"{p}marks = {frozenset(marks)!r}\n"] if marks else []),
         f"{p}done = [False]\n",
         f"{failed} = object()\n",
+        f"import sys as {p}sys\n",
         f"def {p}emit(label, state):\n",
+        "    # an integer of any length prints: the interpreter's digit limit is the program's, not the state's\n",
+        f"    digits = {p}sys.get_int_max_str_digits()\n",
+        f"    {p}sys.set_int_max_str_digits(0)\n",
         "    try:\n",
         f"        line = {p}json.dumps({p}plain(state), ensure_ascii=False, separators=(',', ':'), allow_nan=False)\n",
         "    except Exception:\n",
         f"        line = {STATE_FAILED!r}\n",
+        "    finally:\n",
+        f"        {p}sys.set_int_max_str_digits(digits)\n",
         f"    {p}os.write({p}stdout, (label + '\\t' + line + '\\n').encode('utf-8'))\n",
         "# --- end of execstate code ---\n",
     ]
@@ -284,6 +290,36 @@ def _prelude_line(tree: ast.Module, lines: list[str]) -> int:
     return after
 
 
+_SUPPORT = "# --- execstate checkpoint support (inserted) ---\n"
+_EMITTER = re.compile(r"^def (_es\d*_)emit\(state\):$", re.MULTILINE)
+DIGIT_LIMIT_ENV = "PYTHONINTMAXSTRDIGITS"
+"""The variable that sets CPython's limit on the digits of an int converted to or from text (0: no limit)."""
+
+
+def over_digit_limit(text: str) -> bool:
+    """Whether ``text`` (a run's stderr, or its tail) ends in CPython's refusal to convert an int of more digits
+    than ``sys.get_int_max_str_digits()`` allows (4,300 by default) to or from text."""
+    lines = text.rstrip().splitlines()
+    return bool(lines) and lines[-1].startswith("ValueError: Exceeds the limit (") and "string conversion" in lines[-1]
+
+
+def emitter_over_digit_limit(source: str, stderr: str) -> bool:
+    """Whether a run of ``source``, an inside or post copy, ended because its emitter (not the program) met the
+    interpreter's digit limit writing a projected integer: the state holds an integer of more digits than that.
+
+    The inside and post copies' text is what their tasks show, so their emitter cannot lift the limit
+    itself (the states copy's does); such a run is made again with the limit off (``DIGIT_LIMIT_ENV``):
+    a value of any size the program makes is the program's state, and the size check judges it.
+    """
+    found = _EMITTER.search(source)
+    return (
+        found is not None
+        and _SUPPORT in source
+        and over_digit_limit(stderr)
+        and f", in {found.group(1)}emit\n" in stderr.replace("\r\n", "\n")
+    )
+
+
 def _prelude(p: str, mode: Mode, active: bool) -> list[str]:
     if mode == "count":
         return [
@@ -294,7 +330,7 @@ def _prelude(p: str, mode: Mode, active: bool) -> list[str]:
             "# --- end of execstate code ---\n",
         ]
     return [
-        "# --- execstate checkpoint support (inserted) ---\n",
+        _SUPPORT,
         "# The program's own output is silenced. At the checkpoint below, the selected\n",
         "# variables are printed as one line of JSON and the program stops.\n",
         f"import collections as {p}collections, json as {p}json, os as {p}os\n",

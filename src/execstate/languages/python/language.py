@@ -29,11 +29,14 @@ from execstate.languages._protocol import (
     refusal_line,
 )
 from execstate.languages.python.instrument import (
+    DIGIT_LIMIT_ENV,
     SNAPSHOT_HOOK,
     check_variables,
+    emitter_over_digit_limit,
     instrument,
     instrument_with_origins,
     measurement_copy,
+    over_digit_limit,
     resolve_loop,
     states_copy,
 )
@@ -98,6 +101,17 @@ class PythonLanguage:
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
+        """One run of ``source`` in the sandbox. An inside or post copy whose emitter met the interpreter's limit
+        on an int's digits runs again without it (``emitter_over_digit_limit``): the program's values print
+        whatever their size, and the size check judges the state."""
+        res = self._run(source, stdin, workdir, seed, args, {})
+        if not res.ok and emitter_over_digit_limit(source, res.stderr.decode("utf-8", "replace")):
+            res = self._run(source, stdin, workdir, seed, args, {DIGIT_LIMIT_ENV: "0"})
+        return res
+
+    def _run(
+        self, source: str, stdin: bytes, workdir: Path, seed: int, args: tuple[str, ...], env: dict[str, str]
+    ) -> SandboxResult:
         with tempfile.TemporaryDirectory(prefix="run-", dir=workdir, ignore_cleanup_errors=True) as fresh:
             path = Path(fresh) / self.filename
             path.write_text(source, encoding="utf-8")
@@ -109,7 +123,7 @@ class PythonLanguage:
                 hash_seed=seed,
                 args=args,
                 library=self.library,
-                extra_env=dict(self.extra_env),
+                extra_env={**dict(self.extra_env), **env},
             )
 
     def measure_limits(self) -> Limits:
@@ -133,10 +147,21 @@ class PythonLanguage:
         """The probe's metrics; an instrumented copy's inserted lines and names are not the program's, so
         they are neither counted nor state (the checkpoint needs no other knowledge of the loop)."""
         inst = endpoint.inst if endpoint is not None else None
-        return self._probe(inst or Instrumented(source, frozenset(), ""), stdin, state=state)
+        m = self._probe(inst or Instrumented(source, frozenset(), ""), stdin, state=state)
+        if inst is not None and m.status == "crash" and over_digit_limit(m.detail) and _emits(inst):
+            # the copy's emitter met the interpreter's digit limit (a program that met it would have failed its
+            # clean run first): measured again without it, as ``run`` runs such a copy again
+            m = self._probe(inst, stdin, state=state, max_str_digits=0)
+        return m
 
     def _probe(
-        self, copy: Instrumented, stdin: bytes, *, state: bool, snapshots: Snapshots | None = None
+        self,
+        copy: Instrumented,
+        stdin: bytes,
+        *,
+        state: bool,
+        snapshots: Snapshots | None = None,
+        max_str_digits: int | None = None,
     ) -> Measurement:
         """``measure`` of a program text under this adapter's interpreter, limits and environment; ``copy``'s
         inserted lines are not counted and names with its prefix are not state (no prefix: the clean program)."""
@@ -151,6 +176,7 @@ class PythonLanguage:
             limits=self.measure_limits(),
             library=self.library,
             snapshots=snapshots,
+            max_str_digits=max_str_digits,
         )
 
     def measure_checkpoints(
@@ -272,6 +298,11 @@ class PythonLanguage:
 
     def with_environment(self, env: Environment) -> PythonLanguage:
         return replace(self, library=env.site)
+
+
+def _emits(inst: Instrumented) -> bool:
+    """Whether ``inst`` is an inside or post copy whose checkpoint prints (not a disabled or counting copy)."""
+    return f"{inst.prefix}active = True\n" in inst.source and f"def {inst.prefix}emit(state):\n" in inst.source
 
 
 __all__ = ["HASH_SEEDS", "PythonLanguage"]

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from execstate.errors import ExecstateError, remove_tree
+from execstate.metrics.cpp._source import compiled_text
 from execstate.sandbox import Limits, SandboxResult, program_directory, run, scrubbed_env
 
 CACHE_FORMAT = 1
@@ -181,6 +182,11 @@ class CompileFailure:
     def ok(self) -> bool:
         return False
 
+    @property
+    def first_error(self) -> str:
+        """The compiler's first error line (``main.cpp:3:5: error: ...``), or what stopped it."""
+        return first_error(self.errors)
+
 
 _MEMO: dict[str, Compiled] = {}
 _LOCKS: dict[str, threading.Lock] = {}
@@ -210,12 +216,13 @@ def compile_cpp(
     Precompiled headers (``compiler.precompiled_header``): a source whose first
     ``#include`` is ``"NAME"`` of ``first_header`` (a header in one of
     ``include_dirs``, such as the instrumented copies' ``execstate_emit.hpp``)
-    is offered that header precompiled; a source without include directories
-    that includes ``<bits/stdc++.h>``, the system one. Either way the binary is
-    the same as without.
+    is offered that header precompiled; any other source that includes
+    ``<bits/stdc++.h>`` (and has no ``bits/stdc++.h`` of its own in an include
+    directory), the system one. Either way the binary is the same as without.
     """
     version = compiler.version()
     flags = compiler.flags_for(coverage)
+    source = compiled_text(source, coverage=coverage)  # line directives blanked: the file's own line numbers
     includes = tuple(Path(d).resolve() for d in include_dirs)
     offered = _offered_header(compiler, flags, source, includes, Path(first_header) if first_header else None)
     use_pch = offered is not None
@@ -331,6 +338,15 @@ def first_lines(text: str, lines: int = ERROR_LINES, chars: int = ERROR_CHARS) -
     return head if len(head) <= chars else head[: chars - 3] + "..."
 
 
+def first_error(errors: str) -> str:
+    """The compiler's first error line (``main.cpp:3:5: error: ...``), else its first line of output."""
+    lines = [line.strip() for line in errors.strip().splitlines() if line.strip()]
+    for line in lines:
+        if re.search(r"\b(?:fatal )?error:", line):
+            return line
+    return lines[0] if lines else "(the compiler printed nothing)"
+
+
 _FIRST_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 _STDCPP_NAME = "bits/stdc++.h"
 
@@ -346,7 +362,7 @@ def _offered_header(
         directive = re.search(r"^[ \t]*#[ \t]*include", source, re.MULTILINE)
         if first and directive and first.start() == directive.start() and first.group(1) == first_header.name:
             return first_header.resolve(), first_header.name
-    if not includes and _STDCPP.search(source):
+    if _STDCPP.search(source) and not any((d / _STDCPP_NAME).exists() for d in includes):
         found = _stdcpp_header(compiler.executable(), flags)
         return (found, _STDCPP_NAME) if found is not None else None
     return None

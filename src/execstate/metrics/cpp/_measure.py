@@ -34,6 +34,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -119,12 +120,17 @@ def measure_cpp(
     version = compiler.version()
     gcov = compiler.gcov_executable()
     built = compile_cpp(source, coverage=True, include_dirs=include_dirs, compiler=compiler, first_header=first_header)
+    what = f"the measured build ({' '.join((compiler.path, *compiler.coverage_flags))})"
     if isinstance(built, CompileFailure):
-        return _failed("error", f"the program does not compile ({built.status}): {built.errors}", version)
+        if built.status == "compile-error":
+            return _failed("error", f"{what} does not compile: {built.first_error}", version)
+        return _failed(built.status, f"compiling {what}: {built.errors}", version)  # the compiler hit a limit
     taken: set[tuple[int, int]] = set()
     result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken)
-    if result.status != "ok":
-        return _failed(result.status, result.describe(), version, result.stdout)
+    if result.status == "crash":
+        return _failed("crash", f"{what} crashed: {ending(result)}", version, result.stdout)
+    if result.status != "ok":  # a limit: the status names it (timeout, memory, output-limit)
+        return _failed(result.status, f"{what} stopped at a limit: {ending(result)}", version, result.stdout)
     if lines is None:
         return _failed("error", problem, version, result.stdout)
     total = sum(count for line, count in lines.items() if line not in inserted_lines)
@@ -158,6 +164,19 @@ def _coverage_run(
             return result, None, problem + _stderr_tail(result)
     lines, problem = _gcov_lines(gcov, built, notes, data, branches)
     return result, lines, problem
+
+
+def ending(result: SandboxResult) -> str:
+    """How a run that failed ended, for a reason: its signal or exit code, the sandbox's detail and the
+    last lines of its stderr (``killed by signal SIGSEGV; stderr: ...``)."""
+    parts: list[str] = []
+    if result.signal:
+        parts.append(f"killed by signal {signal.Signals(result.signal).name}")
+    elif result.exit_code is not None:
+        parts.append(f"exit code {result.exit_code}")
+    if result.detail:
+        parts.append(result.detail)
+    return "; ".join(parts) + _stderr_tail(result) if parts else _stderr_tail(result).removeprefix("; ")
 
 
 def _stderr_tail(result: SandboxResult) -> str:
@@ -228,8 +247,20 @@ def _gcov_lines(
                     taken = enumerate(line.get("branches", []))
                     branches.update((line["line_number"], i) for i, b in taken if int(b.get("count", 0)) > 0)
     if not lines:
-        return None, f"gcov reported no line of {SOURCE_NAME}"
+        return None, _no_line(report.get("files", []))
     return lines, ""
+
+
+def _no_line(files: list[dict]) -> str:
+    """Why gcov's report holds no line of ``main.cpp``, with what it does hold."""
+    named = [str(e.get("file")) for e in files]
+    if SOURCE_NAME in named:
+        why = "its report lists the file without a line: none of its functions was instrumented"
+    else:
+        why = "its report does not name the file"
+    elsewhere = sorted({str(e.get("file")) for e in files if e.get("lines")} - {SOURCE_NAME})
+    also = f"; it counted lines of {', '.join(elsewhere[:5])}" if elsewhere else ""
+    return f"gcov counted no line of {SOURCE_NAME} ({why}){also}"
 
 
 def _with_state(

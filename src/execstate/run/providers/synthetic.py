@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from execstate.records import STATE_ARMS, Task, Usage, is_fresh, prompt_variant
 from execstate.run._attempt import Attempt
 from execstate.run._settings import Opened, ProviderEntry, Setting
+from execstate.values import json_text, json_value
 
 _ARM_BONUS = {
     "short-trace-final": 1.0,
@@ -86,8 +87,8 @@ def realistic_wrong(task: Task, kind: float, u: float) -> str:
         if kind < 0.45:
             return oracle.strip()[1:-1] or "?"
         if kind < 0.55 and oracle.count(":") > 1:
-            fields = json.loads(oracle)
-            return json.dumps(dict(list(fields.items())[:-1]), separators=(",", ":"))
+            fields = json_value(oracle)  # integers of any size: a program's state may hold one
+            return json_text(dict(list(fields.items())[:-1]), separators=(",", ":"))
     elif kind < 0.25 and near:
         return near[0]["output"].rstrip("\n")
     elif kind < 0.4 and _NUMBER.search(oracle):
