@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from execstate.builder._context import CaseContext
 from execstate.builder._measurements import measure_once
-from execstate.errors import UsageError
+from execstate.errors import UsageError, one_line
 from execstate.languages import HELPER_LANGUAGE, make_language
 from execstate.studies import STUDIES, FreshPlan, InputRecipe
 
@@ -143,10 +143,18 @@ def choose_fresh(
     ``NoCandidate`` when no candidate is within the bounds (the message lists every candidate's traces).
     """
     spec = case.spec
-    traces = {"short": _trace(case, short), "long": _trace(case, long)}
-    published = {name: value for name, value in traces.items() if value is not None}
-    if len(published) < 2:
-        raise NoCandidate("the published inputs' trace lengths could not be measured within the limits")
+    measured = {
+        name: measure_once(case.lang, case.source, data, None, state=False)
+        for name, data in (("short", short), ("long", long))
+    }
+    failed = [
+        f"{name}: {m.status}: {one_line(m.detail)}"
+        for name, m in measured.items()
+        if not m.ok or m.trace_length is None
+    ]
+    if failed:  # what failed, a limit only when one was reached (the measurement's status says which)
+        raise NoCandidate(f"the published inputs' trace lengths could not be measured ({'; '.join(failed)})")
+    published = {name: int(m.trace_length) for name, m in measured.items() if m.trace_length is not None}
     ratio = min(fresh.min_ratio, published["long"] / max(1, published["short"]))
     cap = max(fresh.max_trace, published["long"])
     kept: list[_Candidate] = []
