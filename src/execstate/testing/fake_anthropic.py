@@ -159,7 +159,10 @@ class FakeAnthropic(VendorServer):
         ]
         return json_reply({"data": data, "has_more": False, "first_id": self.models[0], "last_id": self.models[-1]})
 
-    async def _messages(self, request: web.Request) -> web.StreamResponse:
+    async def checked_body(
+        self, request: web.Request, problem_of: Callable[[Any], str | None]
+    ) -> Any | web.StreamResponse:
+        """The request's JSON body, or the vendor's error reply: headers refused, not JSON, or ``problem_of`` it."""
         refused = self._refused_headers(request)
         if refused is not None:
             return refused
@@ -171,9 +174,15 @@ class FakeAnthropic(VendorServer):
             body = json.loads(await request.read())
         except ValueError:
             return error_reply("invalid_request_error", "request body is not valid JSON")
-        problem = request_problem(body)
+        problem = problem_of(body)
         if problem is not None:
             return error_reply("invalid_request_error", problem)
+        return body
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        body = await self.checked_body(request, request_problem)
+        if isinstance(body, web.StreamResponse):
+            return body
         n = self._answered
         self._answered += 1
         action = self.script(body, n) if self.script is not None else None

@@ -553,20 +553,9 @@ class FakeAnthropicBatch(FakeAnthropic):
     # -- handlers -----------------------------------------------------------------------------------
 
     async def _create(self, request: web.Request) -> web.StreamResponse:
-        refused = self._refused_headers(request)
-        if refused is not None:
-            return refused
-        if request.content_type != "application/json":
-            return error_reply(
-                "invalid_request_error", f"content-type {request.content_type!r}: expected application/json"
-            )
-        try:
-            body = json.loads(await request.read())
-        except ValueError:
-            return error_reply("invalid_request_error", "request body is not valid JSON")
-        problem = _batch_problem(body)
-        if problem is not None:
-            return error_reply("invalid_request_error", problem)
+        body = await self.checked_body(request, _batch_problem)
+        if isinstance(body, web.StreamResponse):
+            return body
         with self._lock:
             batch_id = f"msgbatch_fake{next(self._ids):06d}"
             created = datetime(2025, 6, 1, tzinfo=UTC) + timedelta(minutes=len(self._batches))
