@@ -162,7 +162,7 @@ def test_literal_mode_never_executes_model_text(monkeypatch: pytest.MonkeyPatch)
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("literal mode executed a generation")
 
-    monkeypatch.setattr(module, "run_checks", refuse)
+    monkeypatch.setattr(module, "run_seeded_checks", refuse)
     score = score_generations({"sample_0": ["10 + 10 + 4", "24"]}, {"sample_0": _ITEM}, ks=(1,))
     assert score.scored == {"sample_0": [False, True]} and score.outcomes is None
 

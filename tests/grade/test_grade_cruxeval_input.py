@@ -100,7 +100,7 @@ def test_literal_mode_parses_without_evaluating(monkeypatch: pytest.MonkeyPatch)
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a non-call answer was executed")
 
-    monkeypatch.setattr(module, "run_checks", refuse)
+    monkeypatch.setattr(module, "run_seeded_checks", refuse)
     verdicts = check_calls([("def f(x): return x", g, "1") for g in ("__import__('os')", "f(open('x'))", "1")])
     assert [v.is_call for v in verdicts] == [False, False, False]
 

@@ -12,7 +12,10 @@ node) and never evaluated in execstate's process; the function runs in the
 sandbox (``_cruxeval_upstream.run_checks``: batches of calls share one
 sandboxed worker process, each call under its own time limit). An answer that
 is not such a call is wrong without running anything, with the reason; so is
-one on which ``f`` raises, runs out of time or crashes its process.
+one on which ``f`` raises, runs out of time or crashes its process. Each call
+runs once under every hash seed of ``HASH_SEEDS``; an answer is right only when
+it is right under all of them, and one right under some and wrong under others
+is wrong and flagged ``seed-dependent`` (``_seeds``, ``agreed``).
 
 One exception to "literals only", for the items whose own call passes a
 function (CRUXEval's ``sample_344`` and ``sample_364``, whose input holds a
@@ -29,8 +32,9 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from execstate.grade._cruxeval_upstream import TIMEOUT_S, Verdict, run_checks
+from execstate.grade._cruxeval_upstream import TIMEOUT_S, Verdict, run_seeded_checks
 from execstate.grade._rules import python_literal
+from execstate.grade._seeds import SEED_NAMES, seed_dependence
 
 FUNCTION = "f"
 """The name the answered call must call (CRUXEval's functions are all ``f``)."""
@@ -56,7 +60,9 @@ class CallVerdict:
     reason: str | None
     """Why it is wrong (None when correct)."""
     outcome: str = "returned the output"
-    """One of ``OUTCOMES``: what happened to the answer."""
+    """One of ``OUTCOMES``: what happened to the answer (a seed-dependent one: what its first wrong run gave)."""
+    seed_dependent: bool = False
+    """Right under some hash seeds and wrong under others (so wrong; ``reason`` names the seeds)."""
 
 
 OUTCOMES = ("returned the output", "returned another value", "invalid call", "raised", "timed out", "crashed")
@@ -117,6 +123,25 @@ def _not_returned(verdict: Verdict) -> CallVerdict:
     return CallVerdict(False, True, f"{FUNCTION} did not return: {verdict.outcome}", "crashed")
 
 
+def agreed(verdicts: Sequence[CallVerdict], names: Sequence[str]) -> CallVerdict:
+    """The one verdict of an answer run once per name of ``names`` (``verdicts``, in that order): right only when
+    right in every run; the first run's verdict when every run agrees, else wrong and ``seed_dependent``."""
+    wrong = next((v for v in verdicts if not v.correct), verdicts[0])
+    reason = seed_dependence([v.correct for v in verdicts], names, wrong.reason)
+    if reason is None:
+        return verdicts[0]
+    return CallVerdict(False, wrong.is_call, reason, wrong.outcome, seed_dependent=True)
+
+
+def _returned(verdict: Verdict, output: str) -> CallVerdict:
+    """The verdict on one run of a call whose value must be ``output``."""
+    if verdict.returned is None:
+        return _not_returned(verdict)
+    if python_literal(verdict.returned, output):
+        return CallVerdict(True, True, None)
+    return CallVerdict(False, True, f"{FUNCTION} returned {_shown(verdict.returned)}", "returned another value")
+
+
 def check_calls(
     cases: Sequence[tuple[str, str, str]],
     timeout_s: float = TIMEOUT_S,
@@ -127,8 +152,10 @@ def check_calls(
     answer, ``output`` the target literal. One verdict per case, in order. ``lambdas[i]`` lets case ``i``'s
     arguments be ``lambda`` expressions too (the items whose own call passes a function); none by default.
 
-    Calls run in the sandbox, batched (one worker process per batch, ``workers`` batches at once), each under
-    ``timeout_s``; raises ``SandboxUnavailable`` where there is no sandbox, never running model text elsewhere.
+    Calls run in the sandbox, batched (one worker process per batch and hash seed, ``workers`` batches at once),
+    each under ``timeout_s`` and once under every seed of ``HASH_SEEDS`` (a verdict that differs across them is
+    wrong and ``seed_dependent``, ``agreed``); raises ``SandboxUnavailable`` where there is no sandbox, never
+    running model text elsewhere.
     """
     allowed = list(lambdas) if lambdas is not None else [False] * len(cases)
     if len(allowed) != len(cases):
@@ -139,18 +166,11 @@ def check_calls(
         for (code, _, _), p, allow in zip(cases, parsed, allowed)
         if isinstance(p, Call)
     ]
-    ran = iter(run_checks(checks, timeout_s=timeout_s, workers=workers) if checks else [])
+    ran = iter(run_seeded_checks(checks, timeout_s=timeout_s, workers=workers) if checks else [])
     verdicts = []
     for (_, _, output), p in zip(cases, parsed):
         if not isinstance(p, Call):
             verdicts.append(CallVerdict(False, False, f"invalid call: {p}", "invalid call"))
             continue
-        verdict = next(ran)
-        if verdict.returned is None:
-            verdicts.append(_not_returned(verdict))
-        elif python_literal(verdict.returned, output):
-            verdicts.append(CallVerdict(True, True, None))
-        else:
-            reason = f"{FUNCTION} returned {_shown(verdict.returned)}"
-            verdicts.append(CallVerdict(False, True, reason, "returned another value"))
+        verdicts.append(agreed([_returned(v, output) for v in next(ran)], SEED_NAMES))
     return verdicts

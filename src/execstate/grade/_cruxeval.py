@@ -16,6 +16,11 @@ right when ``f`` returns the output; ``non_literal_generations`` counts the
 generations that are not such a call. ``upstream`` executes ``{code}\nassert
 {output} == {generation}`` as for output prediction, but fails unexecuted a
 generation *without* ``f(``.
+
+Whatever executes runs once under each hash seed of ``HASH_SEEDS`` (``_seeds``): a generation is correct
+only when it is correct under every seed, and one whose verdict differs across them is wrong and counted
+in ``seed_dependent`` (its item id and index among the item's generations). The output task's ``literal``
+mode executes nothing, so it finds none.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ import numpy as np
 from execstate.errors import RecordError, UsageError, require_file
 from execstate.grade._call_rule import OUTCOMES as CALL_OUTCOMES
 from execstate.grade._call_rule import Call, check_calls, parse_call
-from execstate.grade._cruxeval_upstream import check_program, run_checks
+from execstate.grade._cruxeval_upstream import check_program, run_seeded_checks
 from execstate.grade._rules import is_python_literal, python_literal
+from execstate.grade._seeds import SEED_NAMES, seed_dependence
 from execstate.studies.cruxeval import DATA_PATH, load_items, takes_function
 
 Mode = Literal["literal", "upstream"]
@@ -73,6 +79,8 @@ class CruxevalScore:
     ``python-call`` outcomes (``returned the output``, ...); None for output ``literal`` mode, which
     executes nothing."""
     task: Prediction = "output"
+    seed_dependent: tuple[tuple[str, int], ...] = ()
+    """The generations whose verdict differed across the hash seeds (so scored wrong): ``(item id, index)``."""
 
     def report(self) -> dict[str, Any]:
         """The JSON object ``execstate cruxeval-score`` prints."""
@@ -84,6 +92,8 @@ class CruxevalScore:
         out["non_literal_generations"] = self.non_literal_generations
         if self.outcomes is not None:
             out["outcomes"] = self.outcomes
+        out["seed_dependent"] = len(self.seed_dependent)
+        out["seed_dependent_generations"] = [list(cell) for cell in self.seed_dependent]
         return out
 
 
@@ -128,10 +138,11 @@ def score_generations(
     if task not in PREDICTIONS:
         raise UsageError(f"unknown CRUXEval task {task!r}. Fix: use one of {', '.join(PREDICTIONS)}")
     outcomes: dict[str, int] | None = None
+    seed_dependent: list[tuple[str, int]] = []
     if mode == "upstream":
-        scored, outcomes = _score_upstream(generations, items, task)
+        scored, outcomes, seed_dependent = _score_upstream(generations, items, task)
     elif task == "input":
-        scored, outcomes = _score_calls(generations, items, _lambda_items(items))
+        scored, outcomes, seed_dependent = _score_calls(generations, items, _lambda_items(items))
     else:
         scored = {key: [python_literal(g, items[key]["output"]) for g in gens] for key, gens in generations.items()}
     if task == "output":
@@ -149,7 +160,7 @@ def score_generations(
             pass_at[k] = None
         else:
             pass_at[k] = 100.0 * float(np.mean([pass_at_k(len(v), sum(v), k) for v in scored.values()]))
-    return CruxevalScore(pass_at, scored, non_literal, mode, outcomes, task)
+    return CruxevalScore(pass_at, scored, non_literal, mode, outcomes, task, tuple(seed_dependent))
 
 
 def _lambda_items(items: Mapping[str, Mapping[str, Any]]) -> set[str]:
@@ -157,10 +168,14 @@ def _lambda_items(items: Mapping[str, Mapping[str, Any]]) -> set[str]:
     return {key for key, item in items.items() if takes_function(item["input"])}
 
 
+Scored = tuple[dict[str, list[bool]], dict[str, int], list[tuple[str, int]]]
+"""Per item the verdict of each generation, the outcome counts, and the seed-dependent ``(item, index)`` pairs."""
+
+
 def _score_calls(
     generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]], lambdas: set[str]
-) -> tuple[dict[str, list[bool]], dict[str, int]]:
-    """The ``python-call`` verdict of every input generation (``f`` run in the sandbox)."""
+) -> Scored:
+    """The ``python-call`` verdict of every input generation (``f`` run in the sandbox under each hash seed)."""
     cells = [(key, g) for key, gens in generations.items() for g in gens]
     verdicts = check_calls(
         [(items[key]["code"], g, items[key]["output"]) for key, g in cells],
@@ -168,27 +183,36 @@ def _score_calls(
     )
     scored: dict[str, list[bool]] = {key: [] for key in generations}
     outcomes = dict.fromkeys(CALL_OUTCOMES, 0)
+    seed_dependent = []
     for (key, _), verdict in zip(cells, verdicts):
+        if verdict.seed_dependent:
+            seed_dependent.append((key, len(scored[key])))
         scored[key].append(verdict.correct)
         outcomes[verdict.outcome] += 1
-    return scored, outcomes
+    return scored, outcomes, seed_dependent
 
 
 def _score_upstream(
     generations: Mapping[str, Sequence[str]], items: Mapping[str, Mapping[str, Any]], task: Prediction = "output"
-) -> tuple[dict[str, list[bool]], dict[str, int]]:
-    """CRUXEval's verdict for every generation: its text rule here, the assertion in the sandbox."""
+) -> Scored:
+    """CRUXEval's verdict for every generation: its text rule here, the assertion in the sandbox under each hash
+    seed (passed only when it passed under every seed; else the outcome of its first failing run)."""
     cells = [(key, g) for key, gens in generations.items() for g in gens]
     programs = [check_program(items[key], g, task) for key, g in cells]
-    ran = iter(run_checks([p for p in programs if p is not None]))
+    ran = iter(run_seeded_checks([p for p in programs if p is not None]))
     scored: dict[str, list[bool]] = {key: [] for key in generations}
     outcomes = dict.fromkeys(("passed", _TEXT_RULE[task], "failed", "timed out", "crashed"), 0)
+    seed_dependent = []
     for (key, _), program in zip(cells, programs):
-        outcome = _TEXT_RULE[task] if program is None else next(ran).outcome
+        outcome = _TEXT_RULE[task]
+        if program is not None:
+            runs = next(ran)
+            outcome = next((v.outcome for v in runs if not v.passed), "passed")
+            if seed_dependence([v.passed for v in runs], SEED_NAMES) is not None:
+                seed_dependent.append((key, len(scored[key])))
         scored[key].append(outcome == "passed")
-        kind = outcome.partition(":")[0]
-        outcomes[kind] += 1
-    return scored, outcomes
+        outcomes[outcome.partition(":")[0]] += 1
+    return scored, outcomes, seed_dependent
 
 
 def read_generations(path: Path | str) -> tuple[dict[str, Any], bytes]:

@@ -16,6 +16,10 @@ batch, one timer per check, the batch's wall limit as a last resort). A check
 that crashes or hangs its process is failed, as CRUXEval fails it, and the
 rest of its batch runs again in a fresh process, so one check never decides
 another's verdict.
+
+Every check runs once under each hash seed of ``HASH_SEEDS`` (``run_seeded_checks``: one sandboxed process
+per batch and seed, the seed given as ``PYTHONHASHSEED``), so a verdict that depends on the order in which
+a set of strings iterates is seen as such (``_seeds``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate import sandbox
+from execstate.grade._seeds import HASH_SEEDS
 
 _WORKER = Path(__file__).with_name("_cruxeval_check.py")
 TIMEOUT_S = 3.0
@@ -77,32 +82,51 @@ def check_program(item: Mapping[str, Any], generation: str, task: str = "output"
 
 
 def run_checks(
-    programs: Sequence[Check], timeout_s: float = TIMEOUT_S, batch_size: int = 400, workers: int = 2
+    programs: Sequence[Check], timeout_s: float = TIMEOUT_S, batch_size: int = 400, workers: int = 2, seed: int = 0
 ) -> list[Verdict]:
-    """Run each program in the sandbox as CRUXEval's ``check_correctness`` would; one verdict per program, in order.
+    """Run each program in the sandbox as CRUXEval's ``check_correctness`` would, under the hash seed ``seed``;
+    one verdict per program, in order (``run_seeded_checks`` with one seed)."""
+    return [runs[0] for runs in run_seeded_checks(programs, (seed,), timeout_s, batch_size, workers)]
+
+
+def run_seeded_checks(
+    programs: Sequence[Check],
+    seeds: Sequence[int] = HASH_SEEDS,
+    timeout_s: float = TIMEOUT_S,
+    batch_size: int = 400,
+    workers: int = 2,
+) -> list[tuple[Verdict, ...]]:
+    """Run each program in the sandbox as CRUXEval's ``check_correctness`` would, once under each hash seed of
+    ``seeds``: per program, in order, its verdict under each seed, in ``seeds`` order.
 
     A call check (a dict) is run the same way and answers with the ``repr`` of ``f``'s value.
 
-    ``batch_size`` programs share one sandboxed process (each under its own
+    ``batch_size`` programs share one sandboxed process per seed (each under its own
     ``timeout_s`` timer); ``workers`` batches run at once. Raises
     ``SandboxUnavailable`` on a machine without the sandbox: model text is
     never executed anywhere else.
     """
     indexed = list(enumerate(programs))
     batches = [indexed[i : i + batch_size] for i in range(0, len(indexed), batch_size)]
-    verdicts: dict[int, Verdict] = {}
+    jobs = [(s, batch) for s in range(len(seeds)) for batch in batches]  # one sandboxed process per batch and seed
+    verdicts: list[dict[int, Verdict]] = [{} for _ in seeds]
+
+    def run(job: tuple[int, list[tuple[int, Check]]]) -> tuple[int, dict[int, Verdict]]:
+        return job[0], _run_batch(job[1], timeout_s, seeds[job[0]])
+
     with ThreadPoolExecutor(max(1, workers)) as pool:
-        for found in pool.map(lambda b: _run_batch(b, timeout_s), batches):
-            verdicts.update(found)
-    return [verdicts[i] for i in range(len(programs))]
+        for s, found in pool.map(run, jobs):
+            verdicts[s].update(found)
+    return [tuple(by_seed[i] for by_seed in verdicts) for i in range(len(programs))]
 
 
-def _run_batch(batch: list[tuple[int, Check]], timeout_s: float) -> dict[int, Verdict]:
-    """Verdicts of one batch; after a process dies mid-batch, its current check fails and the rest run anew."""
+def _run_batch(batch: list[tuple[int, Check]], timeout_s: float, seed: int) -> dict[int, Verdict]:
+    """Verdicts of one batch under hash seed ``seed``; after a process dies mid-batch, its current check fails
+    and the rest run anew."""
     verdicts: dict[int, Verdict] = {}
     pending = batch
     while pending:
-        result = _sandboxed(pending, timeout_s)
+        result = _sandboxed(pending, timeout_s, seed)
         expected = {i for i, _ in pending}
         for line in result.stdout.decode("utf-8", "replace").splitlines():
             index, _, outcome = line.partition("\t")
@@ -117,10 +141,11 @@ def _run_batch(batch: list[tuple[int, Check]], timeout_s: float) -> dict[int, Ve
     return verdicts
 
 
-def _sandboxed(batch: list[tuple[int, Check]], timeout_s: float) -> sandbox.SandboxResult:
+def _sandboxed(batch: list[tuple[int, Check]], timeout_s: float, seed: int) -> sandbox.SandboxResult:
     payload = json.dumps({"timeout_s": timeout_s, "checks": batch}, ensure_ascii=False).encode("utf-8")
     budget = 10.0 + len(batch) * (timeout_s + 1.0)  # never reached unless the per-check limits fail
     limits = sandbox.Limits(wall_s=budget, cpu_s=budget, memory_mb=2048)
+    env = sandbox.scrubbed_env(seed)
     return sandbox.run_script(
-        sys.executable, _WORKER, ["{cwd}/batch.json"], limits=limits, files={"batch.json": payload}
+        sys.executable, _WORKER, ["{cwd}/batch.json"], limits=limits, env=env, files={"batch.json": payload}
     )

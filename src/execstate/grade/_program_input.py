@@ -6,6 +6,11 @@ the target output (``meta.output``) under the case's own grading rule (``meta.ou
 works is right, not only the short input the task was made from. The program shown ends with comment lines
 stating the question; they do not change what it does. Nothing of the answer runs in execstate's process: it
 is only the program's standard input.
+
+The program runs once per determinism run of its language (``Language.variations``, the runs the builder's
+``determinism`` check compares: for Python ``PYTHONHASHSEED`` 0, 1 and 2, ``HASH_SEEDS``). The answer is right
+only when it is right in every run; right in some and wrong in others, it is wrong and flagged
+``seed-dependent``, its reason naming the runs (``_call_rule.agreed``).
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from pathlib import Path
 
 from execstate.builder import BuildOptions
 from execstate.errors import RecordError, remove_tree
-from execstate.grade._call_rule import CallVerdict
+from execstate.grade._call_rule import CallVerdict, agreed
 from execstate.grade._rules import answer_matches
 from execstate.languages import make_language
 from execstate.records import Task
+from execstate.sandbox import SandboxResult
 
 _SHOWN = 80
 
@@ -40,7 +46,14 @@ def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path) -> CallVer
             f"task {task.task_id} has rule program-input but no meta.output and meta.output_rule (what the program "
             "must print, and how it is compared). Fix: grade a tasks file written by `execstate build`"
         )
-    res = make_language(task.language, opts).run(task.source, answer.encode("utf-8", "surrogatepass"), work)
+    lang = make_language(task.language, opts)
+    data = answer.encode("utf-8", "surrogatepass")
+    runs = [_run_verdict(task, lang.run(task.source, data, work, seed=v.seed)) for v in lang.variations]
+    return agreed(runs, [v.name for v in lang.variations])
+
+
+def _run_verdict(task: Task, res: SandboxResult) -> CallVerdict:
+    """The verdict on one run of the program on the answered input."""
     if not res.ok:
         return CallVerdict(False, True, f"the program fails on this input: {res.describe()}"[:300], "raised")
     printed = res.stdout.decode("utf-8", "replace")
