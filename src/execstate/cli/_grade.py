@@ -58,8 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="literal (default): compare literals, execute nothing (--task input: parse each generation as a "
         "call of f with literal arguments and run f in the sandbox); upstream: CRUXEval's own check, "
         "`assert <output> == <generation>` run in the sandbox, with its f(<input>) rule (input: its f( rule). "
-        "Whatever runs, runs under PYTHONHASHSEED 0, 1 and 2 and is right only if right under all three; the "
-        "report counts the others (seed_dependent) and lists them (seed_dependent_generations)",
+        "Whatever runs, runs under PYTHONHASHSEED 0 to 7 (GRADE_HASH_SEEDS) and is right only if right under all "
+        "eight; the report counts the others (seed_dependent) and lists them (seed_dependent_generations)",
     )
     p.add_argument(
         "--task",

@@ -6,11 +6,13 @@ from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
 from execstate.grade._rules import EXECUTED_RULES, RULES, answer_matches, json_equal
+from execstate.grade._seeds import GRADE_HASH_SEEDS
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
 __all__ = [
     "EXECUTED_RULES",
     "GRADES_NAME",
+    "GRADE_HASH_SEEDS",
     "RULES",
     "AccuracyTables",
     "CallVerdict",

@@ -9,13 +9,14 @@ not only the item's own.
 
 The answer is parsed here with ``ast`` (``ast.literal_eval`` on each argument
 node) and never evaluated in execstate's process; the function runs in the
-sandbox (``_cruxeval_upstream.run_checks``: batches of calls share one
-sandboxed worker process, each call under its own time limit). An answer that
-is not such a call is wrong without running anything, with the reason; so is
-one on which ``f`` raises, runs out of time or crashes its process. Each call
-runs once under every hash seed of ``HASH_SEEDS``; an answer is right only when
-it is right under all of them, and one right under some and wrong under others
-is wrong and flagged ``seed-dependent`` (``_seeds``, ``agreed``).
+sandbox (``_cruxeval_upstream.run_seeded_checks``: batches of calls share one
+sandboxed worker process per hash seed, each call under its own time limit). An
+answer that is not such a call is wrong without running anything, with the
+reason; so is one on which ``f`` raises, runs out of time or crashes its
+process. Each call runs once under every hash seed of ``GRADE_HASH_SEEDS``
+(``PYTHONHASHSEED`` 0 to 7); an answer is right only when it is right under all
+of them, and one right under some and wrong under others is wrong and flagged
+``seed-dependent`` (``_seeds``, ``agreed``).
 
 One exception to "literals only", for the items whose own call passes a
 function (CRUXEval's ``sample_344`` and ``sample_364``, whose input holds a
@@ -153,9 +154,9 @@ def check_calls(
     arguments be ``lambda`` expressions too (the items whose own call passes a function); none by default.
 
     Calls run in the sandbox, batched (one worker process per batch and hash seed, ``workers`` batches at once),
-    each under ``timeout_s`` and once under every seed of ``HASH_SEEDS`` (a verdict that differs across them is
-    wrong and ``seed_dependent``, ``agreed``); raises ``SandboxUnavailable`` where there is no sandbox, never
-    running model text elsewhere.
+    each under ``timeout_s`` and once under every seed of ``GRADE_HASH_SEEDS`` (a verdict that differs across
+    them is wrong and ``seed_dependent``, ``agreed``); raises ``SandboxUnavailable`` where there is no sandbox,
+    never running model text elsewhere.
     """
     allowed = list(lambdas) if lambdas is not None else [False] * len(cases)
     if len(allowed) != len(cases):

@@ -17,10 +17,10 @@ generations that are not such a call. ``upstream`` executes ``{code}\nassert
 {output} == {generation}`` as for output prediction, but fails unexecuted a
 generation *without* ``f(``.
 
-Whatever executes runs once under each hash seed of ``HASH_SEEDS`` (``_seeds``): a generation is correct
-only when it is correct under every seed, and one whose verdict differs across them is wrong and counted
-in ``seed_dependent`` (its item id and index among the item's generations). The output task's ``literal``
-mode executes nothing, so it finds none.
+Whatever executes runs once under each hash seed of ``GRADE_HASH_SEEDS`` (``PYTHONHASHSEED`` 0 to 7,
+``_seeds``): a generation is correct only when it is correct under every seed, and one whose verdict
+differs across them is wrong and counted in ``seed_dependent`` (its item id and index among the item's
+generations). The output task's ``literal`` mode executes nothing, so it finds none.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ that crashes or hangs its process is failed, as CRUXEval fails it, and the
 rest of its batch runs again in a fresh process, so one check never decides
 another's verdict.
 
-Every check runs once under each hash seed of ``HASH_SEEDS`` (``run_seeded_checks``: one sandboxed process
-per batch and seed, the seed given as ``PYTHONHASHSEED``), so a verdict that depends on the order in which
-a set of strings iterates is seen as such (``_seeds``).
+Every check runs once under each hash seed of ``GRADE_HASH_SEEDS`` (``run_seeded_checks``: one sandboxed
+process per batch and seed, the seed given as ``PYTHONHASHSEED``), so a verdict that depends on the order in
+which a set of strings iterates is seen as such (``_seeds``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate import sandbox
-from execstate.grade._seeds import HASH_SEEDS
+from execstate.grade._seeds import GRADE_HASH_SEEDS
 
 _WORKER = Path(__file__).with_name("_cruxeval_check.py")
 TIMEOUT_S = 3.0
@@ -91,7 +91,7 @@ def run_checks(
 
 def run_seeded_checks(
     programs: Sequence[Check],
-    seeds: Sequence[int] = HASH_SEEDS,
+    seeds: Sequence[int] = GRADE_HASH_SEEDS,
     timeout_s: float = TIMEOUT_S,
     batch_size: int = 400,
     workers: int = 2,

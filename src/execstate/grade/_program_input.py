@@ -7,10 +7,12 @@ works is right, not only the short input the task was made from. The program sho
 stating the question; they do not change what it does. Nothing of the answer runs in execstate's process: it
 is only the program's standard input.
 
-The program runs once per determinism run of its language (``Language.variations``, the runs the builder's
-``determinism`` check compares: for Python ``PYTHONHASHSEED`` 0, 1 and 2, ``HASH_SEEDS``). The answer is right
-only when it is right in every run; right in some and wrong in others, it is wrong and flagged
-``seed-dependent``, its reason naming the runs (``_call_rule.agreed``).
+The program runs once per grading run of its language (``_seeds.grading_variations``): for Python, whose
+determinism runs are hash seeds, once under each of ``GRADE_HASH_SEEDS`` (``PYTHONHASHSEED`` 0 to 7); for a
+language whose runs take no seed (C++) once per run of its own (``Language.variations``, the runs the
+builder's ``determinism`` check compares). The answer is right only when it is right in every run; right in
+some and wrong in others, it is wrong and flagged ``seed-dependent``, its reason naming the runs
+(``_call_rule.agreed``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from execstate.builder import BuildOptions
 from execstate.errors import RecordError, remove_tree
 from execstate.grade._call_rule import CallVerdict, agreed
 from execstate.grade._rules import answer_matches
+from execstate.grade._seeds import grading_variations
 from execstate.languages import make_language
 from execstate.records import Task
 from execstate.sandbox import SandboxResult
@@ -48,8 +51,9 @@ def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path) -> CallVer
         )
     lang = make_language(task.language, opts)
     data = answer.encode("utf-8", "surrogatepass")
-    runs = [_run_verdict(task, lang.run(task.source, data, work, seed=v.seed)) for v in lang.variations]
-    return agreed(runs, [v.name for v in lang.variations])
+    variations = grading_variations(lang.variations)
+    runs = [_run_verdict(task, lang.run(task.source, data, work, seed=v.seed)) for v in variations]
+    return agreed(runs, [v.name for v in variations])
 
 
 def _run_verdict(task: Task, res: SandboxResult) -> CallVerdict:
