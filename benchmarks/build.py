@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/build.py [--study classic] [--case codecontests_py/1003_f_abbreviation_11357] [--jobs 2] [--smoke]
+    python benchmarks/build.py [--study classic] [--case codecontests_py/816_d_karen_and_test_5164] [--jobs 2] [--smoke]
 
 Prints, measured side by side in one run:
 (a) the study built as execstate builds (one measurement of the long input for its four arms, one run
@@ -10,7 +10,7 @@ Prints, measured side by side in one run:
     measured and each checkpoint's state printed by a run of its own, kept for this benchmark like the
     sandbox's bare runner), against 10 plain runs of every final-arm program on its input: each build's
     time over the plain runs' and the ratio of the two builds. The two builds' tasks must be identical.
-(b) one case (default ``codecontests_py/1003_f_abbreviation_11357``, whose long input walks 1e10 state
+(b) one case (default ``codecontests_py/816_d_karen_and_test_5164``, whose long input walks 6.4e9 state
     slots) built both ways against one ``execstate metrics`` measurement of its long input: the ratios.
 Measurements the builder remembers within the process are forgotten before each build.
 --smoke: two classic cases for (a) and ``classic/bisection`` for (b), one job.
@@ -107,7 +107,7 @@ def part_b(case: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--study", default="classic")
-    parser.add_argument("--case", default="codecontests_py/1003_f_abbreviation_11357")
+    parser.add_argument("--case", default="codecontests_py/816_d_karen_and_test_5164")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--smoke", action="store_true", help="two classic cases for (a), classic/bisection for (b)")
     args = parser.parse_args()

@@ -107,6 +107,7 @@ Check = Literal[
     "measurement",
     "invariant",  # the case's [invariant] failed its audit or states an answer (SPEC 10.7, docs/pilot.md)
     "fresh",  # build --fresh: no fresh candidate within the bounds, or (--fresh-only) not refreshable
+    "budget",  # a measurement exceeded a counted budget (trace events, state slots, objects walked)
 ]
 
 Condition = Literal["baseline", "guided", "placebo"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder import build, load_spec
+from execstate.builder import BuildOptions, build, load_spec
 from execstate.construct import ConstructOptions, construct, construct_problem, read_pool
 from execstate.testing import tree_bytes
 
@@ -168,7 +168,13 @@ def test_vendor_copies_the_files_and_builds_the_same_tasks(tmp_path):
     construct(problems, tmp_path / "vendored", ConstructOptions(vendor=True), jobs=1)
     assert not (tmp_path / "vendored" / "study.toml").exists()
     folder = tmp_path / "vendored" / "sums"
-    assert sorted(p.name for p in folder.iterdir()) == ["case.toml", "construct.json", "long.txt", "main.py", "short.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "case.toml",
+        "construct.json",
+        "long.txt",
+        "main.py",
+        "short.txt",
+    ]
     assert (folder / "main.py").read_bytes() == (tmp_path / "pool" / "sums" / "main.py").read_bytes()
     shutil.move(folder, tmp_path / "moved")  # self-contained: it builds wherever it goes
     named, vendored = build([tmp_path / "named"]), build([tmp_path / "moved"])
@@ -257,3 +263,29 @@ def test_branch_preserving_pairs_are_recorded_and_preferred_when_asked(tmp_path)
     a, b = (load_spec(tmp_path / out / "abs" / "case.toml").provenance for out in ("plain", "preferred"))
     assert a["long_input"] == "tests/3.in" and a["branch_preserving"] is False  # the negatives take `total -= x`
     assert b["long_input"] == "tests/2.in" and b["branch_preserving"] is True
+
+
+def test_a_long_input_whose_predicted_state_cost_is_over_the_budget_is_passed_over_unwalked(tmp_path):
+    """The sampled walk's estimate decides, not a full measurement: tests/3.in (400 numbers, a state walk of
+    about a million slots) is over a state budget of 100,000, so the next largest input is the long one."""
+    _problem(tmp_path / "pool", "sums", [3, 40, 400, 2, 4000])
+    (problem,) = read_pool(tmp_path / "pool")
+    opts = ConstructOptions(study="mine", max_trace=50_000, build=BuildOptions(state_budget=100_000))
+    outcome = construct_problem(problem, tmp_path / "specs", opts)
+    assert outcome.check is None, outcome.reason
+    record = json.loads((tmp_path / "specs" / "sums" / "construct.json").read_text())
+    by_input = {row["input"]: row for row in record["inputs"]}
+    over = by_input["tests/3.in"]
+    # the sampled walk stopped at 1/127 of the budget: the estimate is over it, whatever the rest would add
+    assert over["lost"] == "predicted over the state budget of 100000 (a walk of every 127th observation, times 127)"
+    assert "repeated" not in over  # never measured three times, never walked in full
+    assert record["long"] == "tests/2.in"
+    assert by_input["tests/2.in"]["predicted_state_load"] <= 100_000
+    # the build then walks the chosen input in full, within the budget (a run this short is sampled only
+    # once or twice: the estimate's accuracy on long runs is tests/metrics/test_budget.py's)
+    result = build([tmp_path / "specs"], options=BuildOptions(state_budget=100_000))
+    assert result.exclusions == [] and len(result.tasks) == 4
+    # with the budget off, nothing is predicted and the largest input under the cap is long again
+    off = ConstructOptions(study="mine", max_trace=50_000, build=BuildOptions(state_budget=None, object_budget=None))
+    construct_problem(problem, tmp_path / "off", off)
+    assert json.loads((tmp_path / "off" / "sums" / "construct.json").read_text())["long"] == "tests/3.in"

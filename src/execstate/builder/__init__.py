@@ -6,7 +6,12 @@ from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, FRESH_CORPUS_COLUMNS, corpus, corpus_table, fresh_corpus
 from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._fresh import SEED_ENV, Fresh
-from execstate.builder._measurements import MeasurementStats, forget_measurements, measure_once
+from execstate.builder._measurements import (
+    MeasurementStats,
+    forget_measurements,
+    measure_once,
+    measure_once_predicted,
+)
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.builder._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
 from execstate.builder._study import STUDY_FILE, StudyRoot, find_study
@@ -49,6 +54,7 @@ __all__ = [
     "fresh_corpus",
     "load_spec",
     "measure_once",
+    "measure_once_predicted",
     "open_executor",
     "relative_name",
     "spec_toml",

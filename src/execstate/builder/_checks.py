@@ -98,7 +98,7 @@ def _trace_lengths(case: CaseContext, data: bytes, name: str, expected: bytes) -
     for repeat in range(3):
         m = measure_once(case.lang, case.source, data, None, state=False, repeat=repeat)
         if m.status != "ok" or m.trace_length is None:
-            raise Excluded("run", f"measuring the trace length on the {name} input: {m.status}; {m.detail}")
+            raise measurement_failed(m, f"measuring the trace length on the {name} input")
         check_measurement(
             m, expected, f"the clean program on the {name} input", "clean run", measured_output_note(case)
         )
@@ -238,6 +238,20 @@ def check_measurement(m: Measurement, expected: bytes, what: str, run: str, note
         )
 
 
+BUDGET_FIX = (
+    "Fix: if the case should be measured that far, raise the budget (build/construct --trace-budget, "
+    "--state-budget, --object-budget; BuildOptions.trace_budget, state_budget, object_budget)"
+)
+
+
+def measurement_failed(m: Measurement, what: str) -> Excluded:
+    """The exclusion of a measurement that is not ok: ``budget`` when a counted budget stopped it (the same on
+    every machine; the reason names the budget and its value), else ``run`` with the status and detail."""
+    if m.status == "budget":
+        return Excluded("budget", f"{what}: {m.detail}. {BUDGET_FIX}")
+    return Excluded("run", f"{what}: {m.status}; {m.detail}")
+
+
 def measured_output_note(case: CaseContext) -> str:
     """What the case's language says about a measured build printing otherwise than the runs (an adapter's
     optional ``measured_output_note(source)``, e.g. C++ names a ``#pragma GCC optimize``); empty if nothing."""
@@ -270,4 +284,5 @@ __all__ = [
     "check_trace_order",
     "clip",
     "measured_output_note",
+    "measurement_failed",
 ]

@@ -11,8 +11,8 @@ are the same every time, so the second try takes them from here and measures
 only its own checkpoints. Construct's own trace measurement of an input is the
 builder's first one of it.
 
-Only successful measurements are kept (a timeout may not recur on a quieter
-machine), and ``repeat`` keeps the builder's repeated measurements of one input
+Only successful measurements and those stopped at a counted budget are kept (a
+timeout may not recur on a quieter machine), and ``repeat`` keeps the builder's repeated measurements of one input
 (the trace-order check's three) distinct: each is still a run of its own the
 first time. The table lives in the process (a pool worker keeps its own) and
 holds at most ``MAX_ENTRIES`` measurements, least recently used first out.
@@ -23,9 +23,10 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from execstate.languages import CheckpointMeasuring, Endpoint, Language
+from execstate.languages import CheckpointMeasuring, Endpoint, Language, StatePredicting
 from execstate.metrics import Measurement
 
 MAX_ENTRIES = 128
@@ -43,8 +44,9 @@ class MeasurementStats:
 _TABLE: OrderedDict[str, Measurement] = OrderedDict()
 _RUNS: OrderedDict[str, tuple[Measurement, tuple[Measurement, ...]] | None] = OrderedDict()
 _OUT_OF_CPU: OrderedDict[str, Measurement] = OrderedDict()
-"""One-run measurements that ran out of CPU time, by program and input (any checkpoints): CPU time does
-not depend on the machine's load, and every copy does at least the clean program's work to its end."""
+"""One-run measurements over a budget or out of CPU time, by program and input (any checkpoints): the
+copies count the clean program's events and state, CPU time does not depend on the machine's load, and
+every copy does at least the clean program's work to its end."""
 _LOCK = threading.Lock()  # builds on threads share the table; the measurement itself runs unlocked
 STATS = MeasurementStats()
 
@@ -66,16 +68,28 @@ def measure_once(
 ) -> Measurement:
     """``lang.measure(source, stdin, endpoint, state=state)``, run only if this process has not run it yet."""
     key = measurement_key(lang, source, stdin, endpoint, state, repeat)
+    return _once(key, lambda: lang.measure(source, stdin, endpoint, state=state))
+
+
+def measure_once_predicted(lang: StatePredicting, source: str, stdin: bytes, stride: int) -> Measurement:
+    """``lang.predict_state(source, stdin, stride)``, run only if this process has not run it yet."""
+    key = measurement_key(lang, source, stdin, None, True, 0) + f"predict/{stride}"
+    return _once(key, lambda: lang.predict_state(source, stdin, stride))
+
+
+def _once(key: str, run: Callable[[], Measurement]) -> Measurement:
+    """The table's measurement under ``key``, else ``run()``'s, kept when it measured or stopped at a budget (a
+    count: the same on every run); a limit reached or a failure is not kept (it may not recur)."""
     with _LOCK:
         found = _TABLE.get(key)
         if found is not None:
             _TABLE.move_to_end(key)
             STATS.hits += 1
             return found
-    m = lang.measure(source, stdin, endpoint, state=state)
+    m = run()
     with _LOCK:
         STATS.runs += 1
-        if m.ok:
+        if m.ok or m.status == "budget":
             _TABLE[key] = m
             while len(_TABLE) > MAX_ENTRIES:
                 _TABLE.popitem(last=False)
@@ -108,7 +122,7 @@ def measure_checkpoints_once(
     got = lang.measure_checkpoints(source, stdin, endpoints)
     with _LOCK:
         STATS.runs += 1
-        if got is not None and got[0].status == "timeout" and "CPU limit" in got[0].detail:
+        if got is not None and _spent(got[0]):
             _OUT_OF_CPU[program] = got[0]
             while len(_OUT_OF_CPU) > MAX_ENTRIES:
                 _OUT_OF_CPU.popitem(last=False)
@@ -124,6 +138,12 @@ def measure_checkpoints_once(
             while len(_TABLE) > MAX_ENTRIES:
                 _TABLE.popitem(last=False)
     return got
+
+
+def _spent(m: Measurement) -> bool:
+    """A run that every copy of the program on this input repeats: over a counted budget (the copies count
+    the clean program's events and state), or out of CPU time."""
+    return m.status == "budget" or (m.status == "timeout" and "CPU limit" in m.detail)
 
 
 def forget_measurements() -> None:
@@ -142,5 +162,6 @@ __all__ = [
     "forget_measurements",
     "measure_checkpoints_once",
     "measure_once",
+    "measure_once_predicted",
     "measurement_key",
 ]

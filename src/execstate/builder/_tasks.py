@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from execstate.builder._checks import Excluded, check_measurement, measured_output_note
+from execstate.builder._checks import check_measurement, measured_output_note, measurement_failed
 from execstate.builder._context import CaseContext
 from execstate.builder._measurements import measure_once
 from execstate.builder._plan import PlanRow
@@ -31,7 +31,7 @@ def _measured(case: CaseContext, row: PlanRow, together: Measurement | None) -> 
     checked to count the run the task shows."""
     m = together or measure_once(case.lang, case.source, row.stdin, row.endpoint, state=True)
     if m.status != "ok":
-        raise Excluded("run", f"measuring metrics of {row.arm}{row.suffix}: {m.status}; {m.detail}")
+        raise measurement_failed(m, f"measuring metrics of {row.arm}{row.suffix}")
     expected = row.extra.get("output", row.oracle)  # the input arm's oracle is an input; its run prints meta.output
     inst = row.endpoint.inst
     if not (together is not None and inst is not None and not m.stdout):  # a snapshot prints nothing of its own:

@@ -61,11 +61,14 @@ def add_executor(p: argparse.ArgumentParser) -> None:
 
 def add_bounds(p: argparse.ArgumentParser) -> None:
     """The measurement and size options every command that builds shares (defaults: BuildOptions')."""
+    from execstate.languages import BuildOptions, cli_options  # the registry only: no adapter is imported
+
     p.add_argument(
         "--measure-factor",
         type=float,
-        default=6.0,
-        help="a measurement's CPU limit as a multiple of --timeout (default 6; its wall clock is 3x that)",
+        default=BuildOptions.measure_factor,
+        help=f"a measurement's CPU limit as a multiple of --timeout (default {BuildOptions.measure_factor:g}; its "
+        "wall clock is 3x that): a safety net; the counted budgets below decide",
     )
     p.add_argument(
         "--max-input-bytes",
@@ -79,10 +82,34 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
         default=100_000,
         help="longest checkpoint line of a state arm, bytes (default 100000); longer: excluded",
     )
-    from execstate.languages import cli_options  # the registry only: no adapter is imported
-
+    budgets = (
+        ("--trace-budget", BuildOptions.trace_budget, "instruction events (C++: line executions)"),
+        ("--state-budget", BuildOptions.state_budget, "state slots walked, summed over the run"),
+        ("--object-budget", BuildOptions.object_budget, "containers and instances walked, summed over the run"),
+    )
+    for flag, default, what in budgets:
+        p.add_argument(
+            flag,
+            type=_budget,
+            default=default,
+            help=f"counted budget of one measurement: {what} (default {default}; 'none': no budget); a measurement "
+            "over it stops there and excludes the case (check budget), the same on every machine",
+        )
     for option in cli_options():  # each language's own options (the C++ compiler and flags, ...)
         p.add_argument(option.flag, default=option.default, help=option.help)
+
+
+def _budget(text: str) -> int | None:
+    """A budget on the command line: a positive integer (underscores allowed), or ``none``."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count (give e.g. 20000000, or none)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a budget must be positive (or none)")
+    return value
 
 
 def bounds(args: argparse.Namespace) -> dict[str, Any]:
@@ -93,6 +120,9 @@ def bounds(args: argparse.Namespace) -> dict[str, Any]:
         "measure_factor": args.measure_factor,
         "max_input_bytes": args.max_input_bytes,
         "max_checkpoint_bytes": args.max_checkpoint_bytes,
+        "trace_budget": args.trace_budget,
+        "state_budget": args.state_budget,
+        "object_budget": args.object_budget,
         "language_options": options_from_cli({o.dest: getattr(args, o.dest) for o in cli_options()}),
     }
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from execstate.builder import BuildOptions, Excluded, build_case, load_spec, measure_once
+from execstate.builder import BuildOptions, Excluded, build_case, load_spec, measure_once, measure_once_predicted
 from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
@@ -59,12 +59,22 @@ from execstate.construct._synthesize import (
 from execstate.environments import EnvironmentSpec, EnvironmentUnavailable
 from execstate.errors import SpecProblem, clip_text, one_line, remove_tree
 from execstate.grade import answer_matches
-from execstate.languages import Candidate, ConstructLanguage, Language, construct_language, make_language
+from execstate.languages import (
+    Candidate,
+    ConstructLanguage,
+    Language,
+    StatePredicting,
+    construct_language,
+    make_language,
+)
 from execstate.metrics import Measurement
 from execstate.studies import default_grading_rule
 from execstate.values import json_text, json_value, recorded
 
 GENERATOR_SEED = 1
+PREDICT_STRIDE = 127
+"""The sampled walk that predicts a long input's state cost walks every this-many-th observation (a prime:
+a loop body's period rarely aliases with it); its estimate is within about 1% on the built-in pools."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,9 @@ class _Work:
             )
         if problem.limits.memory_mb is not None:
             limits = replace(limits, memory_mb=max(limits.memory_mb, problem.limits.memory_mb))
-        self.build_opts = replace(opts.build, limits=limits)
+        # a measurement stops at the first event past max_trace: an input over the cap costs no more than the cap
+        cap = opts.max_trace if opts.build.trace_budget is None else min(opts.build.trace_budget, opts.max_trace)
+        self.build_opts = replace(opts.build, limits=limits, trace_budget=cap)
         lang = construct_language(problem.language, self.build_opts)
         if lang is None:
             raise Excluded("spec", f"language {problem.language!r} cannot propose checkpoints (no ConstructLanguage)")
@@ -151,6 +163,8 @@ class _Work:
         self._phase: tuple[str, float] | None = None
         self.untraced = ""
         """Why the last ``trace`` that returned None could not measure (``untraced_reason``)."""
+        self.over_cap = False
+        """Whether the last ``trace`` that returned None stopped past ``max_trace`` (its trace budget)."""
 
     def phase(self, name: str | None) -> None:
         """Charge the time since the last call to the phase then named; start ``name``."""
@@ -162,11 +176,51 @@ class _Work:
     def run(self, source: str, data: bytes):
         return self.lang.run(source, data, self.tmp)
 
+    def predicted_over(self, row: dict[str, Any]) -> str | None:
+        """Why walking the state of ``row``'s input in full would exceed a budget, predicted from a sampled walk
+        (``StatePredicting``; once per input), or None. The row records the estimate (``predicted_state_load``,
+        ``predicted_state_objects``): the full measurement of a long input it lets through may still stop at a
+        budget (costing at most that budget), and then a smaller long input is tried (``retry_long``)."""
+        budget = self.build_opts.budget()
+        if not isinstance(self.lang, StatePredicting) or (budget.state_slots is None and budget.state_objects is None):
+            return None
+        if "predicted" not in row:
+            m = measure_once_predicted(self.lang, self.source, row["data"], PREDICT_STRIDE)
+            row["predicted"] = m
+            if m.ok:
+                row["predicted_state_load"] = (m.state_load or 0) * PREDICT_STRIDE
+                row["predicted_state_objects"] = (m.state_objects or 0) * PREDICT_STRIDE
+        m = row["predicted"]
+        sampled = f"a walk of every {PREDICT_STRIDE}th observation, times {PREDICT_STRIDE}"
+        if m.status == "budget":  # the sampled walk stopped at 1/PREDICT_STRIDE of a budget
+            if "instruction events" in m.detail:
+                return f"over the trace budget: {m.detail}"
+            if "containers and instances" in m.detail:
+                return f"predicted over the state-object budget of {budget.state_objects} ({sampled})"
+            return f"predicted over the state budget of {budget.state_slots} ({sampled})"
+        if not m.ok:
+            return None  # the full measurement says what fails, as it would without a prediction
+        if budget.state_slots is not None and row["predicted_state_load"] > budget.state_slots:
+            return (
+                f"predicted state load {row['predicted_state_load']} ({sampled}) is over the state budget of "
+                f"{budget.state_slots}"
+            )
+        if budget.state_objects is not None and row["predicted_state_objects"] > budget.state_objects:
+            return (
+                f"predicted {row['predicted_state_objects']} containers and instances walked ({sampled}) is over "
+                f"the state-object budget of {budget.state_objects}"
+            )
+        return None
+
     def trace(self, data: bytes) -> int | None:
         m = measure_once(self.lang, self.source, data, None, state=False)
         if m.status == "ok":
             return m.trace_length
-        self.untraced = untraced_reason(m)
+        self.over_cap = m.status == "budget" and "over the trace budget" in m.detail
+        if self.over_cap:
+            self.untraced = f"trace over max_trace ({self.opts.max_trace}): its measurement stopped past the cap"
+        else:
+            self.untraced = untraced_reason(m)
         return None
 
 
@@ -253,6 +307,7 @@ def _measure_all(work: _Work, rows: list[dict[str, Any]]) -> None:
         trace = work.trace(row["data"])
         if trace is None:
             row["rejected"] = work.untraced
+            over += work.over_cap
             continue
         row["trace"] = trace
         if trace > work.opts.max_trace:
@@ -327,6 +382,10 @@ def _choose_inputs(work: _Work, rows: list[dict[str, Any]]) -> tuple[dict[str, A
     if work.opts.prefer_branch_preserving:
         longs.sort(key=lambda r: not _branch_preserving(work, short, r))
     for long in longs:
+        over = work.predicted_over(long)
+        if over is not None:
+            long["lost"] = over
+            continue
         shorts = [work.trace(short["data"]) for _ in range(3)]
         longs3 = [work.trace(long["data"]) for _ in range(3)]
         if None in shorts or None in longs3:
@@ -461,7 +520,7 @@ def _anchor(work: _Work, loop: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in ("data", "branches", "generator")} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("data", "branches", "generator", "predicted")} for r in rows]
 
 
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:

@@ -111,7 +111,8 @@ def retry_long(
     - On a test's (or the generator's) long input whose loops all failed the projection (no build
       check: that would fail again), a synthesized one: variables too long to show, or equal at
       both checkpoints, on one long input are often fine on another.
-    - On a synthesized long input whose measurement ran out of time, the largest synthesized one
+    - On a synthesized long input whose measurement exceeded a budget (its state cost was predicted
+      under it, wrongly) or ran out of time, the largest synthesized one
       at most half its trace that is still ``min_ratio`` times the short's: state measurement costs
       grow with the trace, and the cap says nothing of how big a program's state is.
 
@@ -124,7 +125,8 @@ def retry_long(
     loops = work.record.get("loops", [])
     if long.get("origin") == "synthesized":
         timeouts = work.record.get("timeout_pairs", [])
-        if check_ != "run" or "timeout" not in reason or len(timeouts) >= MAX_TIMEOUT_RETRIES:
+        spent = check_ == "budget" or (check_ == "run" and "timeout" in reason)
+        if not spent or len(timeouts) >= MAX_TIMEOUT_RETRIES:
             return None
         work.record["timeout_pairs"] = [*timeouts, {"long": long["input"], "check": check_, "loops": loops}]
         smaller = [

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from execstate.errors import UsageError
+from execstate.metrics import Budget
 from execstate.sandbox import Limits
 
 _Options = TypeVar("_Options")
@@ -18,28 +19,39 @@ class BuildOptions:
     (input generators, invariant audits) whatever the case's language, and runs and measures Python programs.
 
     Every run of a program, measurements included, gets ``limits``; a measurement's
-    CPU time is ``measure_factor`` times theirs (tracing is slower; 6 keeps the 20 s
-    runs / 120 s measurements of the defaults) and its wall clock three times that
-    (``measurement_limits``: load on the machine cannot time it out). An input (file or generator
-    output) longer than ``max_input_bytes``, or a state arm's checkpoint line longer
-    than ``max_checkpoint_bytes``, excludes the case (checks ``input-size``,
-    ``checkpoint-size``).
+    CPU time is ``measure_factor`` times theirs (10: 200 s of CPU to the 20 s runs of the defaults) and its
+    wall clock three times that (``measurement_limits``). These clocks are only a safety net: what decides is
+    the counted budgets (``trace_budget``, ``state_budget``, ``object_budget``), reached far sooner. An input
+    (file or generator output) longer than ``max_input_bytes``, or a state arm's checkpoint line longer than
+    ``max_checkpoint_bytes``, excludes the case (checks ``input-size``, ``checkpoint-size``).
     """
 
     limits: Limits = field(default_factory=Limits)
     python: str = sys.executable
-    measure_factor: float = 6.0
+    measure_factor: float = 10.0
     max_input_bytes: int = 1_000_000
     max_checkpoint_bytes: int = 100_000
     language_options: tuple[object, ...] = ()
     """Options of particular languages, each an instance of the options type its adapter declares
     (``cpp.options.CppOptions(cxx=..., cxxflags=...)``); a language finds none here: its type's defaults."""
+    trace_budget: int | None = 20_000_000
+    """Counted budget of a measurement: instruction events (Python; C++: line executions). A measurement that
+    exceeds one stops there (status ``budget``) and excludes the case naming it, the same on every machine;
+    ``limits`` and ``measure_factor`` are only a safety net far above the budgets (docs/protocol.md)."""
+    state_budget: int | None = 10_000_000_000
+    """Counted budget of a measurement: state slots walked over the run (the sum ``state_load`` is)."""
+    object_budget: int | None = 200_000_000
+    """Counted budget of a measurement: containers and instances walked over the run (a state of many small
+    objects costs more to walk than ``state_budget`` shows)."""
     measure_arms_apart: bool = False
     """Measure every arm of a long input by its own run instead of one run for all of them (the reference
     the one-run measurement is checked against: the same numbers, only slower)."""
 
     def __post_init__(self) -> None:
-        for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes"):
+        budgets = ("trace_budget", "state_budget", "object_budget")
+        for name in ("measure_factor", "max_input_bytes", "max_checkpoint_bytes", *budgets):
+            if name in budgets and getattr(self, name) is None:
+                continue
             if not getattr(self, name) > 0:
                 raise UsageError(
                     f"BuildOptions.{name} must be positive, got {getattr(self, name)!r}. "
@@ -50,6 +62,10 @@ class BuildOptions:
             raise UsageError(
                 "BuildOptions.language_options holds two options of one type. Fix: give each language's options once"
             )
+
+    def budget(self) -> Budget:
+        """The counted budgets of every measurement of the build."""
+        return Budget(self.trace_budget, self.state_budget, self.object_budget)
 
     def options(self, kind: type[_Options]) -> _Options:
         """The ``kind`` instance of ``language_options``, else ``kind()`` (an adapter asks for its own type)."""

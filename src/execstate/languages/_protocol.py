@@ -171,6 +171,16 @@ class CheckpointMeasuring(Language, Protocol):
         """
 
 
+@runtime_checkable
+class StatePredicting(Language, Protocol):
+    """A language that predicts what walking a run's state will cost before it is walked in full."""
+
+    def predict_state(self, source: str, stdin: bytes, stride: int) -> Measurement:
+        """The clean run measured with a sampled walk: the state at every ``stride``-th observation only (a fixed
+        stride: the same numbers on every machine). Its ``state_load`` and ``state_objects`` times ``stride``
+        estimate the full walk's; it stops (status ``budget``) once that estimate is over a budget."""
+
+
 STATE_FAILED = "!"
 """What a states copy prints after a label whose projection fails there (unbound, refused): no state."""
 

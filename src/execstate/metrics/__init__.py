@@ -2,7 +2,7 @@
 
 from execstate.metrics._ast import parse_python
 from execstate.metrics._cyclomatic import cyclomatic
-from execstate.metrics._measure import Measurement, Snapshots, measure, python_version
+from execstate.metrics._measure import Budget, Measurement, Snapshots, measure, python_version
 from execstate.metrics._report import metrics_report
 from execstate.metrics._screen import screen_trace_lengths
 from execstate.metrics.cpp import (
@@ -19,6 +19,7 @@ from execstate.metrics.cpp import (
 )
 
 __all__ = [
+    "Budget",
     "CompileFailure",
     "Compiled",
     "Compiler",

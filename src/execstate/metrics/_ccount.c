@@ -18,6 +18,20 @@ static long long counted = 0;
 static PyObject *classify = NULL;      /* callable(code) -> bytes | None */
 static PyObject *line_callback = NULL; /* callable(frame) | None (3.11 only) */
 static PyObject *disable = NULL;       /* sys.monitoring.DISABLE (3.12+) */
+static long long trace_budget = -1;    /* counted events allowed; -1: no budget */
+static PyObject *over_budget = NULL;   /* callable() run once when the budget is exceeded (it ends the run) */
+
+/* Count one event; past the budget, call over_budget (which does not return unless it fails). */
+static int count_one(void)
+{
+    counted++;
+    if (trace_budget >= 0 && counted > trace_budget && over_budget != NULL && over_budget != Py_None) {
+        PyObject *res = PyObject_CallNoArgs(over_budget);
+        if (res == NULL) return -1;
+        Py_DECREF(res);
+    }
+    return 0;
+}
 
 /* --- code object -> table, keyed by pointer (hashing a code object is slow) --- */
 typedef struct { PyObject *code; PyObject *table; } Slot;
@@ -95,7 +109,7 @@ static PyObject *on_instruction(PyObject *self, PyObject *const *args, Py_ssize_
     Py_ssize_t offset = PyLong_AsSsize_t(args[1]);
     if (offset == -1 && PyErr_Occurred()) return NULL;
     if (!is_counted(table, offset)) return Py_NewRef(disable);
-    counted++;
+    if (count_one() < 0) return NULL;
     Py_RETURN_NONE;
 }
 #else
@@ -111,7 +125,7 @@ static int tracer(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
     if (what == PyTrace_CALL)
         return PyObject_SetAttrString((PyObject *)frame, "f_trace_opcodes", Py_True);
     if (what == PyTrace_OPCODE) {
-        if (is_counted(table, PyFrame_GetLasti(frame))) counted++;
+        if (is_counted(table, PyFrame_GetLasti(frame))) return count_one();
         return 0;
     }
     if (line_callback != NULL && line_callback != Py_None) {
@@ -453,6 +467,8 @@ static long long expand(PyObject *node, Stack *stack, int *error)
     return total;
 }
 
+static long long nodes_walked = 0; /* containers and instances expanded by every walk so far */
+
 /* walk(values) -> sum of sizes; containers/instances are walked once per call. */
 static PyObject *walk(PyObject *self, PyObject *values)
 {
@@ -468,6 +484,7 @@ static PyObject *walk(PyObject *self, PyObject *values)
     long long total = enter_all_iter(PyObject_GetIter(values), &stack, &error);
     while (!error && stack.size > 0) {
         PyObject *node = stack.items[--stack.size];
+        nodes_walked++;
         total += expand(node, &stack, &error);
         Py_DECREF(node);
     }
@@ -498,11 +515,14 @@ static PyObject *configure_walker(PyObject *self, PyObject *args)
 
 static PyObject *configure(PyObject *self, PyObject *args)
 {
-    PyObject *cls, *line, *dis;
-    if (!PyArg_ParseTuple(args, "OOO", &cls, &line, &dis)) return NULL;
+    PyObject *cls, *line, *dis, *over = Py_None;
+    long long budget = -1;
+    if (!PyArg_ParseTuple(args, "OOO|LO", &cls, &line, &dis, &budget, &over)) return NULL;
     Py_XSETREF(classify, Py_NewRef(cls));
     Py_XSETREF(line_callback, Py_NewRef(line));
     Py_XSETREF(disable, Py_NewRef(dis));
+    Py_XSETREF(over_budget, Py_NewRef(over));
+    trace_budget = budget;
     Py_RETURN_NONE;
 }
 
@@ -511,9 +531,15 @@ static PyObject *count(PyObject *self, PyObject *unused)
     return PyLong_FromLongLong(counted);
 }
 
+static PyObject *walked(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(nodes_walked);
+}
+
 static PyMethodDef methods[] = {
-    {"configure", configure, METH_VARARGS, "configure(classify, line_callback, disable)"},
+    {"configure", configure, METH_VARARGS, "configure(classify, line_callback, disable, trace_budget=-1, over_budget=None)"},
     {"count", count, METH_NOARGS, "Instruction events counted so far."},
+    {"walked", walked, METH_NOARGS, "Containers and instances expanded by every walk so far."},
     {"walk", walk, METH_O, "walk(values) -> total state size of one observation."},
     {"configure_walker", configure_walker, METH_VARARGS, "configure_walker(deque, owned_class, attribute_values, instances_in_c=True): instances_in_c=False "
      "sends every instance through the two Python functions (the reference, for benchmarks and tests)"},

@@ -21,12 +21,30 @@ _TAIL_LINES = 6
 
 
 @dataclass(frozen=True)
+class Budget:
+    """Counted limits of one measurement: the run stops at the first event past one, on every machine the same
+    (status ``budget``), where a CPU or wall-clock limit would stop it at a point that depends on the machine."""
+
+    trace_events: int | None = None
+    """Instruction events of owned code (what ``trace_length`` counts); None: no budget."""
+    state_slots: int | None = None
+    """State slots walked (what ``state_load`` sums) over the whole run; None: no budget."""
+    state_objects: int | None = None
+    """Containers and instances walked over the whole run (one per object per observation): what a walk of
+    many small objects costs, which ``state_slots`` undercounts; None: no budget."""
+
+    def config(self) -> dict[str, int | None]:
+        return {"trace": self.trace_events, "state": self.state_slots, "objects": self.state_objects}
+
+
+@dataclass(frozen=True)
 class Measurement:
     """Metrics of one run; the three metrics are ``None`` unless ``status == "ok"``."""
 
     status: str
-    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``; ``inexact``: a
-    snapshot run refused before running (its copy cannot stand for the clean program)."""
+    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``; ``budget``: a
+    counted budget (``Budget``) was exceeded and the run stopped there; ``inexact``: a snapshot run refused
+    before running (its copy cannot stand for the clean program)."""
     detail: str
     """Why the status is not ``ok`` (e.g. the program's traceback tail); empty when ok."""
     trace_length: int | None
@@ -42,6 +60,9 @@ class Measurement:
     """The program's own standard output."""
     accelerated: bool = False
     """True when the probe's C extension counted the instructions (same numbers, faster)."""
+    state_objects: int | None = None
+    """Containers and instances the state walks expanded over the run (what ``Budget.state_objects`` counts);
+    ``None`` unless ok and measured with state."""
     snapshots: tuple[tuple[str, int, int | None, int | None], ...] = ()
     """``(label, trace_length, peak_state, state_load)`` at each checkpoint a measurement copy reached, in
     the order reached (``measure(..., snapshots=...)``); empty for any other measurement."""
@@ -73,6 +94,8 @@ def measure(
     library: Path | None = None,
     snapshots: Snapshots | None = None,
     max_str_digits: int | None = None,
+    budget: Budget | None = None,
+    state_stride: int = 1,
 ) -> Measurement:
     """Run ``source`` as ``__main__`` on ``stdin`` in a child and measure it; never raises for the program's faults.
 
@@ -96,6 +119,10 @@ def measure(
     metrics at each, and status ``inexact`` (nothing ran) says the copy cannot stand for the clean program.
     ``max_str_digits``: the child's limit on the digits of an int converted to or from text
     (``PYTHONINTMAXSTRDIGITS``; 0: none; None: the interpreter's default).
+    ``budget``: counted limits; the run stops at the first event past one (status ``budget``, the detail
+    names the budget and its value), the same on every machine. ``state_stride`` > 1: a sampled walk, at
+    every ``state_stride``-th observation only (fixed, so deterministic): ``peak_state``, ``state_load`` and
+    ``state_objects`` then cover those observations, and times ``state_stride`` estimate the whole walk's.
     """
     return run_probe(
         PROBE,
@@ -111,6 +138,8 @@ def measure(
         library=library,
         snapshots=snapshots,
         max_str_digits=max_str_digits,
+        budget=budget,
+        state_stride=state_stride,
     )
 
 
@@ -156,6 +185,8 @@ def run_probe(
     library: Path | None = None,
     snapshots: Snapshots | None = None,
     max_str_digits: int | None = None,
+    budget: Budget | None = None,
+    state_stride: int = 1,
 ) -> Measurement:
     """``measure`` with an explicit probe script (the tests pass the reference probe).
 
@@ -168,6 +199,10 @@ def run_probe(
     options["accelerator_dir"] = accelerator_dir(interpreter) if accelerate else None
     if snapshots is not None:
         options |= snapshots.config()
+    if budget is not None:
+        options["budget"] = budget.config()
+    if state_stride > 1:
+        options["state_stride"] = state_stride
     # not TemporaryDirectory: its recursive clean-up fails on a program's 1,500-deep tree (RecursionError)
     with program_directory("execstate-metrics-") as tmp, ResultPipe() as pipe:
         config = _write_config(Path(tmp), source, options, pipe)
@@ -224,6 +259,8 @@ def _classify(result: SandboxResult, report: dict | None, problem: str, version:
         return failed(status, f"{problem}: {result.describe()}")
     if report["outcome"] == "inexact":
         return failed("inexact", report["detail"])
+    if report["outcome"] == "budget":
+        return failed("budget", report["detail"])
     if report["outcome"] == "syntax-error":
         return failed("error", f"the program does not compile under Python {version}: {report['detail'].strip()}")
     if report["outcome"] == "exception":
@@ -242,6 +279,7 @@ def _classify(result: SandboxResult, report: dict | None, problem: str, version:
         version,
         result.stdout,
         bool(report.get("accelerated")),
+        report.get("state_objects"),
         _snapshots(report.get("snapshots") or ""),
     )
 

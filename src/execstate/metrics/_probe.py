@@ -6,7 +6,11 @@ CONFIG.json holds ``source_path``, ``filename``, ``exclude_lines``,
 ``hidden_prefix``, ``state``, ``result_fd``, ``token``, ``launcher``
 (execstate's ``sandbox/_launch.py``, whose audit hook forbids creating processes) and
 optionally ``accelerate`` (default true: use the ``_ccount`` C extension when it
-was built for this interpreter). The probe reads CONFIG.json and deletes it
+was built for this interpreter), ``budget`` (``{"trace": N, "state": M, "objects": O}``,
+each None or a count: at the first event past one the run ends there with outcome
+``budget``, the same event on every machine) and ``state_stride`` (walk the state at
+every stride-th observation only: a sampled walk whose sums, times the stride,
+estimate the full walk's). The probe reads CONFIG.json and deletes it
 before the program runs. The program keeps the child's stdin/stdout; the result
 is one line, ``\n`` + ``token`` + space + a JSON object + ``\n``, written to the
 inherited descriptor ``result_fd`` (never to a file) at normal exit,
@@ -75,7 +79,17 @@ class Probe:
         self.filename = cfg["filename"]
         self.excluded = frozenset(cfg["exclude_lines"])
         self.accel = load_accelerator(cfg.get("accelerator_dir")) if cfg.get("accelerate", True) else None
-        self.walker = StateWalker(self.filename, cfg["hidden_prefix"], self.accel) if cfg["state"] else None
+        budget = cfg.get("budget") or {}
+        self.trace_budget = budget.get("trace")
+        self.walker = (
+            StateWalker(self.filename, cfg["hidden_prefix"], self.accel, budget, self.over_state)
+            if cfg["state"]
+            else None
+        )
+        self.stride = cfg.get("state_stride") or 1
+        self.lines = 0
+        self.on_over = None
+        """Called as ``on_over(what)`` when a budget is exceeded; ``main`` sets it to end the run there."""
         self.python_count = 0
         self.tables = {}
         self.snapshots = {}
@@ -84,6 +98,19 @@ class Probe:
         """Record the metrics as they are now under ``label`` (the first call with a label counts)."""
         if label not in self.snapshots:
             self.snapshots[label] = self.metrics_now()
+
+    def over_trace(self):
+        self.exceeded(
+            "trace",
+            "%d instruction events counted, over the trace budget of %d" % (self.metrics_now()[0], self.trace_budget),
+        )
+
+    def over_state(self, detail):
+        self.exceeded("state", detail)
+
+    def exceeded(self, what, detail):
+        if self.on_over is not None:
+            self.on_over(what, detail)
 
     def metrics_now(self):
         count = self.python_count + (self.accel.count() if self.accel is not None else 0)
@@ -113,6 +140,8 @@ class Probe:
         if table is None or not table[offset // 2]:
             return sys.monitoring.DISABLE
         self.python_count += 1
+        if self.trace_budget is not None and self.python_count > self.trace_budget:
+            self.over_trace()
 
     def global_trace(self, frame, event, arg):
         if frame.f_code.co_filename != self.filename:
@@ -125,19 +154,29 @@ class Probe:
         if event == "opcode":
             if self.table_of(frame.f_code)[frame.f_lasti // 2]:
                 self.python_count += 1
+                if self.trace_budget is not None and self.python_count > self.trace_budget:
+                    self.over_trace()
         elif event == "line":
             self.on_line(frame)
         return self.local_trace
 
     def on_line(self, frame):
         if self.walker is not None and frame.f_lineno not in self.excluded:
+            if self.stride > 1:  # a sampled walk: every stride-th observation only
+                self.lines += 1
+                if self.lines % self.stride:
+                    return
             self.walker.observe(frame)
 
     # --- installation -------------------------------------------------------
     def start(self):
         if self.accel is not None:
             self.accel.configure(
-                self.classify, self.on_line if self.walker else None, sys.monitoring.DISABLE if MONITORING else None
+                self.classify,
+                self.on_line if self.walker else None,
+                sys.monitoring.DISABLE if MONITORING else None,
+                -1 if self.trace_budget is None else self.trace_budget,
+                self.over_trace,
             )
         if MONITORING:
             self.start_monitoring()
@@ -174,6 +213,7 @@ class Probe:
     def result(self):
         count, peak, load = self.metrics_now()
         result = {"trace_length": count, "peak_state": peak, "state_load": load, "accelerated": self.accel is not None}
+        result["state_objects"] = self.walker.walked() if self.walker is not None else None
         if self.snapshots:
             result["snapshots"] = ";".join(
                 "%s=%s" % (label, ",".join("-" if v is None else "%d" % v for v in values))
@@ -185,16 +225,23 @@ class Probe:
 class StateWalker:
     """|S_t| per observation: every root once, each container or instance walked once."""
 
-    def __init__(self, filename, hidden_prefix, accel=None):
+    def __init__(self, filename, hidden_prefix, accel=None, budget=None, over=None):
         self.filename = filename
         self.hidden = hidden_prefix or None
         self.peak = 0
         self.load = 0
+        budget = budget or {}
+        self.slot_budget = budget.get("state")
+        self.object_budget = budget.get("objects")
+        self.over = over
         if accel is not None:
             accel.configure_walker(collections.deque, owned_class, attribute_values)
             self.walk = accel.walk
+            self.walked = accel.walked
         else:
-            self.walk = lambda values: walk(values, set())
+            expanded = [0]
+            self.walk = lambda values: walk(values, set(), expanded)
+            self.walked = lambda: expanded[0]
 
     def observe(self, frame):
         values = []
@@ -208,6 +255,15 @@ class StateWalker:
         if total > self.peak:
             self.peak = total
         self.load += total
+        if self.over is None:
+            return
+        if self.slot_budget is not None and self.load > self.slot_budget:
+            self.over("%d state slots walked, over the state budget of %d" % (self.load, self.slot_budget))
+        elif self.object_budget is not None and self.walked() > self.object_budget:
+            self.over(
+                "%d containers and instances walked, over the state-object budget of %d"
+                % (self.walked(), self.object_budget)
+            )
 
     def namespaces(self, frame):
         found, ids = [], set()
@@ -236,8 +292,9 @@ class StateWalker:
         return self.hidden is not None and name.startswith(self.hidden)
 
 
-def walk(values, seen):
-    """Sum of sizes of ``values``; containers and instances already in ``seen`` add 0."""
+def walk(values, seen, expanded=None):
+    """Sum of sizes of ``values``; containers and instances already in ``seen`` add 0. ``expanded[0]``, when
+    given, grows by the containers and instances walked (the C walker's ``walked()``)."""
     exact = EXACT_SCALARS
     total = 0
     pending = []
@@ -245,6 +302,8 @@ def walk(values, seen):
         total += _enter(value, seen, pending)
     while pending:
         node = pending.pop()
+        if expanded is not None:
+            expanded[0] += 1
         kind = type(node)
         if issubclass(kind, dict):
             groups = (dict.keys(node), dict.values(node))
@@ -550,6 +609,14 @@ def main(probe_class=Probe):
         real_exit(status)
 
     os._exit = checkpoint_exit
+
+    def over_budget(what, detail):
+        """A budget is exceeded: the run ends here, at the same event on every machine."""
+        probe.stop()
+        channel.write(probe.result(), "budget", 0, detail)
+        real_exit(0)
+
+    probe.on_over = over_budget
     if launcher is not None:
         launcher.confine()
     outcome, status, detail = "exit", 0, ""

@@ -34,7 +34,7 @@ from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
 from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
 from execstate.languages.cpp.syntax import check_variables_cpp, expand_loop_macros, resolve_loop_cpp
-from execstate.metrics import Measurement
+from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
     Compiler,
@@ -59,7 +59,7 @@ class CppLanguage:
     """C++20 programs compiled by ``compiler`` (default: the machine's ``g++``), run and measured in the sandbox."""
 
     limits: Limits = field(default_factory=Limits)
-    measure_factor: float = 6.0
+    measure_factor: float = 10.0
     compiler: Compiler = field(default_factory=Compiler)
     name: str = "cpp"
     toolchain_key: str = "compiler"
@@ -67,11 +67,14 @@ class CppLanguage:
     variations: tuple[Variation, ...] = _RUNS
     include_dirs: tuple[Path, ...] = ()
     """A declared environment's include directories (``g++ -I``), after the emitter's."""
+    budget: Budget = field(default_factory=Budget)
+    """Counted budgets (``BuildOptions.budget``): gcov's counts come only at the end of a run, so a C++
+    measurement over a budget is not stopped early; it is judged over the budget the same on every machine."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions) -> CppLanguage:
         """The adapter of a build with ``opts`` (its ``CppOptions``: compiler and flags)."""
-        return cls(opts.limits, opts.measure_factor, opts.options(CppOptions).compiler())
+        return cls(opts.limits, opts.measure_factor, opts.options(CppOptions).compiler(), budget=opts.budget())
 
     @property
     def _includes(self) -> tuple[Path, ...]:
@@ -130,6 +133,9 @@ class CppLanguage:
             include_dirs=self._includes,
             first_header=HEADER_PATH,
         )
+        over = self._over_budget(m.trace_length, None) if m.status == "ok" else None
+        if over is not None:
+            return Measurement("budget", over, None, None, None, m.compiler, m.stdout)
         if m.status != "ok" or not state:
             return Measurement(m.status, m.detail, m.trace_length, None, None, m.compiler, m.stdout)
         if endpoint is None:
@@ -137,7 +143,19 @@ class CppLanguage:
         peak_load, problem = self._state(source, endpoint, stdin, limits)
         if peak_load is None:
             return Measurement("error", problem, None, None, None, m.compiler, m.stdout)
+        over = self._over_budget(None, peak_load[1])
+        if over is not None:
+            return Measurement("budget", over, None, None, None, m.compiler, m.stdout)
         return Measurement("ok", "", m.trace_length, peak_load[0], peak_load[1], m.compiler, m.stdout)
+
+    def _over_budget(self, trace: int | None, load: int | None) -> str | None:
+        """What a finished measurement exceeded of ``budget`` (the probe's wording), or None."""
+        b = self.budget
+        if trace is not None and b.trace_events is not None and trace > b.trace_events:
+            return f"{trace} line executions counted, over the trace budget of {b.trace_events}"
+        if load is not None and b.state_slots is not None and load > b.state_slots:
+            return f"{load} state slots walked, over the state budget of {b.state_slots}"
+        return None
 
     def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""

@@ -40,7 +40,7 @@ from execstate.languages.python.instrument import (
     resolve_loop,
     states_copy,
 )
-from execstate.metrics import Measurement, Snapshots, cyclomatic, measure
+from execstate.metrics import Budget, Measurement, Snapshots, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class PythonLanguage:
 
     limits: Limits = Limits()  # noqa: RUF009 (Limits is frozen: one shared default is safe)
     python: str = sys.executable
-    measure_factor: float = 6.0
+    measure_factor: float = 10.0
     filename: str = "main.py"
     name: str = "python"
     toolchain_key: str = "python"
@@ -75,11 +75,13 @@ class PythonLanguage:
     """A declared environment's package folder, read-only on every run's ``sys.path`` (None: stdlib only)."""
     extra_env: tuple[tuple[str, str], ...] = ()
     """Environment variables added to every plain run (``run``): a fresh build's ``EXECSTATE_SEED`` for generators."""
+    budget: Budget = Budget()  # noqa: RUF009 (Budget is frozen: one shared default is safe)
+    """Counted budgets of every measurement (``BuildOptions.budget``); none by default."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions, filename: str = "main.py") -> PythonLanguage:
         """The adapter of a build with ``opts`` (its ``python``, limits, measure factor); programs are ``filename``."""
-        return cls(opts.limits, opts.python, opts.measure_factor, filename)
+        return cls(opts.limits, opts.python, opts.measure_factor, filename, budget=opts.budget())
 
     def locate_loop(self, source: str, loop: int | None, loop_text: str | None, variables: tuple[str, ...]) -> int:
         try:
@@ -177,6 +179,28 @@ class PythonLanguage:
             library=self.library,
             snapshots=snapshots,
             max_str_digits=max_str_digits,
+            budget=self.budget,
+        )
+
+    def predict_state(self, source: str, stdin: bytes, stride: int) -> Measurement:
+        """The clean run with a sampled walk (``StatePredicting``): each budget of the walk divided by ``stride``,
+        so the run stops as soon as its estimate is over the full budget."""
+        b = self.budget
+        scaled = replace(
+            b,
+            state_slots=None if b.state_slots is None else b.state_slots // stride,
+            state_objects=None if b.state_objects is None else b.state_objects // stride,
+        )
+        return measure(
+            source,
+            stdin,
+            filename=self.filename,
+            python=self.python,
+            state=True,
+            limits=self.measure_limits(),
+            library=self.library,
+            budget=scaled,
+            state_stride=stride,
         )
 
     def measure_checkpoints(
@@ -211,6 +235,8 @@ class PythonLanguage:
         if m.status == "inexact" and k is not None:  # the post test is what differs: measure post on its own
             keep = [i for i, e in enumerate(endpoints) if e.mode != "post"]
             m = self._snapshot_run(source, stdin, loop_line, None, inside, [copies[i] for i in keep])
+            if m.status == "inexact":  # the loop itself differs: every arm is measured on its own (no run wasted)
+                return None
             alone = {i: self.measure(source, stdin, e, state=True) for i, e in enumerate(endpoints) if i not in keep}
         if m.status == "inexact":
             return None
