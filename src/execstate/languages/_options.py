@@ -38,7 +38,7 @@ class BuildOptions:
     """Counted budget of a measurement: instruction events (Python; C++: line executions). A measurement that
     exceeds one stops there (status ``budget``) and excludes the case naming it, the same on every machine;
     ``limits`` and ``measure_factor`` are only a safety net far above the budgets (docs/protocol.md)."""
-    state_budget: int | None = 10_000_000_000
+    state_budget: int | None = 5_000_000_000
     """Counted budget of a measurement: state slots walked over the run (the sum ``state_load`` is)."""
     object_budget: int | None = 200_000_000
     """Counted budget of a measurement: containers and instances walked over the run (a state of many small
