@@ -39,7 +39,7 @@ from execstate.studies import STUDIES
 from execstate.testing import samples_only_pool, tree_bytes
 
 TARGET_PER_MINUTE = 20.0
-SAMPLES_BEFORE = (SAMPLES_BEFORE_S, SAMPLES_BEFORE_SPECS) = (1190.0, 36)
+SAMPLES_BEFORE = (1190.0, 36)
 """(c) before the counted budgets, this machine, idle (commit bdb5fbd, 2 workers): wall seconds, specs (666_a alone
 spent 729 s: synthesized inputs that ran out of the 120 s CPU limit one after another)."""
 

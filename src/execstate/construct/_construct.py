@@ -193,9 +193,9 @@ class _Work:
         m = row["predicted"]
         sampled = f"a walk of every {PREDICT_STRIDE}th observation, times {PREDICT_STRIDE}"
         if m.status == "budget":  # the sampled walk stopped at 1/PREDICT_STRIDE of a budget
-            if "instruction events" in m.detail:
+            if m.exceeded == "trace":
                 return f"over the trace budget: {m.detail}"
-            if "containers and instances" in m.detail:
+            if m.exceeded == "objects":
                 return f"predicted over the state-object budget of {budget.state_objects} ({sampled})"
             return f"predicted over the state budget of {budget.state_slots} ({sampled})"
         if not m.ok:
@@ -216,7 +216,7 @@ class _Work:
         m = measure_once(self.lang, self.source, data, None, state=False)
         if m.status == "ok":
             return m.trace_length
-        self.over_cap = m.status == "budget" and "over the trace budget" in m.detail
+        self.over_cap = m.status == "budget" and m.exceeded == "trace"
         if self.over_cap:
             self.untraced = f"trace over max_trace ({self.opts.max_trace}): its measurement stopped past the cap"
         else:

@@ -6,7 +6,7 @@ import functools
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,9 @@ class Measurement:
     snapshots: tuple[tuple[str, int, int | None, int | None], ...] = ()
     """``(label, trace_length, peak_state, state_load)`` at each checkpoint a measurement copy reached, in
     the order reached (``measure(..., snapshots=...)``); empty for any other measurement."""
+    exceeded: str | None = None
+    """With status ``budget``: which budget stopped the run (``trace``, ``state`` or ``objects``, as named by
+    ``Budget.config``); None otherwise."""
 
     def snapshot(self, label: str) -> Measurement | None:
         """The metrics as they were at the checkpoint ``label``, as a measurement of their own (None if never
@@ -260,7 +263,7 @@ def _classify(result: SandboxResult, report: dict | None, problem: str, version:
     if report["outcome"] == "inexact":
         return failed("inexact", report["detail"])
     if report["outcome"] == "budget":
-        return failed("budget", report["detail"])
+        return replace(failed("budget", report["detail"]), exceeded=report.get("exceeded"))
     if report["outcome"] == "syntax-error":
         return failed("error", f"the program does not compile under Python {version}: {report['detail'].strip()}")
     if report["outcome"] == "exception":

@@ -89,7 +89,8 @@ class Probe:
         self.stride = cfg.get("state_stride") or 1
         self.lines = 0
         self.on_over = None
-        """Called as ``on_over(what)`` when a budget is exceeded; ``main`` sets it to end the run there."""
+        """Called as ``on_over(what, detail)`` when the budget ``what`` (``trace``, ``state`` or ``objects``) is
+        exceeded; ``main`` sets it to end the run there."""
         self.python_count = 0
         self.tables = {}
         self.snapshots = {}
@@ -105,8 +106,8 @@ class Probe:
             "%d instruction events counted, over the trace budget of %d" % (self.metrics_now()[0], self.trace_budget),
         )
 
-    def over_state(self, detail):
-        self.exceeded("state", detail)
+    def over_state(self, what, detail):
+        self.exceeded(what, detail)
 
     def exceeded(self, what, detail):
         if self.on_over is not None:
@@ -258,11 +259,12 @@ class StateWalker:
         if self.over is None:
             return
         if self.slot_budget is not None and self.load > self.slot_budget:
-            self.over("%d state slots walked, over the state budget of %d" % (self.load, self.slot_budget))
+            self.over("state", "%d state slots walked, over the state budget of %d" % (self.load, self.slot_budget))
         elif self.object_budget is not None and self.walked() > self.object_budget:
             self.over(
+                "objects",
                 "%d containers and instances walked, over the state-object budget of %d"
-                % (self.walked(), self.object_budget)
+                % (self.walked(), self.object_budget),
             )
 
     def namespaces(self, frame):
@@ -392,7 +394,7 @@ class ResultChannel:
     puts another file on that number never sees the token.
     """
 
-    TEXT_KEYS = frozenset(("python", "outcome", "detail", "snapshots"))
+    TEXT_KEYS = frozenset(("python", "outcome", "detail", "snapshots", "exceeded"))
 
     def __init__(self, fd, token):
         self.fd, self.token = fd, token
@@ -613,7 +615,7 @@ def main(probe_class=Probe):
     def over_budget(what, detail):
         """A budget is exceeded: the run ends here, at the same event on every machine."""
         probe.stop()
-        channel.write(probe.result(), "budget", 0, detail)
+        channel.write({**probe.result(), "exceeded": what}, "budget", 0, detail)
         real_exit(0)
 
     probe.on_over = over_budget

@@ -39,6 +39,7 @@ from execstate.metrics.cpp import (
     CompileFailure,
     Compiler,
     CompilerMissing,
+    CppMeasurement,
     compile_cpp,
     cyclomatic_cpp,
     measure_cpp,
@@ -133,9 +134,9 @@ class CppLanguage:
             include_dirs=self._includes,
             first_header=HEADER_PATH,
         )
-        over = self._over_budget(m.trace_length, None) if m.status == "ok" else None
+        over = self._over_budget(m.trace_length, None, m) if m.status == "ok" else None
         if over is not None:
-            return Measurement("budget", over, None, None, None, m.compiler, m.stdout)
+            return over
         if m.status != "ok" or not state:
             return Measurement(m.status, m.detail, m.trace_length, None, None, m.compiler, m.stdout)
         if endpoint is None:
@@ -143,19 +144,21 @@ class CppLanguage:
         peak_load, problem = self._state(source, endpoint, stdin, limits)
         if peak_load is None:
             return Measurement("error", problem, None, None, None, m.compiler, m.stdout)
-        over = self._over_budget(None, peak_load[1])
+        over = self._over_budget(None, peak_load[1], m)
         if over is not None:
-            return Measurement("budget", over, None, None, None, m.compiler, m.stdout)
+            return over
         return Measurement("ok", "", m.trace_length, peak_load[0], peak_load[1], m.compiler, m.stdout)
 
-    def _over_budget(self, trace: int | None, load: int | None) -> str | None:
-        """What a finished measurement exceeded of ``budget`` (the probe's wording), or None."""
-        b = self.budget
+    def _over_budget(self, trace: int | None, load: int | None, m: CppMeasurement) -> Measurement | None:
+        """The ``budget`` measurement (the probe's wording) when a finished run exceeded ``budget``, or None."""
+        b, over = self.budget, None
         if trace is not None and b.trace_events is not None and trace > b.trace_events:
-            return f"{trace} line executions counted, over the trace budget of {b.trace_events}"
-        if load is not None and b.state_slots is not None and load > b.state_slots:
-            return f"{load} state slots walked, over the state budget of {b.state_slots}"
-        return None
+            over = ("trace", f"{trace} line executions counted, over the trace budget of {b.trace_events}")
+        elif load is not None and b.state_slots is not None and load > b.state_slots:
+            over = ("state", f"{load} state slots walked, over the state budget of {b.state_slots}")
+        if over is None:
+            return None
+        return Measurement("budget", over[1], None, None, None, m.compiler, m.stdout, exceeded=over[0])
 
     def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
