@@ -52,6 +52,8 @@ Arm = Literal[
     "function-output",  # CRUXEval-style: the value a function call returns
     "function-input",  # CRUXEval-I: a call of the function that returns a given value
     "short-trace-input",  # optional per case: a standard input on which the program prints the short output
+    "loop-trace",  # the projection at the top of each of the first iterations of the inside checkpoint's loop run
+    "line-count",  # how many times one marked line of the program runs on the short input
 ]
 ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
 """The four arms of a case, in the stable order tasks are written."""
@@ -64,8 +66,20 @@ PROGRAM_INPUT_ARM: Arm = "short-trace-input"
 the short input's output is right (grading rule ``program-input``); off for the paper's grid."""
 EXTRA_ARMS: tuple[Arm, ...] = (*FUNCTION_ARMS, PROGRAM_INPUT_ARM)
 """Arms tabulated after the paper's four, never in the paired analyses."""
+LOOP_TRACE_ARM: Arm = "loop-trace"
+"""The projection at the top of each of the first ``m`` iterations of the loop execution holding the inside
+checkpoint (the answer a JSON list of ``m`` objects; its grade records the longest correct prefix)."""
+LINE_COUNT_ARM: Arm = "line-count"
+"""How many times one marked line of the program's own code runs on the short input (an integer)."""
+FURTHER_ARMS: tuple[Arm, ...] = (LOOP_TRACE_ARM, LINE_COUNT_ARM)
+"""Arms a case emits only when asked (``arms = [...]``, ``--add-arms``): analysed in their own tables (step curve,
+line counts, coherence), never in the paper's (``paper_tasks`` leaves them out)."""
+CASE_ARMS: tuple[Arm, ...] = (*ARMS, *FURTHER_ARMS)
+"""The arms a case spec's ``arms`` may list, in the order a case's tasks are written."""
 
-GradingRule = Literal["json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call", "program-input"]
+GradingRule = Literal[
+    "json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call", "program-input", "integer"
+]
 GRADING_RULES: tuple[str, ...] = (
     "json-or-tokens",
     "int-alpha-tokens",
@@ -73,6 +87,7 @@ GRADING_RULES: tuple[str, ...] = (
     "python-literal",
     "python-call",
     "program-input",
+    "integer",
 )
 
 LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
@@ -261,8 +276,9 @@ def is_sweep(task: Task) -> bool:
 
 
 def paper_tasks(tasks: Iterable[Task]) -> list[Task]:
-    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras."""
-    return [t for t in tasks if not is_sweep(t)]
+    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras and the further
+    arms (``FURTHER_ARMS``: loop traces and line counts, analysed in their own tables)."""
+    return [t for t in tasks if not is_sweep(t) and t.arm not in FURTHER_ARMS]
 
 
 FRESH_SUFFIX = "~fresh"
@@ -365,6 +381,10 @@ class BuildManifest(Record):
     fresh: dict[str, Any] | None = None
     """A ``--fresh`` build's summary (None otherwise): ``commitment`` (``sha256:`` of the prefixed seed; the seed
     is never written), ``refreshed`` (fresh case ids), ``not_refreshable`` (published case id -> why)."""
+    not_posed: list[dict[str, str]] = Field(default_factory=list)
+    """Further arms an admitted case asked for but did not get (``{"case_id", "arm", "reason"}``, in build order):
+    a loop trace of fewer than 2 steps, a program with no line a line count may mark. Not exclusions: the case's
+    other tasks are built."""
 
 
 class Usage(Record):
@@ -504,6 +524,13 @@ class Grade(Record):
     literal arguments, or ``f`` raised, timed out or returned another value; for ``program-input``, the program
     failed or printed another output on the answered input. None otherwise; written only when set, so the
     grades of every other rule are the lines they were."""
+    steps: str | None = None
+    """A ``loop-trace`` grade: one character per step of the oracle's list, ``1`` where the answer's step at that
+    position has the oracle's values and ``0`` where it does not (missing, or the answer is not a JSON list:
+    all ``0``). None for every other arm and for ``no-response``; written only when set."""
+    prefix: int | None = None
+    """A ``loop-trace`` grade: the longest correct prefix, how many steps were right before the first wrong one
+    (the leading ``1`` s of ``steps``). None for every other arm; written only when set."""
 
     @field_validator("reason")
     @classmethod
@@ -511,10 +538,12 @@ class Grade(Record):
         return None if value is None else bounded_reason(value)
 
     def to_json_line(self) -> str:
-        """One canonical JSON line in declared field order, without ``reason`` when it is None."""
+        """One canonical JSON line in declared field order, without ``reason``, ``steps`` and ``prefix`` when
+        they are None (so the grades of every other arm and rule are the lines they were)."""
         data = self.model_dump(mode="json")
-        if data["reason"] is None:
-            del data["reason"]
+        for key in ("reason", "steps", "prefix"):
+            if data[key] is None:
+                del data[key]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -42,7 +42,7 @@ def case(cid, rule, oracle, response, status, answer=..., note="", generate=None
     return row
 
 
-J, T, B, P = "json-or-tokens", "int-alpha-tokens", "bytes", "python-literal"
+J, T, B, P, N = "json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "integer"
 
 CASES = [
     # --- json-or-tokens: final outputs -------------------------------------------------
@@ -185,6 +185,15 @@ CASES = [
     case("env-1mb-prose", J, "9\n", None, "correct-invalid", "9", generate="1mb-prose"),
     case("env-1mb-code", J, "9\n", None, "correct-invalid", "9", generate="1mb-code"),
     case("env-1mb-nested-garbage", J, "9\n", None, "wrong-invalid", None, generate="1mb-nested-garbage"),
+    # --- integer (a line count) ------------------------------------------------------------
+    case("int-exact", N, "17", env("17"), "correct-valid", "17"),
+    case("int-by-value", N, "17", env(" +017 "), "correct-valid", " +017 ", "an integer by value, spaces around"),
+    case("int-float", N, "17", env("17.0"), "wrong-valid", "17.0", "a count is an integer, not a float"),
+    case("int-words", N, "17", env("17 times"), "wrong-valid", "17 times", "only the number"),
+    case(
+        "int-json-number", N, "17", '{"output": 17}', "wrong-invalid", None, "the envelope holds a string, not a number"
+    ),
+    case("int-off-by-one", N, "17", env("16"), "wrong-valid", "16"),
     # --- int-alpha-tokens ----------------------------------------------------------------
     case("ia-exact", T, "YES\n-3 5\n", env("YES\n-3 5"), "correct-valid"),
     case("ia-punctuation", T, "YES\n-3 5\n", env("YES: -3, 5."), "correct-valid", note="punctuation separates"),

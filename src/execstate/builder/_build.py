@@ -23,6 +23,7 @@ from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
 from execstate.builder._executor import open_executor
 from execstate.builder._fresh import Fresh
+from execstate.builder._further import not_posed_of
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
@@ -120,6 +121,9 @@ def build(
         manifest = manifest.model_copy(update=make_language(name, options or BuildOptions()).build_meta())
     if fresh is not None:
         manifest = manifest.model_copy(update={"fresh": _fresh_summary(fresh, tasks, exclusions)})
+    not_posed = [n for cid in sorted(collect.not_posed) for n in collect.not_posed[cid]]
+    if not_posed:
+        manifest = manifest.model_copy(update={"not_posed": not_posed})
     return BuildResult(tasks, exclusions, manifest)
 
 
@@ -143,6 +147,7 @@ def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
             "cases_interrupted": [*a.cases_interrupted, *b.cases_interrupted],
             "cases_not_started": [*a.cases_not_started, *b.cases_not_started],
             "fresh": b.fresh,
+            "not_posed": sorted([*a.not_posed, *b.not_posed], key=lambda n: n["case_id"]),
         }
     )
     return BuildResult(tasks, exclusions, manifest)
@@ -202,6 +207,7 @@ class _Collector:
         self.partial, self.total, self.progress = partial, total, progress
         self.results: dict[str, list[Task]] = {}
         self.excluded: list[Exclusion] = []
+        self.not_posed: dict[str, list[dict[str, str]]] = {}
         self.done = 0
 
     def exclusions(self, exclusions: list[Exclusion]) -> None:
@@ -213,6 +219,7 @@ class _Collector:
             self.exclusions([out])
         else:
             self.results[spec.id] = out
+            self.not_posed[spec.id] = [n.record(out[0].case_id if out else spec.id) for n in not_posed_of(out)]
             self.partial.add("tasks.jsonl", out)
         self.done += 1
         if self.progress:

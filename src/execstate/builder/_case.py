@@ -26,6 +26,7 @@ from execstate.builder._checks import (
 )
 from execstate.builder._context import CaseContext
 from execstate.builder._fresh import Fresh, NoCandidate, NotRefreshable, choose_fresh
+from execstate.builder._further import CaseTasks, NotPosed, count_row, trace_row
 from execstate.builder._inputs import case_environment, locate_loop, read_source
 from execstate.builder._invariant import InvariantRefused, audit_invariant
 from execstate.builder._neighbours import inside_neighbours, post_neighbours
@@ -35,7 +36,7 @@ from execstate.builder._states import POST_WINDOW, CaseStates, state_oracle, swe
 from execstate.builder._tasks import make_tasks
 from execstate.errors import SpecError, SpecProblem, remove_tree
 from execstate.languages import BuildOptions, Endpoint, Instrumented, helper_language, make_language, source_lines
-from execstate.records import Exclusion, Task, fresh_twin
+from execstate.records import LINE_COUNT_ARM, LOOP_TRACE_ARM, Exclusion, Task, fresh_twin
 from execstate.sandbox import SandboxFault
 
 # Called through this module's names, so that tests (tests/builder) can replace them here.
@@ -195,8 +196,9 @@ def _admit_inputs(
     return _tasks(case, _Checked(loop_line, k, K, runs, traces, inst, oracles, states), fresh_meta, ids)
 
 
-def _tasks(case: CaseContext, checked: _Checked, fresh_meta: dict | None, ids: list[str]) -> list[Task]:
-    """The tasks of the checked case, in plan order, their ids made ``ids[-1]``'s."""
+def _tasks(case: CaseContext, checked: _Checked, fresh_meta: dict | None, ids: list[str]) -> CaseTasks:
+    """The tasks of the checked case, in plan order, their ids made ``ids[-1]``'s; the further arms it asked for
+    and did not get in ``not_posed``."""
     spec, c = case.spec, checked
     meta = _meta(case, c, fresh_meta)
     long = c.runs["long"][0]
@@ -206,15 +208,28 @@ def _tasks(case: CaseContext, checked: _Checked, fresh_meta: dict | None, ids: l
         "post": post_neighbours(probe, c.k, c.K, c.oracles["post"]),
     }
     clean = Endpoint(c.loop_line, spec.checkpoint.variables)
-    plan = arm_rows(case.source, clean, c.k, c.runs, c.inst, c.oracles, near)
+    arms = {*spec.arms, *case.opts.add_arms}
+    plan = [row for row in arm_rows(case.source, clean, c.k, c.runs, c.inst, c.oracles, near) if row.arm in arms]
     if spec.input_arm:
         short, short_out = c.runs["short"]
         plan.append(input_row(spec, case.source, short, short_out.decode("utf-8"), clean))
-    tasks = make_tasks(case, plan + sweep_rows(case, c.loop_line, c.K, long, c.oracles["inside"], c.states), meta)
-    if ids[-1] == spec.id:
-        return tasks
-    cut = len(spec.id)
-    return [t.model_copy(update={"case_id": ids[-1], "task_id": ids[-1] + t.task_id[cut:]}) for t in tasks]
+    plan += sweep_rows(case, c.loop_line, c.K, long, c.oracles["inside"], c.states)
+    not_posed: list[NotPosed] = []
+    for arm, make in (
+        (LOOP_TRACE_ARM, lambda: trace_row(case, c.loop_line, c.k, c.runs)),
+        (LINE_COUNT_ARM, lambda: count_row(case, c.loop_line, c.runs)),
+    ):
+        if arm in arms:
+            row = make()
+            if isinstance(row, NotPosed):
+                not_posed.append(row)
+            else:
+                plan.append(row)
+    tasks = make_tasks(case, plan, meta)
+    if ids[-1] != spec.id:
+        cut = len(spec.id)
+        tasks = [t.model_copy(update={"case_id": ids[-1], "task_id": ids[-1] + t.task_id[cut:]}) for t in tasks]
+    return CaseTasks(tasks, not_posed)
 
 
 def _meta(case: CaseContext, c: _Checked, fresh_meta: dict | None) -> dict[str, Any]:

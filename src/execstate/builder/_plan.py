@@ -43,12 +43,19 @@ class PlanRow:
     """Appended to the arm in the task id: empty, or ``@k<k>`` for a sweep's extra inside task."""
     extra: dict[str, Any] = field(default_factory=dict)
     """The row's own meta keys, which no prompt shows: ``neighbours`` (neighbour oracles), the input arm's
-    ``output`` and ``output_rule``, a sweep's ``k`` and ``sweep``; and ``shown_input``, the prompt's input
-    when it is not ``stdin`` (never written to meta: ``shown_meta``)."""
+    ``output`` and ``output_rule``, a sweep's ``k`` and ``sweep``, a loop trace's ``trace_steps`` and
+    ``trace_cap``, a line count's ``line_count``; and what only decides the task's fields, never written to
+    meta (``shown_meta``): ``shown_input``, the prompt's input when it is not ``stdin``; ``expected_output``,
+    the stdout the measured run must print when the oracle is not it (a line count); ``grading_rule``, the
+    task's rule when it is not the case's."""
 
     def shown_meta(self) -> dict[str, Any]:
-        """``extra`` without what only decides the task's fields (``shown_input``)."""
-        return {key: value for key, value in self.extra.items() if key != "shown_input"}
+        """``extra`` without what only decides the task's fields (``ROW_ONLY_KEYS``)."""
+        return {key: value for key, value in self.extra.items() if key not in ROW_ONLY_KEYS}
+
+
+ROW_ONLY_KEYS = ("shown_input", "expected_output", "grading_rule")
+"""Keys of ``PlanRow.extra`` that decide a task's fields and are not written to its meta."""
 
 
 def arm_rows(

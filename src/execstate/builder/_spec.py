@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict
 from execstate.builder._study import SOURCES_KEY, STUDY_FILE, find_study, resolve_file, with_defaults
 from execstate.environments import EnvironmentSpec, parse_environment
 from execstate.errors import SpecError, SpecProblem
-from execstate.languages import language_entry
-from execstate.records import GRADING_RULES
+from execstate.languages import DEFAULT_TRACE_STEPS, language_entry
+from execstate.records import ARMS, CASE_ARMS, GRADING_RULES
 from execstate.studies import default_grading_rule
 
 _TOP_KEYS = {
@@ -29,10 +29,11 @@ _TOP_KEYS = {
     "invariant",
     "environment",
     "input_arm",
+    "arms",
 }
 _REQUIRED = ("id", "study", "language", "program", "short_input", "long_input")
 _DEFAULTABLE = ("study", "language", "program")
-_CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep"}
+_CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep", "trace_steps"}
 _INPUT_KEYS = {"generator", "args"}
 _INVARIANT_KEYS = {"text", "check", "inputs", "placebo"}
 
@@ -59,6 +60,8 @@ class Checkpoint(BaseModel):
     """Extra inside checkpoints (SPEC 11 sweeps): one extra task ``<case>/inside-loop-state@k<k>`` each."""
     sweep: int | None = None
     """Extra inside checkpoints at ``sweep`` evenly spaced iterations 1..K (rounded; repeats dropped)."""
+    trace_steps: int = DEFAULT_TRACE_STEPS
+    """The ``loop-trace`` arm's cap: at most this many steps (iterations) in its list (at least 2)."""
 
 
 class Invariant(BaseModel):
@@ -100,6 +103,9 @@ class CaseSpec(BaseModel):
     input_arm: bool = False
     """``input_arm = true``: the case also gets the input arm ``short-trace-input`` (the program and its short
     output shown; any standard input on which it prints that output is right). Off for the paper's grid."""
+    arms: tuple[str, ...] = ARMS
+    """``arms = [...]``: which of ``records.CASE_ARMS`` the case's tasks are (written in that order whatever the
+    list's); default the paper's four. A ``study.toml`` may give it for all its cases."""
 
 
 def load_spec(path: Path) -> CaseSpec:
@@ -166,7 +172,25 @@ def load_spec(path: Path) -> CaseSpec:
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
         environment=_environment(stated["environment"], raw["environment"]) if "environment" in raw else None,
         input_arm=_flag(stated["input_arm"], raw, "input_arm") if "input_arm" in raw else False,
+        arms=_arms(stated["arms"], raw["arms"]) if "arms" in raw else ARMS,
     )
+
+
+def _arms(path: Path, value: Any) -> tuple[str, ...]:
+    """The ``arms`` list, in ``CASE_ARMS`` order."""
+    if not isinstance(value, list) or not value or not all(isinstance(a, str) for a in value):
+        raise SpecError(path, "arms", f"expected a non-empty list of arm names, got {value!r}", _ARMS_FIX)
+    unknown = [a for a in value if a not in CASE_ARMS]
+    if unknown or len(set(value)) != len(value):
+        what = f"unknown arm {unknown[0]!r}" if unknown else "an arm is listed twice"
+        raise SpecError(path, "arms", f"{what} (known: {', '.join(CASE_ARMS)})", _ARMS_FIX)
+    return tuple(a for a in CASE_ARMS if a in value)
+
+
+_ARMS_FIX = (
+    'write arms = ["short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state", "loop-trace"] '
+    "or remove the key"
+)
 
 
 def _flag(path: Path, raw: dict, key: str) -> bool:
@@ -311,11 +335,20 @@ def _checkpoint(path: Path, table: object) -> Checkpoint:
             f"expected a positive integer, got {k!r}",
             "write inside_iteration = 502 or remove the key",
         )
+    steps = table.get("trace_steps", DEFAULT_TRACE_STEPS)
+    if not (_positive(steps) and steps >= 2):
+        raise SpecError(
+            path,
+            "checkpoint.trace_steps",
+            f"expected a whole number of at least 2, got {steps!r}",
+            f"write trace_steps = {DEFAULT_TRACE_STEPS} or remove the key",
+        )
     return Checkpoint(
         loop=loop,
         loop_text=text.strip() if text else None,
         variables=tuple(variables),
         inside_iteration=k,
+        trace_steps=steps,
         **_sweep_keys(path, table),
     )
 

@@ -26,7 +26,7 @@ from execstate.builder._neighbours import NEIGHBOUR_REACH, gallop_points, sweep_
 from execstate.builder._plan import CheckpointMode, PlanRow
 from execstate.languages import STATE_FAILED, CheckpointMeasuring, CheckpointStates, Endpoint, Instrumented
 from execstate.metrics import Measurement
-from execstate.records import SWEEP_SEPARATOR
+from execstate.records import FURTHER_ARMS, SWEEP_SEPARATOR
 
 POST_WINDOW = 64
 """Iterations on each side of k whose post states the states copy prints (the neighbour search rarely
@@ -204,7 +204,11 @@ def measure_together(case: CaseContext, plan: list[PlanRow]) -> dict[int, Measur
         return {}
     final = finals[0]
     long = plan[final].stdin
-    states = [i for i, row in enumerate(plan) if row.endpoint.inst is not None and row.stdin == long]
+    states = [
+        i
+        for i, row in enumerate(plan)
+        if row.endpoint.inst is not None and row.stdin == long and row.arm not in FURTHER_ARMS  # their own runs
+    ]
     if not states:
         return {}
     ends = tuple(plan[i].endpoint for i in states)

@@ -11,7 +11,7 @@ once and its cases name it (``program = "../../pool/p/main.py"``), and no path
 leads anywhere the study did not declare.
 
 ``study.toml`` may give a case's ``study``, ``language``, ``program``,
-``grading_rule`` and ``[checkpoint]``; a ``case.toml`` that states a key
+``grading_rule``, ``environment``, ``arms`` and ``[checkpoint]``; a ``case.toml`` that states a key
 overrides the default (a case's ``[checkpoint]`` replaces the default table
 as a whole: a case choosing ``loop`` must not inherit the study's
 ``loop_text``). Tables that other tools keep in the same file
@@ -32,7 +32,7 @@ from execstate.errors import SpecError
 
 STUDY_FILE = "study.toml"
 """The file that marks a study root."""
-DEFAULT_KEYS = ("study", "language", "program", "grading_rule", "checkpoint", "environment")
+DEFAULT_KEYS = ("study", "language", "program", "grading_rule", "checkpoint", "environment", "arms")
 """Case-spec keys a ``study.toml`` may give for all its cases."""
 SOURCES_KEY = "sources"
 TOOL_TABLES = {"generator": "execstate select", "bands": "execstate select"}

@@ -32,7 +32,8 @@ def _measured(case: CaseContext, row: PlanRow, together: Measurement | None) -> 
     m = together or measure_once(case.lang, case.source, row.stdin, row.endpoint, state=True)
     if m.status != "ok":
         raise measurement_failed(m, f"measuring metrics of {row.arm}{row.suffix}")
-    expected = row.extra.get("output", row.oracle)  # the input arm's oracle is an input; its run prints meta.output
+    # the input arm's oracle is an input (its run prints meta.output); a line count's a count
+    expected = row.extra.get("expected_output", row.extra.get("output", row.oracle))
     inst = row.endpoint.inst
     if not (together is not None and inst is not None and not m.stdout):  # a snapshot prints nothing of its own:
         # the run it was taken in is the long final row's, whose stdout is checked
@@ -53,11 +54,16 @@ def _task(case: CaseContext, row: PlanRow, m: Measurement, sha: str, cyc: int | 
         input=row.extra.get("shown_input", row.stdin.decode("utf-8", "replace")),
         oracle=row.oracle,
         answer_kind=row.answer_kind,
-        grading_rule="program-input" if "output_rule" in row.extra else spec.grading_rule,
+        grading_rule=row.extra.get("grading_rule", _rule(row, spec.grading_rule)),
         source_sha256=sha,
         metrics=Metrics(trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc),
         meta={**meta, **case.lang.task_meta(m), "spec": spec.spec_path.name, **row.shown_meta()},
     )
+
+
+def _rule(row: PlanRow, case_rule: str) -> str:
+    """The rule of a row that names none: ``program-input`` for the input arm, else the case's."""
+    return "program-input" if "output_rule" in row.extra else case_rule
 
 
 __all__ = ["make_tasks"]

@@ -45,7 +45,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=4,
         help="with --fresh: candidate input pairs per case; kept: the closest in long trace to the published",
     )
+    p.add_argument(
+        "--add-arms",
+        metavar="ARMS",
+        type=_further_arms,
+        default=(),
+        help="comma-separated further arms every case also gets: loop-trace (the projection at each of the first "
+        "iterations of the checkpoint's loop run), line-count (how many times a marked line runs); the built-in "
+        "classic and networkx studies ask for both in their study.toml (docs/spec.md, section 2)",
+    )
     p.set_defaults(func=main)
+
+
+def _further_arms(text: str) -> tuple[str, ...]:
+    """``--add-arms``: names of further arms, comma-separated."""
+    from execstate.records import FURTHER_ARMS
+
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in FURTHER_ARMS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give further arms among {', '.join(FURTHER_ARMS)} (the paper's four are always built)"
+        )
+    return names
 
 
 def add_executor(p: argparse.ArgumentParser) -> None:
@@ -149,6 +171,7 @@ def main(args: argparse.Namespace) -> int:
     opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
         python=args.python,
+        add_arms=args.add_arms,
         **bounds(args),
     )
     kwargs = {
@@ -216,6 +239,8 @@ def _summary(result: Any, out: Path) -> None:
         print(f"fresh: {len(m.fresh['refreshed'])} case(s) refreshed; seed commitment {m.fresh['commitment']}")
         for case_id, why in m.fresh["not_refreshable"].items():
             print(f"  not refreshable {case_id}: {why}")
+    for n in m.not_posed:
+        print(f"  not posed {n['case_id']} {n['arm']}: {n['reason']}")
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}, {out / 'README.md'}")
     if m.cases_admitted == 0:
         checks = ", ".join(

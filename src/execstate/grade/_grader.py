@@ -17,8 +17,8 @@ from execstate.errors import PlanError, RecordError, UsageError
 from execstate.grade._call_rule import CallVerdict, check_calls
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._program_input import check_program_inputs
-from execstate.grade._rules import EXECUTED_RULES, answer_matches
-from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
+from execstate.grade._rules import EXECUTED_RULES, answer_matches, correct_prefix, step_marks
+from execstate.records import LOOP_TRACE_ARM, Grade, GradeStatus, Response, Task, prompt_variant
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -69,7 +69,8 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     A ``rationale-then-output`` task (the invariant pilot) grades only the ``output`` string of its
     ``{"rationale": ..., "output": ...}`` object (``extract_rationale``); every other task, the SPEC 9 envelope.
 
-    A ``no-response`` response grades ``no-response``. A completed response with
+    A ``loop-trace`` task's grade also records its steps (``steps``, ``prefix``: ``_rules.step_marks``), all wrong
+    when no answer could be extracted. A ``no-response`` response grades ``no-response``. A completed response with
     no extractable answer is ``wrong-invalid`` with ``answer=None``. ``answer``
     keeps the extracted text, except that lone surrogates (from ``\\ud800``-style
     escapes) become U+FFFD so the record is valid UTF-8; correctness is decided
@@ -92,6 +93,9 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     if response.status == "no-response":
         return Grade(status="no-response", envelope_valid=None, answer=None, **common)
     found = _extracted(task, response)
+    if task.arm == LOOP_TRACE_ARM:
+        marks = step_marks(found.answer, task.oracle)
+        common.update(steps=marks, prefix=correct_prefix(marks))
     if found.answer is None:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
     answer = _SURROGATE.sub("\ufffd", found.answer)

@@ -27,6 +27,16 @@ Rules (decisions where SPEC 9 is silent are marked *decided*):
     ``assert <output> == <generation>`` makes (so ``True == 1`` and ``1 == 1.0``).
     An answer that is not a literal is wrong.
 
+``integer``
+    (A line count.) The answer, outer whitespace stripped, must be one
+    decimal integer, ``[+-]?[0-9]+``, equal to the oracle's by value
+    (``+07 == 7``); ``7.0``, ``7 times`` or ``"7"`` are wrong.
+
+A ``loop-trace`` task (a JSON list of states) is graded by the case's rule on
+the whole answer, and its steps one by one (``step_marks``): step ``i`` is
+right when the answer's ``i``-th item is a JSON value equal to the oracle's
+``i``-th state; the grade records the marks and the longest correct prefix.
+
 One rule is not a pure function of the two texts: ``python-call`` (input
 prediction) runs the task's function in the sandbox (``_call_rule``), so it is
 listed in ``EXECUTED_RULES`` and the grader applies it, not ``answer_matches``.
@@ -174,15 +184,43 @@ def python_literal(answer: str, oracle: str) -> bool:
         return False
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def integer(answer: str, oracle: str) -> bool:
+    """Rule ``integer`` (a line count): the answer, outer whitespace stripped, is one decimal integer (an optional
+    sign, digits only) equal to the oracle's."""
+    got, want = answer.strip(), oracle.strip()
+    return bool(_INTEGER.fullmatch(got)) and _int_alpha_tokens(got) == _int_alpha_tokens(want)
+
+
+def step_marks(answer: str | None, oracle: str) -> str:
+    """A ``loop-trace`` answer's steps against the oracle's list: ``1`` where the answer's item at that position is
+    a JSON value equal to the oracle's step (``json_equal``: numbers by value, key order ignored), else ``0``; all
+    ``0`` when the answer is not a JSON list (or there is none). One character per oracle step."""
+    want = _parse_json_oracle(oracle)
+    if not isinstance(want, list):
+        raise ValueError("a loop-trace oracle is a JSON list")
+    got = _parse_json(answer) if answer is not None else _UNPARSABLE
+    items = got if isinstance(got, list) else []
+    return "".join("1" if i < len(items) and json_equal(items[i], step) else "0" for i, step in enumerate(want))
+
+
+def correct_prefix(marks: str) -> int:
+    """The longest correct prefix of ``step_marks``: how many steps were right before the first wrong one."""
+    return len(marks) - len(marks.lstrip("1"))
+
+
 RULES: dict[str, Callable[[str, str], bool]] = {
     "json-or-tokens": json_or_tokens,
     "int-alpha-tokens": int_alpha_tokens,
     "bytes": bytes_equal,
     "python-literal": python_literal,
+    "integer": integer,
 }
 EXECUTED_RULES: tuple[str, ...] = ("python-call", "program-input")
 """Rules decided by running code in the sandbox (``execstate.grade._call_rule``); the grader batches them."""
-assert (*RULES, *EXECUTED_RULES) == GRADING_RULES, "every grading rule of records.py needs an implementation"
+assert sorted((*RULES, *EXECUTED_RULES)) == sorted(GRADING_RULES), "every grading rule needs an implementation"
 
 
 def answer_matches(rule: str, answer: str, oracle: str) -> bool:

@@ -43,6 +43,9 @@ class BuildOptions:
     object_budget: int | None = 200_000_000
     """Counted budget of a measurement: containers and instances walked over the run (a state of many small
     objects costs more to walk than ``state_budget`` shows)."""
+    add_arms: tuple[str, ...] = ()
+    """Further arms (``records.FURTHER_ARMS``: ``loop-trace``, ``line-count``) every case of the build gets on top
+    of the arms its spec asks for (``arms``, default the paper's four): ``execstate build --add-arms``."""
     measure_arms_apart: bool = False
     """Measure every arm of a long input by its own run instead of one run for all of them (the reference
     the one-run measurement is checked against: the same numbers, only slower)."""
@@ -57,6 +60,14 @@ class BuildOptions:
                     f"BuildOptions.{name} must be positive, got {getattr(self, name)!r}. "
                     f"Fix: pass a positive {name} (default {getattr(BuildOptions, name)!r})"
                 )
+        from execstate.records import FURTHER_ARMS
+
+        unknown = [a for a in self.add_arms if a not in FURTHER_ARMS]
+        if unknown:
+            raise UsageError(
+                f"BuildOptions.add_arms names {', '.join(map(repr, unknown))}, not a further arm. "
+                f"Fix: add any of {', '.join(FURTHER_ARMS)} (the paper's four arms are built by default)"
+            )
         kinds = [type(o) for o in self.language_options]
         if len(set(kinds)) != len(kinds):
             raise UsageError(

@@ -181,6 +181,57 @@ class StatePredicting(Language, Protocol):
         estimate the full walk's; it stops (status ``budget``) once that estimate is over a budget."""
 
 
+DEFAULT_TRACE_STEPS = 8
+"""The default cap on a ``loop-trace`` task's steps (a case spec's ``[checkpoint] trace_steps`` changes it)."""
+
+
+@runtime_checkable
+class LoopTracing(Language, Protocol):
+    """A language whose programs can be posed the ``loop-trace`` arm: a copy that prints the projection at the top of
+    each of the first iterations of the loop execution that holds the inside checkpoint."""
+
+    def trace_copy(
+        self, source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True
+    ) -> Instrumented:
+        """The ``loop-trace`` copy: like the inside copy at iteration ``k`` (output silenced, the same count and the
+        same top-of-iteration point), but each execution of the loop keeps the projection at the top of its first
+        ``steps`` iterations, and at the top of iteration ``k`` the copy prints, as one line, the canonical JSON list
+        of those kept by the execution holding ``k`` (``min(steps, j)`` objects, ``j``: ``k``'s place in its
+        execution, 1-based) and stops with status 0. A projection that fails at a kept step fails the run, as the
+        inside copy fails at its checkpoint. ``active=False``: the preservation variant (``disabled`` of it)."""
+
+
+@dataclass(frozen=True)
+class BranchLine:
+    """A line a ``line-count`` task may mark: the first line of a one-line statement directly in one arm of a
+    branch inside the selected loop's body."""
+
+    line: int
+    """The statement's line (1-based, in the clean source)."""
+    branch_line: int
+    """The line of the condition that decides this arm: the ``if``/``elif`` (Python) or ``if`` (C++) whose test
+    runs each time the arm may be taken (an ``else`` arm's is its ``if``'s, or the last ``elif``'s)."""
+    arm: Literal["then", "else"]
+    """Which arm of that condition the statement is in."""
+
+
+@runtime_checkable
+class LineCounting(Language, Protocol):
+    """A language whose programs can be posed the ``line-count`` arm: per-line execution counts of a clean run."""
+
+    def line_counts(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> dict[int, int] | None:
+        """How many times each line of the program's own code ran on ``stdin`` (Python: line events in the
+        program's own frames; C++: gcov's line counts), in a run with a ``Variation``'s ``seed`` (a language
+        whose runs take no seed ignores it); lines that never ran may be absent. None if the run failed or
+        could not be counted."""
+
+    def branch_lines(self, source: str, loop_line: int) -> list[BranchLine]:
+        """Every line a line count may mark inside the body of the loop at ``loop_line`` (nested loops' bodies
+        included), in line order: the first line of each arm's first statement, when that statement starts and
+        ends on the line, is not itself a loop, and holds nothing that runs as code of its own (Python: no lambda,
+        comprehension or generator expression; C++: no lambda), and no other statement starts on the line."""
+
+
 STATE_FAILED = "!"
 """What a states copy prints after a label whose projection fails there (unbound, refused): no state."""
 

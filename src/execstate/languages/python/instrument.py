@@ -112,6 +112,45 @@ def instrument_with_origins(
     return out.result(p), out.origins()
 
 
+TRACE_NOTE = (
+    "# The program's own output is silenced. Each run of the selected loop keeps the\n",
+    "# selected variables at the top of its first {steps} iterations; at the checkpoint below\n",
+    "# the states kept by the loop run holding iteration {k} are printed as one JSON list and the program stops.\n",
+)
+"""What a ``loop-trace`` copy's prelude says in place of the inside copy's note (``trace_copy``)."""
+
+
+def trace_copy(
+    source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True
+) -> Instrumented:
+    """The ``loop-trace`` copy (``LoopTracing.trace_copy``): the inside copy at ``k`` whose loop runs each keep the
+    projection (made plain JSON values, so later changes do not reach it) at the top of their first ``steps``
+    iterations, in a list reset right before the loop statement; at iteration ``k`` it prints that list and stops.
+
+    ``active=False`` keeps nothing and prints nothing (the preservation variant, as ``instrument`` makes it).
+    """
+    if steps < 1 or k < 1:
+        raise ValueError(f"a loop trace needs k >= 1 and steps >= 1, not k={k}, steps={steps}")
+    tree, node, p, lines, out = _start_copy(source, loop_line)
+    projection = "{" + ", ".join(f'"{v}": {v}' for v in variables) + "}"
+    prelude = _prelude(p, "inside", active)
+    note = prelude.index("# The program's own output is silenced. At the checkpoint below, the selected\n")
+    prelude[note : note + 2] = [line.format(steps=steps, k=k) for line in TRACE_NOTE]
+    out.insert_before(_prelude_line(tree, lines), prelude)
+    loop_indent = _indent(lines[node.lineno - 1])
+    reset = f"{p}steps = []  # this loop run's states, first {steps} iterations\n"
+    out.insert_before(node.lineno, [loop_indent + reset])
+    top = [
+        f"{p}count[0] += 1\n",
+        f"if {p}active and len({p}steps) < {steps}:\n",
+        f"    {p}steps.append({p}plain({projection}))\n",
+        f"if {p}active and {p}count[0] == {k}:\n",
+        f"    {p}emit({p}steps)\n",
+    ]
+    _insert_top(out, lines, node, loop_indent, top)
+    return out.result(p)
+
+
 SNAPSHOT_HOOK = "snapshot"
 """The name (after the copy's prefix) under which the measuring probe puts its snapshot hook."""
 

@@ -20,6 +20,7 @@ from execstate.errors import SpecProblem
 from execstate.languages._candidates import Candidate, python_candidates, python_loops
 from execstate.languages._protocol import (
     COUNT_MARKER,
+    BranchLine,
     CheckpointFault,
     Endpoint,
     Instrumented,
@@ -28,6 +29,7 @@ from execstate.languages._protocol import (
     measurement_limits,
     refusal_line,
 )
+from execstate.languages.python.branches import branch_lines
 from execstate.languages.python.instrument import (
     DIGIT_LIMIT_ENV,
     SNAPSHOT_HOOK,
@@ -39,6 +41,7 @@ from execstate.languages.python.instrument import (
     over_digit_limit,
     resolve_loop,
     states_copy,
+    trace_copy,
 )
 from execstate.metrics import Budget, Measurement, Snapshots, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
@@ -293,25 +296,47 @@ class PythonLanguage:
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """The executed line-to-line transitions of the program's own lines (0: entering or leaving a frame)."""
+        traced = self._traced(source, stdin, counts=False)
+        return None if traced is None else traced[0]
+
+    def line_counts(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> dict[int, int] | None:
+        """How many line events each of the program's own lines had on a run (``LineCounting``)."""
+        traced = self._traced(source, stdin, counts=True, seed=seed)
+        return None if traced is None else traced[1]
+
+    def branch_lines(self, source: str, loop_line: int) -> list[BranchLine]:
+        return branch_lines(source, loop_line)
+
+    def trace_copy(
+        self, source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True
+    ) -> Instrumented:
+        return trace_copy(source, loop_line, variables, k, steps, active=active)
+
+    def _traced(
+        self, source: str, stdin: bytes, *, counts: bool, seed: int = 0
+    ) -> tuple[frozenset[tuple[int, int]], dict[int, int]] | None:
+        """A run under the line tracer (``_transitions.py``): its transitions and (``counts``) its line counts."""
         # the program runs in this directory: removed however deep it left it (a SandboxFault if it cannot be)
         with program_directory(prefix="execstate-arcs-") as fresh:
+            outputs = ["{cwd}/transitions.json", *(["{cwd}/counts.json"] if counts else [])]
             res = run_script(
                 self.python,
                 _TRANSITIONS,
-                ["{cwd}/" + self.filename, "{cwd}/transitions.json"],
+                ["{cwd}/" + self.filename, *outputs],
                 stdin,
                 self.measure_limits(),
-                env=scrubbed_env(0),
+                env=scrubbed_env(seed),
                 cwd=fresh,
                 files={self.filename: source.encode("utf-8")},
                 library=self.library,
             )
-            out = fresh / "transitions.json"
-            if not res.ok or not out.is_file():
+            files = [fresh / name for name in ("transitions.json", "counts.json")[: len(outputs)]]
+            if not res.ok or not all(f.is_file() for f in files):
                 return None
             try:
-                pairs = json.loads(out.read_text(encoding="utf-8"))
-                return frozenset((int(a), int(b)) for a, b in pairs)
+                pairs = json.loads(files[0].read_text(encoding="utf-8"))
+                counted = json.loads(files[1].read_text(encoding="utf-8")) if counts else []
+                return frozenset((int(a), int(b)) for a, b in pairs), {int(a): int(b) for a, b in counted}
             except (ValueError, TypeError):
                 return None
 
