@@ -6,6 +6,7 @@ from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, FRESH_CORPUS_COLUMNS, corpus, corpus_table, fresh_corpus
 from execstate.builder._executor import EXECUTORS, open_executor
 from execstate.builder._fresh import SEED_ENV, Fresh
+from execstate.builder._further import NotPosed, not_posed_of
 from execstate.builder._measurements import (
     MeasurementStats,
     forget_measurements,
@@ -36,6 +37,7 @@ __all__ = [
     "Fresh",
     "FreshVerification",
     "MeasurementStats",
+    "NotPosed",
     "SpecDraft",
     "SpecError",
     "SpecProblem",
@@ -55,6 +57,7 @@ __all__ = [
     "load_spec",
     "measure_once",
     "measure_once_predicted",
+    "not_posed_of",
     "open_executor",
     "relative_name",
     "spec_toml",

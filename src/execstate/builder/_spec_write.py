@@ -39,6 +39,8 @@ class SpecDraft:
     """A file name, or ``{"generator": "gen.py", "args": [...]}`` (an inline table)."""
     long_input: str | Mapping[str, Any] | None = None
     grading_rule: str | None = None
+    arms: tuple[str, ...] | None = None
+    """The ``arms`` key (written after ``grading_rule``); None leaves it out (the paper's four)."""
     sources: tuple[str, ...] = ()
     """Extra folders the study's specs may name files in (``study.toml`` only)."""
     checkpoint: Mapping[str, Any] | None = None
@@ -51,7 +53,7 @@ class SpecDraft:
     ``[environment]`` table (``preset``, ``packages``, ``include``; written last)."""
 
 
-_TOP = ("id", "study", "language", "program", "short_input", "long_input", "grading_rule")
+_TOP = ("id", "study", "language", "program", "short_input", "long_input", "grading_rule", "arms")
 _TABLES = ("checkpoint", "provenance", "invariant")
 
 

@@ -45,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=4,
         help="with --fresh: candidate input pairs per case; kept: the closest in long trace to the published",
     )
+    add_arms(p)
+    p.set_defaults(func=main)
+
+
+def add_arms(p: argparse.ArgumentParser) -> None:
+    """``--add-arms``: further arms every case gets (``BuildOptions.add_arms``)."""
     p.add_argument(
         "--add-arms",
         metavar="ARMS",
@@ -54,7 +60,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "iterations of the checkpoint's loop run), line-count (how many times a marked line runs); the built-in "
         "classic and networkx studies ask for both in their study.toml (docs/spec.md, section 2)",
     )
-    p.set_defaults(func=main)
 
 
 def _further_arms(text: str) -> tuple[str, ...]:

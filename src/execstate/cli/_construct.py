@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from execstate.cli._build import add_bounds, add_executor, bounds
+from execstate.cli._build import add_arms, add_bounds, add_executor, bounds
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_environment(p)
     add_bounds(p)
+    add_arms(p)  # construct writes them into each spec's `arms`, and the chosen line into its provenance
     add_executor(p)
     p.set_defaults(func=main)
     register_select(sub)
@@ -75,6 +76,7 @@ def main(args: argparse.Namespace) -> int:
     build_opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
         python=args.python,
+        add_arms=args.add_arms,
         **bounds(args),
     )
     opts = ConstructOptions(

@@ -43,7 +43,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from execstate.builder import BuildOptions, Excluded, build_case, load_spec, measure_once, measure_once_predicted
+from execstate.builder import (
+    BuildOptions,
+    Excluded,
+    build_case,
+    load_spec,
+    measure_once,
+    measure_once_predicted,
+    not_posed_of,
+)
 from execstate.construct._driver import DRIVER_LOOP, driver_start
 from execstate.construct._environment import environment_suggestion, prepare_for, undeclared_reason
 from execstate.construct._fanout import fan_out
@@ -68,6 +76,7 @@ from execstate.languages import (
     make_language,
 )
 from execstate.metrics import Measurement
+from execstate.records import ARMS, CASE_ARMS, LINE_COUNT_ARM, Task
 from execstate.studies import default_grading_rule
 from execstate.values import json_text, json_value, recorded
 
@@ -523,6 +532,28 @@ def _record_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if k not in ("data", "branches", "generator", "predicted")} for r in rows]
 
 
+def _with_further_arms(case: ChosenCase, built: list[Task], added: tuple[str, ...], loop: dict) -> ChosenCase:
+    """``case`` as written when construction adds further arms (``BuildOptions.add_arms``): its spec states them
+    (``arms``) and its provenance the line its line count marks (``count_line``, ``count_branch_line``,
+    ``count_imbalance``), as the trial build chose it; an arm the trial did not pose goes in the loop's record."""
+    if not added:
+        return case
+    posed = {t.arm: t for t in built}
+    missing = {n.arm: n.reason for n in not_posed_of(built)}
+    if missing:
+        loop["not_posed"] = missing
+    prov = dict(case.provenance)
+    count = posed.get(LINE_COUNT_ARM)
+    if count is not None:
+        chosen = count.meta["line_count"]
+        prov |= {
+            "count_line": chosen["line"],
+            "count_branch_line": chosen["branch_line"],
+            "count_imbalance": chosen["imbalance"],
+        }
+    return replace(case, provenance=prov, arms=tuple(a for a in CASE_ARMS if a in (*ARMS, *added)))
+
+
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
     """Construct ``problem``'s case spec into ``out/<problem id>/``; never raises for the problem's faults.
 
@@ -653,6 +684,7 @@ def _with_pair(
         work.phase("check")
         built = build_case(load_spec(trial), work.build_opts)
         if isinstance(built, list):
+            case = _with_further_arms(case, built, work.build_opts.add_arms, loop)
             check_written(write_case(spec_dir, case, vendor=work.opts.vendor), case)
             loop["chosen"] = True
             return Outcome(work.problem.id, case_id, spec_dir)

@@ -58,6 +58,8 @@ class ChosenCase:
     """A synthesized long input's ``gen.py`` (written beside the spec, which names it with ``long_args``):
     a rebuild re-creates ``long`` from it."""
     long_args: tuple[str, ...] = ()
+    arms: tuple[str, ...] | None = None
+    """The spec's ``arms`` (None: left out, the paper's four): construct with further arms writes them."""
 
 
 def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Path:
@@ -88,6 +90,7 @@ def write_case(spec_dir: Path, case: ChosenCase, *, vendor: bool = False) -> Pat
         short_input=inputs["short"],
         long_input=inputs["long"],
         grading_rule=problem.rule,
+        arms=case.arms,
         checkpoint={**case.anchor, "variables": list(case.variables)},
         provenance=case.provenance,
         environment=_declaration(spec_dir, case.environment),
