@@ -36,6 +36,9 @@
 // pair or tuple counts the slots of its elements, recursively (a map: keys and values); an
 // empty container counts 0.
 //
+// A trace copy (the loop-trace arm) prints one line to stdout: a JSON list of the checkpoint
+// objects above, the states at the top of the first iterations of one execution of the loop.
+//
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
@@ -509,7 +512,7 @@ struct traits<std::map<K, V, C, A>> : mapping<K, V, std::is_same_v<K, std::strin
 template <class K, class V, class C, class A>
 struct traits<std::multimap<K, V, C, A>> : mapping<K, V, false> {};
 
-// ---------------------------------------------------------------- checkpoint, count, observe
+// ---------------------------------------------------------------- checkpoint, trace, count, observe
 
 inline void fields(std::string&, bool) {}
 
@@ -523,16 +526,41 @@ void fields(std::string& out, bool first, const char* name, const T& value, cons
     fields(out, false, rest...);
 }
 
-// emit("a", a, "b", b, ...): one line {"a":...,"b":...} on the real stdout, then std::exit(0)
-// (so a --coverage build writes its counts; the program's output stays silenced meanwhile).
+// state_json("a", a, "b", b, ...): the projection as the canonical JSON object {"a":...,"b":...}
+// (no newline): exactly the line emit() prints. A value refused at run time ends the program (refuse).
 template <class... Args>
-[[noreturn]] void emit(const Args&... args) {
-    std::string line = "{";
-    fields(line, true, args...);
-    line += "}\n";
+std::string state_json(const Args&... args) {
+    std::string out = "{";
+    fields(out, true, args...);
+    out += '}';
+    return out;
+}
+
+// `line` plus a newline on the real stdout, then std::exit(0) (so a --coverage build writes its
+// counts; the program's output stays silenced meanwhile).
+[[noreturn]] inline void finish(std::string line) {
+    line += '\n';
     int fd = real_stdout() != -1 ? real_stdout() : 1;
     write_all(fd, line.data(), line.size());
     std::exit(0);
+}
+
+// emit("a", a, "b", b, ...): the inside and post checkpoints: one line {"a":...,"b":...}, then exit.
+template <class... Args>
+[[noreturn]] void emit(const Args&... args) {
+    finish(state_json(args...));
+}
+
+// trace mode, at the top of iteration k: the states this execution of the loop kept (state_json of
+// the projection at the top of each of its first iterations) as one line [{...},{...},...], then exit.
+[[noreturn]] inline void emit_trace(const std::vector<std::string>& steps) {
+    std::string line = "[";
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (i) line += ',';
+        line += steps[i];
+    }
+    line += ']';
+    finish(std::move(line));
 }
 
 // count mode: the prelude registers this with std::atexit.

@@ -31,11 +31,18 @@ Modes (``k`` is the selected iteration, counted cumulatively over the whole run)
   When the projection names a variable a ``for`` loop's init-statement declares, that declaration
   moves, unchanged, in front of the loop inside the block (the header keeps its ``;``): the one
   edit of clean text besides the splits above, so the variable is in scope at the exit.
+- ``trace`` (the ``loop-trace`` copy, ``steps``): output silenced and counted as in ``inside``; the
+  loop statement is wrapped in a block, as in ``post``, holding a list of states that is empty on
+  every entry of the loop. At the top of each iteration, while the list holds fewer than ``steps``
+  states, the projection's JSON object (the inside copy's line there, without its newline) is
+  appended; at iteration ``k`` the list is written to the real stdout as one JSON list and the
+  program ends with ``std::exit(0)``. The states are taken inside the loop, where a ``for``
+  init-statement's names are in scope, so nothing is moved.
 - ``count``: no silencing, no checkpoint; at exit ``\\n__execstate_iterations__=K\\n`` on stderr.
 - ``observe``: no silencing, no checkpoint; the slots of the projection at the top of every
   iteration, and each loop exit, on stderr (format: ``protocol.parse_slots``).
 
-``active=False`` gives the preservation variant (inside/post): identical to the task source
+``active=False`` gives the preservation variant (inside/post/trace): identical to the task source
 except the one guard constant, so nothing fires and output is not silenced.
 """
 
@@ -49,7 +56,7 @@ from execstate.languages._protocol import Instrumented
 from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
 from execstate.languages.cpp.syntax import IDENT, KEYWORDS, Node, init_names, loop_at, node_text, program_view
 
-CppMode = Literal["inside", "post", "count", "observe"]
+CppMode = Literal["inside", "post", "count", "observe", "trace"]
 
 # Macros a program may define before its first #include to configure the standard library: the
 # prelude goes after them (it includes standard headers), and before everything else.
@@ -221,13 +228,26 @@ def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
             f'#include "{HEADER_NAME}"',
             "// --- end of execstate code ---",
         ]
+    if mode == "trace":
+        shown = [
+            "// The program's own output is silenced. Each run of the selected loop keeps the",
+            "// selected variables at the top of its first iterations; at the checkpoint below,",
+            "// the states its run kept are printed as one line, a JSON list of objects, and the",
+            "// program stops. In that JSON a char is a 1-character string; vectors, arrays,",
+            "// deques, lists, sets, pairs and tuples are lists; a map with string keys is an",
+            "// object, any other map a list of [key, value] lists.",
+        ]
+    else:
+        shown = [
+            "// The program's own output is silenced. At the checkpoint below, the selected",
+            "// variables are printed as one line of JSON and the program stops. In that JSON a",
+            "// char is a 1-character string; vectors, arrays, deques, lists, sets, pairs and",
+            "// tuples are lists; a map with string keys is an object, any other map a list of",
+            "// [key, value] lists.",
+        ]
     return [
         "// --- execstate checkpoint support (inserted) ---",
-        "// The program's own output is silenced. At the checkpoint below, the selected",
-        "// variables are printed as one line of JSON and the program stops. In that JSON a",
-        "// char is a 1-character string; vectors, arrays, deques, lists, sets, pairs and",
-        "// tuples are lists; a map with string keys is an object, any other map a list of",
-        "// [key, value] lists.",
+        *shown,
         f'#include "{HEADER_NAME}"',
         f"static const bool {p}active = {'true' if active else 'false'};",
         f"static long long {p}count = 0;  // iterations of the selected loop so far, over the whole run",
@@ -260,6 +280,65 @@ def _body_parts(loop: Node) -> tuple[Node, Node]:
     return body, head
 
 
+def _projection(variables: tuple[str, ...]) -> str:
+    return ", ".join(f'"{v}", {v}' for v in variables)
+
+
+def _guarded(header: str, lines: list[str], unit: str) -> list[str]:
+    """``header`` (an ``if (...) {`` line), ``lines`` one level deeper, and the closing ``}``."""
+    return [header, *(unit + line for line in lines), "}"]
+
+
+def _top(mode: CppMode, p: str, variables: tuple[str, ...], k: int, steps: int, unit: str) -> list[str]:
+    """The lines inserted at the top of every iteration of the selected loop."""
+    if mode == "count":
+        return [f"++{p}count;  // execstate (inserted)"]
+    if mode == "observe":
+        return _asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
+    if mode == "post":
+        return [f"++{p}count;", f"if ({p}count == {k}) {p}seen = true;"]
+    if mode == "inside":
+        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        return [
+            f"++{p}count;",
+            *_guarded(f"if ({p}active && {p}count == {k}) {{  // the inside checkpoint", emit, unit),
+        ]
+    keep = _asserts(variables) + [f"{p}steps.push_back(execstate_emit::state_json({_projection(variables)}));"]
+    return [
+        f"++{p}count;",
+        *_guarded(f"if ({p}active && {p}steps.size() < {steps}) {{  // keep this iteration's state", keep, unit),
+        f"if ({p}active && {p}count == {k}) execstate_emit::emit_trace({p}steps);  // the trace checkpoint",
+    ]
+
+
+def _block(
+    mode: CppMode, p: str, variables: tuple[str, ...], k: int, steps: int, unit: str
+) -> tuple[list[str], list[str]]:
+    """The lines of the block a ``post``, ``observe`` or ``trace`` copy wraps the loop statement in, before
+    and after it (a ``post`` copy's moved init-statement aside)."""
+    if mode == "post":
+        opening = [
+            "{  // execstate (inserted): the selected loop, then its post checkpoint",
+            f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
+        ]
+        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        closing = _guarded(f"if ({p}active && {p}seen) {{  // the post checkpoint", emit, unit)
+    elif mode == "observe":
+        opening = [
+            "{  // execstate (inserted): the selected loop, observed",
+            f"const long long {p}run = execstate_emit::loop_enter();",
+        ]
+        closing = [f"execstate_emit::loop_exit({p}run);"]
+    else:
+        opening = [
+            "{  // execstate (inserted): the selected loop, traced",
+            f"std::vector<std::string> {p}steps;  // this run of the loop keeps the states at the top of its first"
+            f" {steps} iterations; they are printed at iteration {k} (counted over the whole run)",
+        ]
+        closing = []
+    return opening, [*closing, "}  // execstate: end of the inserted block"]
+
+
 def instrument_cpp(
     source: str,
     loop_line: int,
@@ -268,17 +347,21 @@ def instrument_cpp(
     k: int = 1,
     *,
     active: bool = True,
+    steps: int = 1,
 ) -> Instrumented:
     """Insert the checkpoint for ``mode`` into ``source`` around the loop at ``loop_line``.
 
     ``loop_line`` comes from ``resolve_loop_cpp`` and ``variables`` passed ``check_variables_cpp``.
+    ``steps`` (``trace`` only): how many states each run of the loop keeps, from its first iteration.
     ``inserted_lines`` are the 1-based lines of the result that hold only inserted text (a split
     clean line and a header line that gained a ``{`` are not among them).
     """
-    if mode not in ("inside", "post", "count", "observe"):
+    if mode not in ("inside", "post", "count", "observe", "trace"):
         raise ValueError(f"unknown instrumentation mode {mode!r}")
     if k < 1:
         raise ValueError(f"the selected iteration k must be at least 1, not {k}")
+    if steps < 1:
+        raise ValueError(f"a trace keeps at least 1 step, not {steps}")
     bad = [v for v in variables if not IDENT.match(v) or v in KEYWORDS]
     if bad:
         raise SpecProblem("checkpoint.variables", f"{bad[0]!r} is not a C++ variable name", "project variable names")
@@ -294,7 +377,7 @@ def instrument_cpp(
 
     loop_indent = ed.indent_at(loop.start_byte)
     unit = _unit(data, loop_indent)
-    wrapped = mode in ("post", "observe")
+    wrapped = mode in ("post", "observe", "trace")
     # The loop's own indentation; a loop that follows other code on its line (`if (c) for ...`)
     # is moved onto a line of its own, one level deeper, when it is wrapped in a block.
     outer = loop_indent if ed.starts_line(loop.start_byte) or not wrapped else loop_indent + unit
@@ -313,49 +396,26 @@ def instrument_cpp(
         ed.insert(head.end_byte, b" {")
         top_at = head.end_byte
 
-    projection = ", ".join(f'"{v}", {v}' for v in variables)
-    emit = [f"execstate_emit::emit({projection});"]
-    if mode == "count":
-        top = [f"++{p}count;  // execstate (inserted)"]
-    elif mode == "observe":
-        top = _asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
-    elif mode == "inside":
-        top = [f"++{p}count;", f"if ({p}active && {p}count == {k}) {{  // the inside checkpoint"]
-        top += [unit.decode() + line for line in _asserts(variables) + emit] + ["}"]
-    else:
-        top = [f"++{p}count;", f"if ({p}count == {k}) {p}seen = true;"]
-    ed.after(top_at, enc(top, inner), inner)
+    ed.after(top_at, enc(_top(mode, p, variables, k, steps, unit.decode()), inner), inner)
     if body.type != "compound_statement":
         ed.after(body.end_byte, enc(["}"], outer), ed.indent_at(body.end_byte))
 
-    if mode in ("post", "observe"):
-        # The loop statement (not its label) goes into a block that holds the local flag (or run
-        # id); the lines after it run only when the loop ends normally or by `break`.
-        if mode == "post":
-            opening = [
-                "{  // execstate (inserted): the selected loop, then its post checkpoint",
-                f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
-            ]
-            moved = [v for v in init_names(data, loop) if v in variables]
-            init = loop.child_by_field_name("initializer")
-            if moved and init is not None:
-                # `for (int i = 0; c; u)` becomes `int i = 0;` then `for (; c; u)` inside the block:
-                # the init-statement still runs once, right before the loop, and `i` lives on to the
-                # post checkpoint (the block ends right after it).
-                ed.replace(init.start_byte, init.end_byte, b";")
-                opening.append(
-                    f"{node_text(data, init)}  // execstate: moved here from the loop's header, so the post checkpoint "
-                    f"can show {', '.join(moved)}"
-                )
-            closing = [f"if ({p}active && {p}seen) {{  // the post checkpoint"]
-            closing += [unit.decode() + line for line in _asserts(variables) + emit] + ["}"]
-        else:
-            opening = [
-                "{  // execstate (inserted): the selected loop, observed",
-                f"const long long {p}run = execstate_emit::loop_enter();",
-            ]
-            closing = [f"execstate_emit::loop_exit({p}run);"]
-        closing.append("}  // execstate: end of the inserted block")
+    if wrapped:
+        # The loop statement (not its label) goes into a block that holds the local flag, run id or
+        # kept states (fresh on every entry of the loop); the lines after it run only when the loop
+        # ends normally or by `break`.
+        opening, closing = _block(mode, p, variables, k, steps, unit.decode())
+        moved = [v for v in init_names(data, loop) if v in variables] if mode == "post" else []
+        init = loop.child_by_field_name("initializer")
+        if moved and init is not None:
+            # `for (int i = 0; c; u)` becomes `int i = 0;` then `for (; c; u)` inside the block:
+            # the init-statement still runs once, right before the loop, and `i` lives on to the
+            # post checkpoint (the block ends right after it).
+            ed.replace(init.start_byte, init.end_byte, b";")
+            opening.append(
+                f"{node_text(data, init)}  // execstate: moved here from the loop's header, so the post checkpoint "
+                f"can show {', '.join(moved)}"
+            )
         ed.before(loop.start_byte, enc(opening, outer), outer)
         ed.after(loop.end_byte, enc(closing, outer), ed.indent_at(loop.end_byte))
     for inv in view.invocations:
@@ -365,8 +425,8 @@ def instrument_cpp(
 
 
 def disabled_cpp(inst: Instrumented) -> str:
-    """The preservation variant of an ``inside``/``post`` copy: its guard constant set to false."""
+    """The preservation variant of an ``inside``/``post``/``trace`` copy: its guard constant set to false."""
     on = f"static const bool {inst.prefix}active = true;"
     if on not in inst.source:
-        raise ValueError("not an inside/post copy made by instrument_cpp")
+        raise ValueError("not an inside/post/trace copy made by instrument_cpp")
     return inst.source.replace(on, f"static const bool {inst.prefix}active = false;", 1)

@@ -1,6 +1,7 @@
 """C++ as a builder language: tree-sitter instrumentation, g++ builds, runs in the sandbox, gcov and observe metrics.
 
-The registry's ``cpp`` adapter (``Language`` and ``ConstructLanguage``). Every copy is compiled
+The registry's ``cpp`` adapter (``Language`` and ``ConstructLanguage``; ``LoopTracing`` and
+``LineCounting`` for the ``loop-trace`` and ``line-count`` arms). Every copy is compiled
 once per build directory key (``execstate.metrics.cpp.compile_cpp``) with ``-I`` the folder of
 ``execstate_emit.hpp``. A compile failure comes back as a ``crash`` run whose stderr holds the
 compiler's first error lines (``diagnostics.compile_failure``), so the builder's checks exclude
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from execstate.environments import Environment
 from execstate.languages._candidates import Candidate
 from execstate.languages._protocol import (
+    BranchLine,
     CheckpointFault,
     Endpoint,
     Instrumented,
@@ -33,7 +35,12 @@ from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
 from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
-from execstate.languages.cpp.syntax import check_variables_cpp, expand_loop_macros, resolve_loop_cpp
+from execstate.languages.cpp.syntax import (
+    branch_lines_cpp,
+    check_variables_cpp,
+    expand_loop_macros,
+    resolve_loop_cpp,
+)
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
@@ -97,6 +104,13 @@ class CppLanguage:
 
     def disabled(self, inst: Instrumented) -> str:
         return disabled_cpp(inst)
+
+    def trace_copy(
+        self, source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True
+    ) -> Instrumented:
+        """The ``loop-trace`` copy (``instrument_cpp`` mode ``trace``): each run of the loop keeps the projection's
+        JSON at the top of its first ``steps`` iterations; iteration ``k`` prints its run's as one JSON list."""
+        return instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
 
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
@@ -210,12 +224,28 @@ class CppLanguage:
     def loops(self, source: str) -> list[int]:
         return cpp_loops(source)
 
-    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
-        """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
-        m = measure_cpp(
+    def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:
+        """A coverage run of the clean program (``#line`` directives blanked: the file's own line numbers)."""
+        return measure_cpp(
             source, stdin, limits=self.measure_limits(), compiler=self.compiler, include_dirs=self.include_dirs
         )
-        return m.branches if m.status == "ok" else None
+
+    def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
+        """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""
+        m = self._coverage(source, stdin)
+        return m.branches if m.ok else None
+
+    def line_counts(self, source: str, stdin: bytes, workdir: Path) -> dict[int, int] | None:
+        """gcov's count of every line it reports in a coverage run of the clean program on ``stdin`` (lines of
+        the file as given: its ``#line`` directives do not move them; a line with template instances is
+        summed over them); None when the run fails or stops at a limit."""
+        m = self._coverage(source, stdin)
+        return dict(m.line_counts) if m.ok else None
+
+    def branch_lines(self, source: str, loop_line: int) -> list[BranchLine]:
+        """The one-line first statements of the arms of the ``if`` statements in the loop's body
+        (``syntax.branch_lines_cpp``), with the line of the condition deciding each."""
+        return branch_lines_cpp(source, loop_line)
 
     def candidates(self, source: str, loop_line: int) -> list[Candidate]:
         return cpp_candidates(source, loop_line)

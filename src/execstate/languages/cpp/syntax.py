@@ -6,7 +6,9 @@ or ``do`` statement by its header line or text) and ``check_variables_cpp``
 refuses a projection that cannot be shown at both checkpoints of it; both raise
 ``SpecProblem`` naming the spec key to fix. The instrumentation
 (``instrument.py``) and the constructor's candidates (``candidates.py``) walk the
-same parse with ``parse``, ``walk``, ``loop_at`` and the scope helpers.
+same parse with ``parse``, ``walk``, ``loop_at`` and the scope helpers;
+``branch_lines_cpp`` finds the one-line statements in the arms of the loop's
+branches that a ``line-count`` task may mark.
 
 Loops written through the program's own function-like macros (``#define rep(i, n) for (int i = 0;
 i < (n); ++i)``, a range-for ``each(x, v)``, a ``while``) are loops too: ``program_view`` gives
@@ -21,12 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 import tree_sitter
 import tree_sitter_cpp
 
 from execstate.errors import SpecProblem
-from execstate.languages._protocol import line_of_text
+from execstate.languages._protocol import BranchLine, line_of_text
 
 LOOP_KINDS = {"for_statement": "for", "for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -401,6 +404,111 @@ def expand_loop_macros(source: str) -> str:
     """The program with its loop macro invocations expanded (``ProgramView.source``): the same lines,
     each macro loop written out, e.g. for a token-based metric that should count it as a loop."""
     return program_view(source).source
+
+
+# --- branch arms (line counts) ------------------------------------------------------------------
+
+# Code inside the loop's body that does not run as the body's own statements (it runs when called).
+_NESTED_CODE = frozenset(("lambda_expression", "field_declaration_list"))
+_BRACES = frozenset((b"{", b"}"))
+
+
+def _is_statement(node: Node) -> bool:
+    return node.type.endswith("_statement") or node.type in LOOP_KINDS or node.type == "declaration"
+
+
+def _arms(if_node: Node) -> list[tuple[Literal["then", "else"], Node]]:
+    """The arms of an ``if`` statement and their statements; an ``else if``'s inner ``if`` is no arm."""
+    arms: list[tuple[Literal["then", "else"], Node]] = []
+    then = if_node.child_by_field_name("consequence")
+    if then is not None:
+        arms.append(("then", then))
+    alternative = if_node.child_by_field_name("alternative")
+    if alternative is not None:
+        inner = [c for c in alternative.named_children if c.type != "comment"]
+        if len(inner) == 1 and inner[0].type != "if_statement":
+            arms.append(("else", inner[0]))
+    return arms
+
+
+def _first_statement(arm: Node) -> Node | None:
+    """The first statement an arm runs: the first of a ``{...}`` block, or the arm's one statement."""
+    if arm.type != "compound_statement":
+        return arm
+    first = next((c for c in arm.named_children if c.type != "comment"), None)
+    return first if first is not None and _is_statement(first) else None
+
+
+def _alone_on_its_line(data: bytes, stmt: Node, leaves: dict[int, list[Node]]) -> bool:
+    """Whether ``stmt`` is a one-line statement that is not a loop, holds no other statement and no lambda,
+    and shares its line with nothing but comments and braces."""
+    row = stmt.start_point.row
+    if row != stmt.end_point.row or stmt.type in LOOP_KINDS or stmt.has_error:
+        return False
+    if stmt.type == "expression_statement" and stmt.named_child_count == 0:
+        return False  # the empty statement `;`: no code of its own to count
+    inside = walk(stmt)
+    next(inside)  # the statement itself
+    if any(_is_statement(n) or n.type == "lambda_expression" for n in inside):
+        return False
+    return all(
+        stmt.start_byte <= leaf.start_byte < stmt.end_byte
+        or leaf.type == "comment"
+        or data[leaf.start_byte : leaf.end_byte] in _BRACES
+        for leaf in leaves.get(row, [])
+    )
+
+
+def _leaves_by_row(root: Node) -> dict[int, list[Node]]:
+    """The parse's tokens (leaves), each under the rows it starts and ends on."""
+    rows: dict[int, list[Node]] = {}
+    for n in walk(root):
+        if n.child_count == 0 and n.start_byte < n.end_byte:
+            for row in {n.start_point.row, n.end_point.row}:
+                rows.setdefault(row, []).append(n)
+    return rows
+
+
+def branch_lines_cpp(source: str, loop_line: int) -> list[BranchLine]:
+    """The lines a line count may mark inside the body of the loop at ``loop_line`` (``LineCounting.branch_lines``).
+
+    For each ``if`` statement of the body (nested loops' bodies included; not inside a lambda or a local
+    class, whose code runs when called, nor an ``if constexpr``, decided at compile time) whose condition
+    lies on one line, each arm (``then``: the consequence; ``else``: the alternative unless it is an
+    ``else if``, whose ``if`` is a branch of its own) gives the line of its first statement (of a ``{...}``
+    block, or the arm's one statement) when that statement starts and ends on the line, is not a loop, holds
+    no other statement and no lambda, and shares its line with nothing but braces and comments (so
+    ``if (c) x++;`` on one line gives nothing). ``branch_line`` is the condition's line. Sorted by line.
+    Lines are the program's own: a loop macro's invocation is read as its expansion on the same line.
+    """
+    view = program_view(source)
+    loop = loop_at(source, view.root, loop_line)
+    body = loop.child_by_field_name("body")
+    leaves = _leaves_by_row(view.root)
+    found: dict[int, BranchLine] = {}
+    for node in walk(body) if body is not None else iter(()):
+        if node.type != "if_statement" or _within(node, body, _NESTED_CODE):
+            continue
+        cond = node.child_by_field_name("condition")
+        constexpr = any(c.type == "constexpr" for c in node.children)
+        if cond is None or constexpr or cond.has_error or cond.start_point.row != cond.end_point.row:
+            continue
+        for arm, stmt in _arms(node):
+            first = _first_statement(stmt)
+            if first is not None and _alone_on_its_line(view.data, first, leaves):
+                line = first.start_point.row + 1
+                found.setdefault(line, BranchLine(line, cond.start_point.row + 1, arm))
+    return [found[line] for line in sorted(found)]
+
+
+def _within(node: Node, top: Node | None, kinds: frozenset[str]) -> bool:
+    """Whether a node of one of ``kinds`` lies between ``node`` and its ancestor ``top``."""
+    parent = node.parent
+    while parent is not None and (top is None or parent.id != top.id):
+        if parent.type in kinds:
+            return True
+        parent = parent.parent
+    return False
 
 
 # --- scopes -------------------------------------------------------------------------------------
