@@ -235,10 +235,11 @@ class CppLanguage:
         m = self._coverage(source, stdin)
         return m.branches if m.ok else None
 
-    def line_counts(self, source: str, stdin: bytes, workdir: Path) -> dict[int, int] | None:
+    def line_counts(self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0) -> dict[int, int] | None:
         """gcov's count of every line it reports in a coverage run of the clean program on ``stdin`` (lines of
         the file as given: its ``#line`` directives do not move them; a line with template instances is
-        summed over them); None when the run fails or stops at a limit."""
+        summed over them); None when the run fails or stops at a limit. A C++ run takes no seed (``seed``
+        is the protocol's, ignored): the three determinism runs are three runs alike."""
         m = self._coverage(source, stdin)
         return dict(m.line_counts) if m.ok else None
 
