@@ -14,6 +14,13 @@ from execstate.analyze._compare import accuracy_intervals, pairwise_differences
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
 from execstate.analyze._figures import binned_rates, figure_data, quantile_bins
 from execstate.analyze._fresh import fresh_comparison, fresh_pairs, fresh_rows
+from execstate.analyze._further import (
+    IMBALANCE_BINS,
+    coherence_rows,
+    further_arms,
+    line_count_rows,
+    step_curve_rows,
+)
 from execstate.analyze._logit import LogitFit, fit_logit
 from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference, paired_replicates
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
@@ -34,6 +41,7 @@ from execstate.analyze._truncation import budget_rows, response_frame, truncatio
 __all__ = [
     "BEYOND_TABLES",
     "DYNAMIC_METRICS",
+    "IMBALANCE_BINS",
     "METRICS",
     "MODELS",
     "Analysis",
@@ -54,13 +62,16 @@ __all__ = [
     "build_design",
     "cluster_bootstrap_ratio",
     "cluster_regression",
+    "coherence_rows",
     "figure_data",
     "final_pairs",
     "fit_logit",
     "fresh_comparison",
     "fresh_pairs",
     "fresh_rows",
+    "further_arms",
     "joinable_grades",
+    "line_count_rows",
     "load_cells",
     "paired_comparison",
     "paired_difference",
@@ -76,6 +87,7 @@ __all__ = [
     "seeded_rng",
     "series_summary",
     "series_tests",
+    "step_curve_rows",
     "truncation_rows",
     "wilson_interval",
     "write_analysis_json",

@@ -15,6 +15,7 @@ from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
 from execstate.analyze._fresh import fresh_comparison
+from execstate.analyze._further import further_arms
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, start_series_tests
@@ -47,6 +48,10 @@ class Analysis:
     fresh: dict[str, Any] = field(default_factory=dict)
     """Published vs fresh inputs (``execstate.analyze._fresh.fresh_comparison``): ``{}`` when no task is
     fresh, and then left out of the JSON, so an analysis without fresh tasks is written as before."""
+    further: dict[str, Any] = field(default_factory=dict)
+    """The further arms' tables (``execstate.analyze._further.further_arms``: loop-trace step curve, coherence of
+    a case's arms, line counts by imbalance): ``{}`` without a loop-trace or line-count task, and then left out
+    of the JSON, so an analysis of a build without them is written as before."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +68,7 @@ class Analysis:
             "accuracy": self.accuracy,
             "beyond": self.beyond,
             **({"fresh": self.fresh} if self.fresh else {}),
+            **({"further": self.further} if self.further else {}),
         }
 
 
@@ -123,6 +129,7 @@ def analyze(
     ``responses`` (the run's records) add the truncation and token tables; without them those are None.
     Fresh tasks (``records.is_fresh``) and their grades enter the published-vs-fresh rows (``fresh``) alone:
     every other table analyses the published tasks, as if the fresh ones were not there.
+    The further arms' tasks (``records.FURTHER_ARMS``) and their grades enter ``further`` alone.
     """
     tasks, grades = list(tasks), list(grades)
     config = config or AnalysisConfig()
@@ -144,7 +151,8 @@ def analyze(
     }
     joined = joinable_grades(tasks, grades)
     beyond = beyond_paper(tasks, joined, cells.frame, config, None if responses is None else list(responses))
-    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, fresh=fresh)
+    further = further_arms(tasks, joined, config)
+    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, fresh=fresh, further=further)
 
 
 def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:

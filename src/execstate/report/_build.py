@@ -5,6 +5,7 @@ Layout of ``out_dir``::
     analysis.json          every analysis row (paired, regression, series, ...) + inputs + config
     tables/<name>.csv|.md  one file pair per table, plus tables/tables.md
     tables/beyond/, tables/fresh/  the beyond-the-paper tables; the published-vs-fresh table (fresh tasks only)
+    tables/further/        the further arms' tables (loop-trace or line-count tasks only)
     figures/<name>.svg|.png
     report.html            one self-contained page
 
@@ -27,6 +28,7 @@ from execstate.records import Grade, Response, Task, read_jsonl
 from execstate.report._beyond import beyond_section
 from execstate.report._figures import FigureOut, start_figures
 from execstate.report._fresh import fresh_section
+from execstate.report._further import further_sections
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.tables import Table, make_table, write_tables
 
@@ -233,6 +235,15 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
             if a.fresh
             else []
         ),
+        *(
+            [
+                "further-arm tasks: "
+                + ", ".join(f"{arm} {n}" for arm, n in a.further["tasks"].items())
+                + " (in their own sections only; the counts above are of the paper's arms)"
+            ]
+            if a.further
+            else []
+        ),
         f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
         f"execstate {__version__}",
     ]
@@ -305,6 +316,9 @@ def write_report(
     b_tabs, b_figs, b_html = beyond_section(analysis.beyond, out_dir)
     table_paths += write_tables(b_tabs, out_dir / "tables" / "beyond")
     extra_sections, f_figs = list(sections), list[FigureOut]()
+    u_tabs, u_figs, u_sections = further_sections(analysis.further, config.level, config.replicates, out_dir)
+    table_paths += write_tables(u_tabs, out_dir / "tables" / "further") if u_tabs else []
+    extra_sections[:0] = u_sections
     if analysis.fresh:
         f_tabs, f_figs, f_html = fresh_section(analysis.fresh, config.level, config.replicates, out_dir)
         table_paths += write_tables(f_tabs, out_dir / "tables" / "fresh")
@@ -319,7 +333,7 @@ def write_report(
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
-    drawn = figs + b_figs + f_figs
+    drawn = figs + b_figs + f_figs + u_figs
     return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in drawn for p in f.paths])
 
 

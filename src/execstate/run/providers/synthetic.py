@@ -23,6 +23,12 @@ conservative extraction. A few responses (more on long traces) are cut off:
 is reported: reasoning tokens grow with the trace, completion tokens add the
 answer's length.
 
+A ``loop-trace`` task is answered step by step: step i (1-based) is right with probability
+``sigmoid(logit - step_decay * (i - 1))`` (the logit above; ``step_decay`` 0.35 unless a setting's
+``synthetic_step_decay`` sets it), each step its own seeded draw, and every wrong step's object is the
+oracle's with one number moved by one, so the step curve falls with i. A ``line-count`` task is right with
+the probability above, else the count is off by one.
+
 Invariant-pilot tasks (a ``PromptVariant`` in their meta) are answered under
 their contract (a ``{"rationale", "output"}`` object for
 ``rationale-then-output``), wrong as the oracle with one number changed by
@@ -37,10 +43,11 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from execstate.records import STATE_ARMS, Task, Usage, is_fresh, prompt_variant
+from execstate.records import LINE_COUNT_ARM, LOOP_TRACE_ARM, STATE_ARMS, Task, Usage, is_fresh, prompt_variant
 from execstate.run._attempt import Attempt
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.values import json_text, json_value
@@ -53,8 +60,12 @@ _ARM_BONUS = {
     "long-trace-final": 0.0,
     "inside-loop-state": -0.3,
     "post-loop-state": -0.2,
+    "loop-trace": 0.0,  # the logit of its first step; each later step loses ``step_decay``
+    "line-count": 0.5,
 }
 _NUMBER = re.compile(r"-?\d+")
+STEP_DECAY = 0.35
+"""Logit a loop-trace step loses per step after the first (the default of ``synthetic_step_decay``)."""
 GUIDED_BONUS = 0.6
 """Logit added to a guided pilot task's chance of a right answer (simulated; placebo gets none)."""
 
@@ -74,6 +85,29 @@ def wrong_answer(oracle: str, u: float) -> str:
     text = oracle.rstrip("\n") or "?"
     i = int(u * len(text))
     return text[:i] + ("x" if text[i] != "x" else "y") + text[i + 1 :]
+
+
+def _wrong_step(step: object, u: float) -> str:
+    """One step of a loop trace answered wrong: its canonical JSON with one number moved by one (or one
+    character changed); ``null`` when that change leaves no JSON (a step without a number)."""
+    text = json_text(step, ensure_ascii=False, separators=(",", ":"))
+    changed = wrong_answer(text, u)
+    try:
+        json_value(changed)
+    except ValueError:
+        return "null"
+    return changed
+
+
+def loop_trace_answer(task: Task, right: list[bool], u: list[float]) -> str:
+    """The oracle's list of steps with step i kept where ``right[i]``, else changed (``_wrong_step`` with
+    ``u[i]``); one line of JSON, as the oracle is."""
+    steps = json_value(task.oracle)
+    texts = [
+        json_text(step, ensure_ascii=False, separators=(",", ":")) if ok else _wrong_step(step, v)
+        for step, ok, v in zip(steps, right, u)
+    ]
+    return "[" + ",".join(texts) + "]"
 
 
 def realistic_wrong(task: Task, kind: float, u: float) -> str:
@@ -104,19 +138,36 @@ class SyntheticProvider:
     name = "synthetic"
     pipeline_check = True
 
-    def __init__(self, setting_name: str, skill: float = 4.0, slope: float = 0.25, contamination: float = 0.0) -> None:
+    def __init__(
+        self,
+        setting_name: str,
+        skill: float = 4.0,
+        slope: float = 0.25,
+        contamination: float = 0.0,
+        step_decay: float = STEP_DECAY,
+    ) -> None:
         self.seed, self.skill, self.slope, self.contamination = setting_name, skill, slope, contamination
+        self.step_decay = step_decay
         knob = f", contamination={contamination:g}" if contamination else ""
+        knob += f", step_decay={step_decay:g}" if step_decay != STEP_DECAY else ""
         self.model: str | None = f"synthetic(skill={skill:g}, slope={slope:g}{knob})"
 
     def p_correct(self, task: Task) -> float:
+        """P(right answer); for a loop-trace task, P(its first step is right)."""
+        return 1 / (1 + math.exp(-self._logit(task)))
+
+    def p_step(self, task: Task, step: int) -> float:
+        """P(step ``step`` (1-based) of a loop-trace task is right): the logit less ``step_decay`` per step."""
+        return 1 / (1 + math.exp(-(self._logit(task) - self.step_decay * (step - 1))))
+
+    def _logit(self, task: Task) -> float:
         trace = task.metrics.trace_length or 0
         logit = self.skill - self.slope * math.log2(1 + trace) + _ARM_BONUS.get(task.arm, 0.0)
         if "prompt" in task.meta and prompt_variant(task).condition == "guided":
             logit += GUIDED_BONUS
         if not is_fresh(task):
             logit += self.contamination
-        return 1 / (1 + math.exp(-logit))
+        return logit
 
     def p_truncated(self, task: Task) -> float:
         """Chance that a response is cut by the output budget: 4% to 12%, rising with log trace length."""
@@ -129,7 +180,7 @@ class SyntheticProvider:
             return self._pilot_attempt(
                 task, sample, task.oracle if correct else wrong_answer(task.oracle, draw("edit"))
             )
-        answer = task.oracle if correct else realistic_wrong(task, draw("kind"), draw("edit"))
+        answer = self._answer(task, correct, draw)
         envelope = json.dumps({"output": answer}, ensure_ascii=False)
         if draw("envelope") < 0.1:
             envelope = "Tracing the program step by step, the answer is:\n" + envelope
@@ -143,6 +194,18 @@ class SyntheticProvider:
             reasoning_tokens=reasoning,
         )
         return Attempt("completed", text=envelope, finish_reason=finish, usage=usage)
+
+    def _answer(self, task: Task, correct: bool, draw: Callable[[str], float]) -> str:
+        """The answer text: the oracle or a wrong one (loop traces step by step, line counts off by one)."""
+        if task.arm == LOOP_TRACE_ARM:
+            m = len(json_value(task.oracle))
+            right = [draw(f"step{i}") < self.p_step(task, i) for i in range(1, m + 1)]
+            return loop_trace_answer(task, right, [draw(f"edit{i}") for i in range(1, m + 1)])
+        if correct:
+            return task.oracle
+        if task.arm == LINE_COUNT_ARM:
+            return wrong_answer(task.oracle, draw("edit"))
+        return realistic_wrong(task, draw("kind"), draw("edit"))
 
     def _pilot_attempt(self, task: Task, sample: int, answer: str) -> Attempt:
         """A pilot task's answer under its contract, with simulated reasoning tokens."""
@@ -174,12 +237,19 @@ class SyntheticOptions(BaseModel):
     synthetic_skill: float = Field(default=4.0, allow_inf_nan=False)
     """The simulated predictor's logit intercept (higher: fewer errors). 4 (the default) answers exactly as
     before it existed. Written to the run manifest only when not 4."""
+    synthetic_step_decay: float = Field(default=STEP_DECAY, allow_inf_nan=False)
+    """Logit a ``loop-trace`` task's step loses per step after the first: step i is right with probability
+    sigmoid(logit - decay * (i - 1)), so accuracy falls along the trace (0: every step as likely right as the
+    first). Answers to every other arm do not depend on it. Written to the run manifest only when not 0.35."""
 
 
 async def _open(setting: Setting) -> Opened:
     options = setting.options(SyntheticOptions)
     return SyntheticProvider(
-        setting.name, skill=options.synthetic_skill, contamination=options.synthetic_contamination
+        setting.name,
+        skill=options.synthetic_skill,
+        contamination=options.synthetic_contamination,
+        step_decay=options.synthetic_step_decay,
     ), []
 
 
