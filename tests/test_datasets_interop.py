@@ -33,6 +33,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A build mixing two studies whose tasks differ in metrics (null vs measured) and meta (keys and types)."""
     out = tmp_path_factory.mktemp("build")
     argv = ["build", str(CASES / "one_line"), str(CASES / "list_state"), "--study", "cruxeval", "--out", str(out)]
+    argv += ["--add-arms", "loop-trace"]  # a loop-trace grade has the columns steps and prefix
     assert main([*argv, "--jobs", "1"]) == 0
     return out
 
@@ -62,7 +63,8 @@ def test_the_cards_schema_holds_when_early_chunks_hold_only_nulls(built: Path, t
 def test_responses_and_grades_load_with_fixed_column_types(built: Path, tmp_path: Path) -> None:
     """Rows differ in which optional fields are null (text, reasoning, usage, answer, envelope) and in list
     lengths; every column still gets its declared type."""
-    tasks = list(read_jsonl(built / "tasks.jsonl", Task))[:6]
+    every = list(read_jsonl(built / "tasks.jsonl", Task))
+    tasks = [*every[:6], next(t for t in every if t.arm == "loop-trace")]
     # the runner writes times as isoformat(timespec="milliseconds"), which pyarrow leaves as strings
     full = {
         "finish_reason": "stop",
@@ -89,7 +91,8 @@ def test_responses_and_grades_load_with_fixed_column_types(built: Path, tmp_path
             batch_id="msgbatch_01",
             **full,
         ),
-        *[Response(task_id=t.task_id, setting="s", status="completed", text="no envelope") for t in tasks[3:]],
+        *[Response(task_id=t.task_id, setting="s", status="completed", text="no envelope") for t in tasks[3:-1]],
+        Response(task_id=tasks[-1].task_id, setting="s", status="completed", text=json.dumps({"output": "[1]"})),
     ]
     write_jsonl(tmp_path / "responses.jsonl", responses)
     grades = grade_all(tasks, responses)
@@ -103,6 +106,7 @@ def test_responses_and_grades_load_with_fixed_column_types(built: Path, tmp_path
     loaded_grades = _load(tmp_path, "json", data_files=str(tmp_path / "grades.jsonl"))
     assert loaded_grades.features == _expected(Grade)
     assert loaded_grades["status"] == [g.status for g in grades]
+    assert loaded_grades["prefix"][-1] == 0 and loaded_grades["prefix"][0] is None
 
 
 def test_a_column_null_in_every_row_needs_the_declared_features(tmp_path: Path) -> None:
@@ -123,11 +127,14 @@ def test_every_build_writes_a_dataset_card(built: Path) -> None:
     assert meta["dataset_info"]["features"] == dataset_features(Task)
     for field in Task.model_fields:
         assert f"| `{field}` |" in body, field
-    assert "| cruxeval | the 800 CRUXEval items as function-output and function-input tasks (MIT) | facebookresearch/cruxeval" in body
+    assert (
+        "| cruxeval | the 800 CRUXEval items as function-output and function-input tasks (MIT) | facebookresearch/cruxeval"
+        in body
+    )
     assert "| MIT | 800 | 0 | 1600 |" in body  # licence, cases, excluded, tasks (800 output + 800 input)
     assert "| tests | a user's own study (not registered) | not recorded |" in body
     assert "| tests | python | inside-loop-state | 2 |" in body
-    assert "1608 tasks from 802 admitted cases (0 excluded)" in body
+    assert "1610 tasks from 802 admitted cases (0 excluded)" in body  # 800 + 800 + 2 x 4 + 2 loop traces
 
 
 def test_old_task_files_with_meta_objects_still_read(tmp_path: Path) -> None:

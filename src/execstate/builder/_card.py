@@ -32,7 +32,9 @@ TASK_FIELDS: dict[str, str] = {
     "language": " or ".join(f"`{name}`" for name in LANGUAGE_NAMES),
     "arm": "the question asked: `short-trace-final`, `long-trace-final`, `inside-loop-state`, "
     "`post-loop-state` (or, for CRUXEval, `function-output` and `function-input`: the value a call returns, "
-    "or a call `f(...)` that returns a given value)",
+    "or a call `f(...)` that returns a given value; or the further arms `loop-trace`, the states at the top of the "
+    "first iterations of the checkpoint's loop run as a JSON list, and `line-count`, how many times a marked line "
+    "runs on the short input)",
     "source": "the exact program text shown to the model",
     "input": "the exact standard-input text shown to the model",
     "oracle": "the expected answer, produced by execution (exact stdout; for `function-input` the item's own "
@@ -40,7 +42,8 @@ TASK_FIELDS: dict[str, str] = {
     "answer_kind": "`text` or `json`",
     "grading_rule": "how an answer is compared with the oracle (`json-or-tokens`, `int-alpha-tokens`, `bytes`, "
     "`python-literal`; `python-call`: the answer is a call of `f` with literal arguments (or `lambda` ones where "
-    "`meta.lambda_arguments` says so), right when `f` run on them in a sandbox returns the output)",
+    "`meta.lambda_arguments` says so), right when `f` run on them in a sandbox returns the output; `integer`: a "
+    "line count, one decimal integer)",
     "source_sha256": "SHA-256 of the clean source: the source cluster",
     "metrics": "`trace_length`, `peak_state`, `state_load`, `cyclomatic` (null: not measured)",
     "meta": "a JSON object encoded as a string: selection choices, checkpoint k and K, interpreter or "
