@@ -11,8 +11,14 @@ from execstate.grade import RULES, answer_matches, extract
 from execstate.run.providers.oracle import OracleProvider
 
 ORACLES = ["884\n0 3 0\n4 3 0\n", "9\n", '{"ans":1,"s":"x"}\n', "[1, 2]\n", "12"]
-# python-literal (CRUXEval) oracles are Python literals: the first and third are not
-CASES = [(r, o) for r in sorted(RULES) for o in ORACLES if r != "python-literal" or not o.startswith(("884", "{"))]
+# python-literal (CRUXEval) oracles are Python literals: the first and third are not; an integer (a line count's)
+# oracle is one integer: the second and fifth
+CASES = [
+    (r, o)
+    for r in sorted(RULES)
+    for o in ORACLES
+    if (r != "python-literal" or not o.startswith(("884", "{"))) and (r != "integer" or o.strip().isdigit())
+]
 
 
 @pytest.mark.parametrize(("rule", "oracle"), CASES)

@@ -9,6 +9,7 @@ import pytest
 
 from execstate.builder import build, load_spec
 from execstate.construct import SELECT_NAME, select_cases
+from execstate.records import paper_tasks
 from execstate.studies import STUDIES
 from execstate.testing import tree_bytes
 
@@ -71,7 +72,7 @@ def test_one_shipped_case_per_band_builds_with_its_screened_trace():
     record = json.loads((CASES / SELECT_NAME).read_text())
     picks = [band["picks"][0] for band in record["bands"]]
     result = build([CASES / p["case"] for p in picks], jobs=2)
-    assert [e.reason for e in result.exclusions] == [] and len(result.tasks) == 12
+    assert [e.reason for e in result.exclusions] == [] and len(paper_tasks(result.tasks)) == 12
     assert len({t.source_sha256 for t in result.tasks if t.arm.endswith("final")}) == 1
     for band, pick in enumerate(picks):
         long = next(t for t in result.tasks if t.case_id == f"networkx/{pick['case']}" and t.arm == "long-trace-final")
@@ -96,7 +97,10 @@ def test_the_dask_executor_selects_the_same_cases(tmp_path, selected):
 
 def test_a_selection_outside_the_study_folder_names_the_program_through_its_own_study_toml(selected):
     study = tomllib.loads((selected / "study.toml").read_text())
-    assert study["study"] == "networkx" and study["checkpoint"] == tomllib.loads((FOLDER / "study.toml").read_text())["checkpoint"]
+    assert (
+        study["study"] == "networkx"
+        and study["checkpoint"] == tomllib.loads((FOLDER / "study.toml").read_text())["checkpoint"]
+    )
     for path in sorted(selected.glob("*/case.toml")):
         assert not (path.parent / "main.py").exists()
         assert load_spec(path).program == (FOLDER / "main.py").resolve()
