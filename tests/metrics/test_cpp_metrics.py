@@ -182,6 +182,22 @@ int main() {
     assert binary.binary.read_bytes()[:4] == b"\x7fELF"
 
 
+def test_the_fresh_copy_is_written_by_another_process(cxx, monkeypatch):
+    """No file to be executed is ever open for writing in this (threaded) process: a child another thread forked
+    would inherit the descriptor and the kernel would refuse to run the copy (Text file busy)."""
+    binary = built(HELLO, cxx)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the binary was copied in the harness's own process")
+
+    for name in ("copy", "copy2", "copyfile", "copyfileobj"):
+        monkeypatch.setattr(shutil, name, refused)
+    with _compile.fresh_copy(binary) as work:
+        copy = work / "prog"
+        assert copy.read_bytes() == binary.binary.read_bytes() and copy.stat().st_mode & 0o111
+    assert run_binary(binary).ok
+
+
 def test_limits_hold_for_runs_and_measurements(cxx):
     spin = "int main() { volatile unsigned x = 0; while (true) x++; }\n"
     bomb = "#include <vector>\nint main() { std::vector<long long> v; while (true) v.push_back(1); }\n"

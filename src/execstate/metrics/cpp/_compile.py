@@ -418,12 +418,31 @@ def _stdcpp_header(executable: str, flags: tuple[str, ...]) -> Path | None:
 
 @contextmanager
 def fresh_copy(compiled: Compiled) -> Iterator[Path]:
-    """A fresh directory holding only a copy of the binary (``prog``); removed, however filled, afterwards."""
+    """A fresh directory holding only a copy of the binary (``prog``); removed, however filled, afterwards.
+
+    The copy is written by a ``cp`` process, never by this one: a file open for writing here would be
+    inherited by any child another thread forks meanwhile (between its fork and its exec), and the kernel
+    refuses to execute a file that a process holds open for writing (``Text file busy``), so a run
+    started right after the copy could fail for a reason that is not the program's (seen once in a build
+    of the examples under load: ``cannot start the program ...: Text file busy``).
+    """
     with program_directory("execstate-cpp-run-") as tmp:
         work = tmp / "work"
         work.mkdir()
-        shutil.copy2(compiled.binary, work / BINARY_NAME)
+        copy_out_of_process(compiled.binary, work / BINARY_NAME)
         yield work
+
+
+def copy_out_of_process(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` (mode and times kept) in a ``cp`` process of its own (see ``fresh_copy``)."""
+    done = subprocess.run(
+        ["cp", "--preserve=mode,timestamps", "--", str(source), str(target)],
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C"},
+        timeout=300,
+    )
+    if done.returncode != 0:
+        raise OSError(f"copying {source} to {target} failed: {done.stderr.decode('utf-8', 'replace').strip()}")
 
 
 def run_binary(
