@@ -21,13 +21,11 @@ from __future__ import annotations
 import builtins
 import keyword
 import random
-from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, MetadataWrapper, ScopeProvider
 
-VARIANTS = ("rename", "mislead", "deadcode")
-"""The variants a Python program can be made into."""
+from execstate.languages._variants import VARIANTS, SourceVariant
 
 MISLEADING = (
     "maximum",
@@ -89,20 +87,6 @@ MISLEADING_CLASSES = ("Matrix", "Graph", "Cache", "Parser", "Counter2", "Vector"
 """Plausible class names for a ``mislead`` variant."""
 
 _BUILTINS = frozenset(dir(builtins))
-
-
-@dataclass(frozen=True)
-class SourceVariant:
-    """A variant of a program: its text, how its names map from the original's, and where its lines went."""
-
-    name: str
-    """``rename``, ``mislead`` or ``deadcode``."""
-    seed: int
-    source: str
-    mapping: dict[str, str] = field(default_factory=dict)
-    """Original name -> the variant's (empty for ``deadcode``)."""
-    lines: dict[int, int] = field(default_factory=dict)
-    """Original line -> the variant's, for every line of the original (the identity unless code was inserted)."""
 
 
 def make_variant(source: str, name: str, seed: int) -> SourceVariant:
