@@ -275,10 +275,16 @@ def is_sweep(task: Task) -> bool:
     return bool(task.meta.get("sweep"))
 
 
+def is_variant(task: Task) -> bool:
+    """True for a task of a source variant (``build --variants``): its case id is ``<case>~<variant>`` and
+    ``meta["variant_of"]`` names the original case; analysed only against the original (docs/variants.md)."""
+    return "variant_of" in task.meta
+
+
 def paper_tasks(tasks: Iterable[Task]) -> list[Task]:
-    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras and the further
-    arms (``FURTHER_ARMS``: loop traces and line counts, analysed in their own tables)."""
-    return [t for t in tasks if not is_sweep(t) and t.arm not in FURTHER_ARMS]
+    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras, the further
+    arms (``FURTHER_ARMS``: loop traces and line counts, analysed in their own tables) and source variants."""
+    return [t for t in tasks if not is_sweep(t) and t.arm not in FURTHER_ARMS and not is_variant(t)]
 
 
 FRESH_SUFFIX = "~fresh"
@@ -381,6 +387,9 @@ class BuildManifest(Record):
     fresh: dict[str, Any] | None = None
     """A ``--fresh`` build's summary (None otherwise): ``commitment`` (``sha256:`` of the prefixed seed; the seed
     is never written), ``refreshed`` (fresh case ids), ``not_refreshable`` (published case id -> why)."""
+    variants: dict[str, Any] | None = None
+    """A ``--variants`` build's record (None otherwise): ``names`` (the variants asked for), ``seed`` (the build's
+    ``variant_seed``), ``kept`` (the variant case ids built), ``not_kept`` (``{"case_id", "variant", "reason"}``)."""
     not_posed: list[dict[str, str]] = Field(default_factory=list)
     """Further arms an admitted case asked for but did not get (``{"case_id", "arm", "reason"}``, in build order):
     a loop trace of fewer than 2 steps, a program with no line a line count may mark. Not exclusions: the case's

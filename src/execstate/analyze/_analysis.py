@@ -20,7 +20,7 @@ from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, start_series_tests
 from execstate.grade import accuracy_tables
-from execstate.records import Grade, Response, Task, is_fresh, paper_tasks
+from execstate.records import Grade, Response, Task, is_fresh, is_variant, paper_tasks
 
 ANALYSIS_SCHEMA_VERSION = 1
 _SIGNIFICANT = 12  # digits kept in JSON floats: re-runs compare equal as text
@@ -128,13 +128,14 @@ def analyze(
     (``joinable_grades``); the others are listed in ``inputs`` (unknown task ids, duplicate cells).
     ``responses`` (the run's records) add the truncation and token tables; without them those are None.
     Fresh tasks (``records.is_fresh``) and their grades enter the published-vs-fresh rows (``fresh``) alone:
-    every other table analyses the published tasks, as if the fresh ones were not there.
+    every other table analyses the published tasks, as if the fresh ones were not there. Source variants' tasks
+    (``records.is_variant``) are left out of every table likewise.
     The further arms' tasks (``records.FURTHER_ARMS``) and their grades enter ``further`` alone.
     """
     tasks, grades = list(tasks), list(grades)
     config = config or AnalysisConfig()
     fresh = fresh_comparison(tasks, grades, config)
-    fresh_ids = {t.task_id for t in tasks if is_fresh(t)}
+    fresh_ids = {t.task_id for t in tasks if is_fresh(t) or is_variant(t)}  # variants: compared apart
     tasks = [t for t in tasks if t.task_id not in fresh_ids]
     grades = [g for g in grades if g.task_id not in fresh_ids]
     paper = paper_tasks(tasks)

@@ -23,7 +23,7 @@ from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
 from execstate.builder._executor import open_executor
 from execstate.builder._fresh import Fresh
-from execstate.builder._further import not_posed_of
+from execstate.builder._further import not_kept_of, not_posed_of
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
@@ -124,6 +124,15 @@ def build(
     not_posed = [n for cid in sorted(collect.not_posed) for n in collect.not_posed[cid]]
     if not_posed:
         manifest = manifest.model_copy(update={"not_posed": not_posed})
+    opts = options or BuildOptions()
+    if opts.variants:
+        record = {
+            "names": list(opts.variants),
+            "seed": opts.variant_seed,
+            "kept": sorted({t.case_id for t in tasks if "variant_of" in t.meta}),
+            "not_kept": [n for cid in sorted(collect.not_kept) for n in collect.not_kept[cid]],
+        }
+        manifest = manifest.model_copy(update={"variants": record})
     return BuildResult(tasks, exclusions, manifest)
 
 
@@ -208,6 +217,7 @@ class _Collector:
         self.results: dict[str, list[Task]] = {}
         self.excluded: list[Exclusion] = []
         self.not_posed: dict[str, list[dict[str, str]]] = {}
+        self.not_kept: dict[str, list[dict[str, str]]] = {}
         self.done = 0
 
     def exclusions(self, exclusions: list[Exclusion]) -> None:
@@ -220,6 +230,7 @@ class _Collector:
         else:
             self.results[spec.id] = out
             self.not_posed[spec.id] = [n.record(out[0].case_id if out else spec.id) for n in not_posed_of(out)]
+            self.not_kept[spec.id] = not_kept_of(out)
             self.partial.add("tasks.jsonl", out)
         self.done += 1
         if self.progress:

@@ -8,6 +8,7 @@ through a ``Language`` adapter; nothing here knows which language the program is
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 import traceback
 from dataclasses import dataclass
@@ -34,8 +35,17 @@ from execstate.builder._plan import STATE_ARMS, CheckpointMode, arm_rows, input_
 from execstate.builder._spec import CaseSpec
 from execstate.builder._states import POST_WINDOW, CaseStates, state_oracle, sweep_rows
 from execstate.builder._tasks import make_tasks
+from execstate.builder._variants import differences, variant_id, variant_meta, variant_seed, variant_spec
 from execstate.errors import SpecError, SpecProblem, remove_tree
-from execstate.languages import BuildOptions, Endpoint, Instrumented, helper_language, make_language, source_lines
+from execstate.languages import (
+    BuildOptions,
+    Endpoint,
+    Instrumented,
+    SourceVarying,
+    helper_language,
+    make_language,
+    source_lines,
+)
 from execstate.records import LINE_COUNT_ARM, LOOP_TRACE_ARM, Exclusion, Task, fresh_twin
 from execstate.sandbox import SandboxFault
 
@@ -105,8 +115,36 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, i
     case = CaseContext(spec, lang, source, tmp, generators, opts, env)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     if fresh is None:
-        return _admit_inputs(case, loop_line, short, long, None, ids)
+        tasks = _admit_inputs(case, loop_line, short, long, None, ids)
+        return _with_variants(case, loop_line, short, long, tasks) if opts.variants else tasks
     return _admit_fresh(case, loop_line, fresh, short, long, ids)
+
+
+def _with_variants(case: CaseContext, loop_line: int, short: bytes, long: bytes, tasks: CaseTasks) -> CaseTasks:
+    """The admitted case's tasks, then those of each of its source variants (``BuildOptions.variants``) that passes
+    the checks on the same inputs and answers every task as the original does; the others in ``not_kept``."""
+    lang, spec, opts = case.lang, case.spec, case.opts
+    out = CaseTasks(list(tasks), tasks.not_posed)
+    for name in opts.variants:
+        made_id = variant_id(spec.id, name)
+        if not isinstance(lang, SourceVarying) or name not in lang.source_variants:
+            out.not_kept.append({"case_id": made_id, "variant": name, "reason": f"the {lang.name} adapter makes none"})
+            continue
+        made = lang.make_variant(case.source, name, variant_seed(spec.id, name, opts.variant_seed))
+        vspec = variant_spec(spec, made, loop_line)
+        vcase = dataclasses.replace(case, spec=vspec, source=made.source)
+        try:
+            theirs = _admit_inputs(vcase, made.lines[loop_line], short, long, None, [vspec.id])
+        except Excluded as exc:
+            out.not_kept.append({"case_id": made_id, "variant": name, "reason": f"check {exc.check}: {exc.reason}"})
+            continue
+        differ = differences(list(tasks), list(theirs), made.mapping)
+        if differ:
+            why = f"it does not behave as the original: {'; '.join(differ[:3])}"
+            out.not_kept.append({"case_id": made_id, "variant": name, "reason": why})
+            continue
+        out.extend(variant_meta(t, spec.id, made) for t in theirs)
+    return out
 
 
 def _admit_fresh(
@@ -176,7 +214,7 @@ class _Checked:
 
 def _admit_inputs(
     case: CaseContext, loop_line: int, short: bytes, long: bytes, fresh_meta: dict | None, ids: list[str]
-) -> list[Task]:
+) -> CaseTasks:
     """The nine checks and the tasks of ``case`` on these inputs (``fresh_meta``: the keys a fresh build adds)."""
     inputs = {"short": short, "long": long}
     outs = {name: check_determinism(case, name, data) for name, data in inputs.items()}  # and `run`

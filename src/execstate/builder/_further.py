@@ -41,16 +41,23 @@ class NotPosed:
 
 
 class CaseTasks(list[Task]):
-    """A case's tasks, in plan order, and the further arms it asked for but did not get (``not_posed``)."""
+    """A case's tasks, in plan order, and the further arms it asked for but did not get (``not_posed``) and the
+    source variants the build asked for that were not kept (``not_kept``: ``{"case_id", "variant", "reason"}``)."""
 
     def __init__(self, tasks: list[Task] | None = None, not_posed: list[NotPosed] | None = None) -> None:
         super().__init__(tasks or [])
         self.not_posed: list[NotPosed] = list(not_posed or [])
+        self.not_kept: list[dict[str, str]] = []
 
 
 def not_posed_of(tasks: list[Task]) -> list[NotPosed]:
     """The further arms ``build_case``'s tasks say were not posed (none for a plain list)."""
     return list(getattr(tasks, "not_posed", []))
+
+
+def not_kept_of(tasks: list[Task]) -> list[dict[str, str]]:
+    """The source variants ``build_case``'s tasks say were not kept (none for a plain list)."""
+    return list(getattr(tasks, "not_kept", []))
 
 
 def trace_row(case: CaseContext, loop_line: int, k: int, runs: dict[str, tuple[bytes, bytes]]) -> PlanRow | NotPosed:
@@ -175,6 +182,7 @@ __all__ = [
     "count_row",
     "imbalance",
     "mark_line",
+    "not_kept_of",
     "not_posed_of",
     "trace_row",
 ]

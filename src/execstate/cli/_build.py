@@ -46,7 +46,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --fresh: candidate input pairs per case; kept: the closest in long trace to the published",
     )
     add_arms(p)
+    p.add_argument(
+        "--variants",
+        metavar="NAMES",
+        type=_variant_names,
+        default=(),
+        help="comma-separated source variants every admitted case is also built as: rename (neutral names), "
+        "mislead (plausible wrong names), deadcode (statements that never change the state); each kept only when it "
+        "passes the checks and behaves as the original, as <case>~<variant> (docs/variants.md)",
+    )
+    p.add_argument(
+        "--variant-seed", type=int, default=0, help="mixed into every variant's seed (default 0; docs/variants.md)"
+    )
     p.set_defaults(func=main)
+
+
+def _variant_names(text: str) -> tuple[str, ...]:
+    """``--variants``: variant names, comma-separated."""
+    from execstate.languages import VARIANTS
+
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    if not names or any(n not in VARIANTS for n in names):
+        raise argparse.ArgumentTypeError(f"{text!r}: give variants among {', '.join(VARIANTS)}")
+    return names
 
 
 def add_arms(p: argparse.ArgumentParser) -> None:
@@ -177,6 +199,8 @@ def main(args: argparse.Namespace) -> int:
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
         python=args.python,
         add_arms=args.add_arms,
+        variants=args.variants,
+        variant_seed=args.variant_seed,
         **bounds(args),
     )
     kwargs = {
@@ -246,6 +270,10 @@ def _summary(result: Any, out: Path) -> None:
             print(f"  not refreshable {case_id}: {why}")
     for n in m.not_posed:
         print(f"  not posed {n['case_id']} {n['arm']}: {n['reason']}")
+    if m.variants is not None:
+        print(f"variants: {len(m.variants['kept'])} kept ({', '.join(m.variants['names'])})")
+        for n in m.variants["not_kept"]:
+            print(f"  not kept {n['case_id']}: {n['reason']}")
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}, {out / 'README.md'}")
     if m.cases_admitted == 0:
         checks = ", ".join(

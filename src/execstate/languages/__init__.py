@@ -26,6 +26,7 @@ from execstate.languages._protocol import (
     LineCounting,
     LoopTracing,
     Mode,
+    SourceVarying,
     StatePredicting,
     Variation,
     line_of_text,
@@ -52,6 +53,7 @@ from execstate.languages._registry import (
     register_language,
     unregister_language,
 )
+from execstate.languages._variants import VARIANTS, SourceVariant
 
 __all__ = [
     "BUILTIN_LANGUAGES",
@@ -63,6 +65,7 @@ __all__ = [
     "MEASURE_WALL_SLACK",
     "MUTATORS",
     "STATE_FAILED",
+    "VARIANTS",
     "BranchLine",
     "BuildOptions",
     "Candidate",
@@ -77,6 +80,8 @@ __all__ = [
     "LineCounting",
     "LoopTracing",
     "Mode",
+    "SourceVariant",
+    "SourceVarying",
     "StatePredicting",
     "Variation",
     "cli_options",

@@ -46,6 +46,11 @@ class BuildOptions:
     add_arms: tuple[str, ...] = ()
     """Further arms (``records.FURTHER_ARMS``: ``loop-trace``, ``line-count``) every case of the build gets on top
     of the arms its spec asks for (``arms``, default the paper's four): ``execstate build --add-arms``."""
+    variants: tuple[str, ...] = ()
+    """Source variants every admitted case is also built as (``execstate build --variants``): ``rename``, ``mislead``,
+    ``deadcode``; each kept only when it passes the checks and behaves as the original (docs/variants.md)."""
+    variant_seed: int = 0
+    """Mixed with each case's id and the variant's name into the seed of its variant (``--variant-seed``)."""
     measure_arms_apart: bool = False
     """Measure every arm of a long input by its own run instead of one run for all of them (the reference
     the one-run measurement is checked against: the same numbers, only slower)."""
@@ -67,6 +72,14 @@ class BuildOptions:
             raise UsageError(
                 f"BuildOptions.add_arms names {', '.join(map(repr, unknown))}, not a further arm. "
                 f"Fix: add any of {', '.join(FURTHER_ARMS)} (the paper's four arms are built by default)"
+            )
+        from execstate.languages._variants import VARIANTS
+
+        odd = [v for v in self.variants if v not in VARIANTS]
+        if odd or len(set(self.variants)) != len(self.variants):
+            raise UsageError(
+                f"BuildOptions.variants must name distinct variants among {', '.join(VARIANTS)}, got "
+                f"{list(self.variants)!r}. Fix: e.g. variants=('rename', 'mislead')"
             )
         kinds = [type(o) for o in self.language_options]
         if len(set(kinds)) != len(kinds):

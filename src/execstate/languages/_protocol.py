@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol, Self, runtime_checkable
 from execstate.environments import Environment
 from execstate.errors import SpecProblem
 from execstate.languages._candidates import Candidate
+from execstate.languages._variants import SourceVariant
 from execstate.metrics import Measurement
 from execstate.sandbox import Limits, SandboxResult
 
@@ -230,6 +231,19 @@ class LineCounting(Language, Protocol):
         included), in line order: the first line of each arm's first statement, when that statement starts and
         ends on the line, is not itself a loop, and holds nothing that runs as code of its own (Python: no lambda,
         comprehension or generator expression; C++: no lambda), and no other statement starts on the line."""
+
+
+@runtime_checkable
+class SourceVarying(Language, Protocol):
+    """A language whose programs can be re-issued as source variants that keep their meaning (``build --variants``)."""
+
+    @property
+    def source_variants(self) -> tuple[str, ...]:
+        """The variant names ``make_variant`` makes (a subset of ``_variants.VARIANTS``)."""
+
+    def make_variant(self, source: str, name: str, seed: int) -> SourceVariant:
+        """The ``name`` variant of ``source`` drawn with ``seed``: a pure function of the three. Whether it keeps the
+        program's meaning is for the builder to check by running it."""
 
 
 STATE_FAILED = "!"

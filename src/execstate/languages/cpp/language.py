@@ -30,6 +30,7 @@ from execstate.languages._protocol import (
     measurement_limits,
     refusal_line,
 )
+from execstate.languages._variants import SourceVariant
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
@@ -41,6 +42,7 @@ from execstate.languages.cpp.syntax import (
     expand_loop_macros,
     resolve_loop_cpp,
 )
+from execstate.languages.cpp.variants import CPP_VARIANTS, make_variant_cpp
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
     CompileFailure,
@@ -104,6 +106,13 @@ class CppLanguage:
 
     def disabled(self, inst: Instrumented) -> str:
         return disabled_cpp(inst)
+
+    @property
+    def source_variants(self) -> tuple[str, ...]:
+        return CPP_VARIANTS
+
+    def make_variant(self, source: str, name: str, seed: int) -> SourceVariant:
+        return make_variant_cpp(source, name, seed)
 
     def trace_copy(
         self, source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True

@@ -43,6 +43,7 @@ from execstate.languages.python.instrument import (
     states_copy,
     trace_copy,
 )
+from execstate.languages.python.variants import VARIANTS, SourceVariant, make_variant
 from execstate.metrics import Budget, Measurement, Snapshots, cyclomatic, measure
 from execstate.sandbox import Limits, SandboxResult, program_directory, run_python, run_script, scrubbed_env
 
@@ -306,6 +307,13 @@ class PythonLanguage:
 
     def branch_lines(self, source: str, loop_line: int) -> list[BranchLine]:
         return branch_lines(source, loop_line)
+
+    @property
+    def source_variants(self) -> tuple[str, ...]:
+        return VARIANTS
+
+    def make_variant(self, source: str, name: str, seed: int) -> SourceVariant:
+        return make_variant(source, name, seed)
 
     def trace_copy(
         self, source: str, loop_line: int, variables: tuple[str, ...], k: int, steps: int, *, active: bool = True
