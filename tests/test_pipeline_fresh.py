@@ -12,7 +12,7 @@ import json
 import shutil
 
 from execstate.pipeline import DEMO_FRESH_SEED, run_pipeline
-from execstate.records import Grade, Task, is_fresh, read_jsonl
+from execstate.records import Grade, Task, is_fresh, is_variant, read_jsonl
 from execstate.studies import STUDIES
 
 CASES = ("heapsort", "kadane", "house_robber", "insertion_sort", "lis", "quicksort")
@@ -25,14 +25,16 @@ def test_the_offline_main_job_builds_a_fresh_copy_and_reports_the_gap(tmp_path, 
         shutil.copytree(classic.cases_dir / name, tmp_path / "classic" / name)
     monkeypatch.setitem(STUDIES, "classic", dataclasses.replace(classic, cases_dir=tmp_path / "classic"))
     result = run_pipeline(tmp_path / "out", studies=("classic",), pilot=False, log=lambda *_: None)
-    tasks = list(read_jsonl(result.tasks, Task))
+    every = list(read_jsonl(result.tasks, Task))
+    tasks = [t for t in every if not is_variant(t)]  # the offline main job also builds rename and mislead variants
+    assert len(every) - len(tasks) == 2 * 4 * len(CASES)
     fresh = [t for t in tasks if is_fresh(t)]
     assert len(fresh) == len(tasks) / 2 == 4 * len(CASES)
     manifest = json.loads((result.tasks.parent / "manifest.json").read_text())
     assert manifest["fresh"]["refreshed"] == sorted(f"classic/{name}~fresh" for name in CASES)
     assert DEMO_FRESH_SEED not in result.tasks.read_text()  # only its commitment
     grades = list(read_jsonl(result.grades, Grade))
-    assert len(grades) == 2 * len(tasks)
+    assert len(grades) == 2 * len(every)
     analysis = json.loads((result.report.parent / "analysis.json").read_text())
     rows = {(r["setting"], r["arm"]): r for r in analysis["fresh"]["rows"]}
     assert all(r["pairs"] == len(CASES) for r in rows.values())

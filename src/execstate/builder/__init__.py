@@ -1,6 +1,6 @@
 """Build stage: case specs -> execution-checked four-arm tasks, and the corpus table of a build."""
 
-from execstate.builder._build import PARTIAL_DIR, BuildResult, build, combine_builds, write_build
+from execstate.builder._build import PARTIAL_DIR, BuildResult, add_variants, build, combine_builds, write_build
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
 from execstate.builder._corpus import CORPUS_COLUMNS, FRESH_CORPUS_COLUMNS, corpus, corpus_table, fresh_corpus
@@ -42,6 +42,7 @@ __all__ = [
     "SpecError",
     "SpecProblem",
     "StudyRoot",
+    "add_variants",
     "build",
     "build_case",
     "builtin_studies",

@@ -27,7 +27,7 @@ from execstate.builder._further import not_kept_of, not_posed_of
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
-from execstate.records import BuildManifest, Exclusion, Task, is_fresh, tasks_bytes
+from execstate.records import BuildManifest, Exclusion, Task, is_fresh, is_variant, tasks_bytes
 from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
 
@@ -160,6 +160,24 @@ def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
         }
     )
     return BuildResult(tasks, exclusions, manifest)
+
+
+def add_variants(built: BuildResult, varied: BuildResult) -> BuildResult:
+    """``built`` with the source-variant cases of ``varied`` (a ``--variants`` build of some of its cases): their
+    tasks, each right after its original's, and ``varied``'s variant record in the manifest, so the later stages
+    read one ``tasks.jsonl``. ``varied``'s own originals (built again to make the variants) are left out."""
+    extra = [t for t in varied.tasks if is_variant(t)]
+    tasks = sorted([*built.tasks, *extra], key=lambda t: t.case_id)  # stable: arm order kept
+    m = built.manifest
+    manifest = m.model_copy(
+        update={
+            "cases_admitted": m.cases_admitted + len({t.case_id for t in extra}),
+            "tasks": len(tasks),
+            "tasks_sha256": hashlib.sha256(tasks_bytes(tasks)).hexdigest(),
+            "variants": varied.manifest.variants,
+        }
+    )
+    return BuildResult(tasks, built.exclusions, manifest)
 
 
 def _fresh_summary(fresh: Fresh, tasks: list[Task], exclusions: list[Exclusion]) -> dict[str, Any]:

@@ -37,6 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also build the classic study on fresh inputs from SEED (offline default: a public demo seed; "
         "'' for none; docs/fresh.md)",
     )
+    p.add_argument(
+        "--variants",
+        metavar="NAMES",
+        default=None,
+        help="source variants of the classic study built beside it, comma-separated (offline default: rename,mislead; "
+        "'' for none; docs/variants.md)",
+    )
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
@@ -77,6 +84,7 @@ def main(args: argparse.Namespace) -> int:
         options=opts,
         pilot=not args.no_pilot,
         fresh=args.fresh,
+        variants=None if args.variants is None else tuple(n.strip() for n in args.variants.split(",") if n.strip()),
     )
     if result.pipeline_check:
         print(

@@ -10,11 +10,22 @@ model's result.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from execstate.builder import PARTIAL_DIR, BuildOptions, Fresh, build, combine_builds, corpus, fresh_corpus, write_build
+from execstate.builder import (
+    PARTIAL_DIR,
+    BuildOptions,
+    Fresh,
+    add_variants,
+    build,
+    combine_builds,
+    corpus,
+    fresh_corpus,
+    write_build,
+)
 from execstate.errors import SettingsError, output_dir, require_file
 from execstate.grade import accuracy_tables, grade_all, write_tables
 from execstate.pilot import pilot_section_html, run_pilot
@@ -42,6 +53,10 @@ DEMO_FRESH_SEED = "execstate-demo-fresh-seed"
 build keeps its seed secret until it reveals it, docs/fresh.md)."""
 FRESH_STUDIES: tuple[str, ...] = ("classic",)
 """The built-in studies the main job also builds on fresh inputs, beside the published ones."""
+VARIANT_STUDIES: tuple[str, ...] = ("classic",)
+"""The built-in studies the main job also builds as source variants (docs/variants.md)."""
+MAIN_VARIANTS: tuple[str, ...] = ("rename", "mislead")
+"""The source variants of ``VARIANT_STUDIES`` the offline main job builds."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,7 @@ def run_pipeline(
     options: BuildOptions | None = None,
     pilot: bool = True,
     fresh: str | None = None,
+    variants: tuple[str, ...] | None = None,
     log=print,
 ) -> PipelineResult:
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
@@ -87,6 +103,8 @@ def run_pipeline(
     ``fresh``: the seed of a fresh copy (``--fresh-only``) of the ``FRESH_STUDIES`` among ``studies``, built
     beside the published cases into the same ``tasks.jsonl`` (docs/fresh.md), so the analysis compares
     published and fresh inputs; offline (no settings) it defaults to ``DEMO_FRESH_SEED``; ``""`` builds none.
+    ``variants``: the source variants (docs/variants.md) of the ``VARIANT_STUDIES`` among ``studies`` built beside
+    them, so the analysis compares originals and variants; offline it defaults to ``MAIN_VARIANTS``; ``()``: none.
     """
     out = Path(out)
     output_dir(out / "build")  # a file in the way fails before any case is built
@@ -103,6 +121,13 @@ def run_pipeline(
         log(f"      and a fresh copy of {', '.join(refresh)} (build --fresh, docs/fresh.md)")
         again = build([], studies=refresh, jobs=jobs, options=options, fresh=Fresh(seed, only=True))
         built = combine_builds(built, again)
+    names = variants if variants is not None else (MAIN_VARIANTS if offline else ())
+    vary = [name for name in VARIANT_STUDIES if name in studies] if names else []
+    if vary and not built.manifest.interrupted:
+        log(f"      and {', '.join(names)} variants of {', '.join(vary)} (build --variants, docs/variants.md)")
+        base = options or BuildOptions()
+        varied = build([], studies=vary, jobs=jobs, options=dataclasses.replace(base, variants=tuple(names)))
+        built = add_variants(built, varied)
     write_build(built, out / "build")
     built.raise_if_interrupted(out / "build")
     log(
