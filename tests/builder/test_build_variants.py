@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder import BuildOptions, build, tasks_bytes
+from execstate.builder import BuildOptions, Fresh, build, tasks_bytes
 from execstate.languages.python.language import PythonLanguage
 from execstate.records import Task, is_variant, paper_tasks
 from execstate.studies import STUDIES
@@ -81,3 +81,19 @@ def test_the_same_variant_build_twice_gives_the_same_bytes(built: list[Task]) ->
     wanted = {t.case_id for t in again.tasks}
     assert len(wanted) == 12
     assert tasks_bytes(again.tasks) == tasks_bytes([t for t in built.tasks if t.case_id in wanted])
+
+
+def test_variants_combine_with_fresh_inputs() -> None:
+    case = CLASSIC / "kadane"
+    published = build([case], options=BuildOptions(variants=("rename",)))
+    fresh = build([case], options=BuildOptions(variants=("rename",)), fresh=Fresh("a secret", only=True))
+    ids = sorted({t.case_id for t in fresh.tasks})
+    assert ids == ["classic/kadane~fresh", "classic/kadane~fresh~rename"]
+    varied = [t for t in fresh.tasks if is_variant(t)]
+    assert {t.meta["variant_of"] for t in varied} == {"classic/kadane~fresh"}
+    assert all(t.meta["fresh"]["of"] == "classic/kadane" for t in varied)
+    same = [t for t in published.tasks if is_variant(t)]
+    assert {t.source for t in varied if t.arm == "short-trace-final"} == {
+        t.source for t in same if t.arm == "short-trace-final"
+    }  # the same variant of the program, on other inputs
+    assert {t.input for t in varied} != {t.input for t in same}

@@ -8,6 +8,7 @@ through a ``Language`` adapter; nothing here knows which language the program is
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import tempfile
 import traceback
@@ -116,25 +117,33 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, i
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     if fresh is None:
         tasks = _admit_inputs(case, loop_line, short, long, None, ids)
-        return _with_variants(case, loop_line, short, long, tasks) if opts.variants else tasks
-    return _admit_fresh(case, loop_line, fresh, short, long, ids)
+        return _with_variants(case, loop_line, short, long, None, tasks) if opts.variants else tasks
+    tasks, drawn = _admit_fresh(case, loop_line, fresh, short, long, ids)
+    return _with_variants(case, loop_line, *drawn, tasks) if opts.variants else tasks
 
 
-def _with_variants(case: CaseContext, loop_line: int, short: bytes, long: bytes, tasks: CaseTasks) -> CaseTasks:
+def _with_variants(
+    case: CaseContext, loop_line: int, short: bytes, long: bytes, fresh_meta: dict | None, tasks: CaseTasks
+) -> CaseTasks:
     """The admitted case's tasks, then those of each of its source variants (``BuildOptions.variants``) that passes
-    the checks on the same inputs and answers every task as the original does; the others in ``not_kept``."""
+    the checks on the same inputs and answers every task as the original does; the others in ``not_kept``.
+
+    In a fresh build the variants are built on the fresh inputs the original was (``fresh_meta``: its meta keys):
+    ``<case>~fresh~<variant>``, the same variant source as the published case's."""
     lang, spec, opts = case.lang, case.spec, case.opts
+    base = tasks[0].case_id if tasks else spec.id
     out = CaseTasks(list(tasks), tasks.not_posed)
     for name in opts.variants:
-        made_id = variant_id(spec.id, name)
+        made_id = variant_id(base, name)
         if not isinstance(lang, SourceVarying) or name not in lang.source_variants:
             out.not_kept.append({"case_id": made_id, "variant": name, "reason": f"the {lang.name} adapter makes none"})
             continue
         made = lang.make_variant(case.source, name, variant_seed(spec.id, name, opts.variant_seed))
-        vspec = variant_spec(spec, made, loop_line)
+        vspec = variant_spec(spec, made, loop_line, made_id)
         vcase = dataclasses.replace(case, spec=vspec, source=made.source)
+        meta = copy.deepcopy(fresh_meta)
         try:
-            theirs = _admit_inputs(vcase, made.lines[loop_line], short, long, None, [vspec.id])
+            theirs = _admit_inputs(vcase, made.lines[loop_line], short, long, meta, [made_id])
         except Excluded as exc:
             out.not_kept.append({"case_id": made_id, "variant": name, "reason": f"check {exc.check}: {exc.reason}"})
             continue
@@ -143,15 +152,16 @@ def _with_variants(case: CaseContext, loop_line: int, short: bytes, long: bytes,
             why = f"it does not behave as the original: {'; '.join(differ[:3])}"
             out.not_kept.append({"case_id": made_id, "variant": name, "reason": why})
             continue
-        out.extend(variant_meta(t, spec.id, made) for t in theirs)
+        out.extend(variant_meta(t, base, made) for t in theirs)
     return out
 
 
 def _admit_fresh(
     case: CaseContext, loop_line: int, fresh: Fresh, short: bytes, long: bytes, ids: list[str]
-) -> list[Task]:
-    """The tasks on the first fresh candidate (best first) that passes the checks; else ``Excluded`` with the
-    closest one's failed check. A case that cannot be refreshed is built on its published inputs."""
+) -> tuple[CaseTasks, tuple[bytes, bytes, dict]]:
+    """The tasks on the first fresh candidate (best first) that passes the checks, with that candidate's inputs and
+    meta keys; else ``Excluded`` with the closest one's failed check. A case that cannot be refreshed is built on
+    its published inputs."""
     failed: list[tuple[dict, Excluded]] = []
     for drawn_short, drawn_long, fresh_meta in _fresh_inputs(case, fresh, short, long, ids):
         record = fresh_meta["fresh"]
@@ -160,7 +170,8 @@ def _admit_fresh(
                 {"candidate": r["candidate"], "check": e.check, "reason": e.reason[:300]} for r, e in failed
             ]
         try:
-            return _admit_inputs(case, loop_line, drawn_short, drawn_long, fresh_meta, ids)
+            tasks = _admit_inputs(case, loop_line, drawn_short, drawn_long, fresh_meta, ids)
+            return tasks, (drawn_short, drawn_long, fresh_meta)
         except Excluded as exc:
             if record is False:
                 raise

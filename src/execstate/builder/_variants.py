@@ -32,8 +32,9 @@ def variant_seed(case_id: str, name: str, seed: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def variant_spec(spec: CaseSpec, made: SourceVariant, loop_line: int) -> CaseSpec:
-    """``spec`` as its variant ``made`` states it: the variant's id, its loop's line, the projection renamed."""
+def variant_spec(spec: CaseSpec, made: SourceVariant, loop_line: int, case_id: str) -> CaseSpec:
+    """``spec`` as its variant ``made`` states it: the variant's id ``case_id``, its loop's line, the projection
+    renamed."""
     checkpoint = spec.checkpoint.model_copy(
         update={
             "loop": made.lines[loop_line],
@@ -41,7 +42,7 @@ def variant_spec(spec: CaseSpec, made: SourceVariant, loop_line: int) -> CaseSpe
             "variables": tuple(made.mapping.get(v, v) for v in spec.checkpoint.variables),
         }
     )
-    return spec.model_copy(update={"id": variant_id(spec.id, made.name), "checkpoint": checkpoint})
+    return spec.model_copy(update={"id": case_id, "checkpoint": checkpoint})
 
 
 def differences(original: list[Task], variant: list[Task], mapping: dict[str, str]) -> list[str]:
