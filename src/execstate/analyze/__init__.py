@@ -37,6 +37,7 @@ from execstate.analyze._stats import (
     wilson_interval,
 )
 from execstate.analyze._truncation import budget_rows, response_frame, truncation_rows
+from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
 
 __all__ = [
     "BEYOND_TABLES",
@@ -89,6 +90,9 @@ __all__ = [
     "series_tests",
     "step_curve_rows",
     "truncation_rows",
+    "variant_comparison",
+    "variant_pairs",
+    "variant_rows",
     "wilson_interval",
     "write_analysis_json",
     "write_json",

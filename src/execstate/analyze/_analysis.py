@@ -19,6 +19,7 @@ from execstate.analyze._further import further_arms
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
 from execstate.analyze._series import series_summary, start_series_tests
+from execstate.analyze._variants import variant_comparison
 from execstate.grade import accuracy_tables
 from execstate.records import Grade, Response, Task, is_fresh, is_variant, paper_tasks
 
@@ -52,6 +53,9 @@ class Analysis:
     """The further arms' tables (``execstate.analyze._further.further_arms``: loop-trace step curve, coherence of
     a case's arms, line counts by imbalance): ``{}`` without a loop-trace or line-count task, and then left out
     of the JSON, so an analysis of a build without them is written as before."""
+    variants: dict[str, Any] = field(default_factory=dict)
+    """Originals vs their source variants (``execstate.analyze._variants.variant_comparison``): ``{}`` when no
+    task is a variant, and then left out of the JSON, so an analysis without variants is written as before."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +73,7 @@ class Analysis:
             "beyond": self.beyond,
             **({"fresh": self.fresh} if self.fresh else {}),
             **({"further": self.further} if self.further else {}),
+            **({"variants": self.variants} if self.variants else {}),
         }
 
 
@@ -129,12 +134,13 @@ def analyze(
     ``responses`` (the run's records) add the truncation and token tables; without them those are None.
     Fresh tasks (``records.is_fresh``) and their grades enter the published-vs-fresh rows (``fresh``) alone:
     every other table analyses the published tasks, as if the fresh ones were not there. Source variants' tasks
-    (``records.is_variant``) are left out of every table likewise.
+    (``records.is_variant``) enter the original-vs-variant rows (``variants``) alone, likewise.
     The further arms' tasks (``records.FURTHER_ARMS``) and their grades enter ``further`` alone.
     """
     tasks, grades = list(tasks), list(grades)
     config = config or AnalysisConfig()
     fresh = fresh_comparison(tasks, grades, config)
+    variants = variant_comparison(tasks, grades, config)
     fresh_ids = {t.task_id for t in tasks if is_fresh(t) or is_variant(t)}  # variants: compared apart
     tasks = [t for t in tasks if t.task_id not in fresh_ids]
     grades = [g for g in grades if g.task_id not in fresh_ids]
@@ -153,7 +159,9 @@ def analyze(
     joined = joinable_grades(tasks, grades)
     beyond = beyond_paper(tasks, joined, cells.frame, config, None if responses is None else list(responses))
     further = further_arms(tasks, joined, config)
-    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, fresh=fresh, further=further)
+    return dataclasses.replace(
+        analysis, accuracy=accuracy, beyond=beyond, fresh=fresh, further=further, variants=variants
+    )
 
 
 def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:

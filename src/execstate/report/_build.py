@@ -6,6 +6,7 @@ Layout of ``out_dir``::
     tables/<name>.csv|.md  one file pair per table, plus tables/tables.md
     tables/beyond/, tables/fresh/  the beyond-the-paper tables; the published-vs-fresh table (fresh tasks only)
     tables/further/        the further arms' tables (loop-trace or line-count tasks only)
+    tables/variants/       the original-vs-variant table (source-variant tasks only)
     figures/<name>.svg|.png
     report.html            one self-contained page
 
@@ -30,6 +31,7 @@ from execstate.report._figures import FigureOut, start_figures
 from execstate.report._fresh import fresh_section
 from execstate.report._further import further_sections
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
+from execstate.report._variants import variant_section
 from execstate.tables import Table, make_table, write_tables
 
 
@@ -244,6 +246,14 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
             if a.further
             else []
         ),
+        *(
+            [
+                f"source-variant tasks {a.variants['tasks']} ({', '.join(a.variants['variants'])}), graded variant "
+                f"cells {a.variants['graded_cells']} (in no table but the Source variants section)"
+            ]
+            if a.variants
+            else []
+        ),
         f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
         f"execstate {__version__}",
     ]
@@ -323,6 +333,11 @@ def write_report(
         f_tabs, f_figs, f_html = fresh_section(analysis.fresh, config.level, config.replicates, out_dir)
         table_paths += write_tables(f_tabs, out_dir / "tables" / "fresh")
         extra_sections.insert(0, ("fresh", "Published vs fresh inputs", f_html))
+    v_figs = list[FigureOut]()
+    if analysis.variants:
+        v_tabs, v_figs, v_html = variant_section(analysis.variants, config.level, config.replicates, out_dir)
+        table_paths += write_tables(v_tabs, out_dir / "tables" / "variants")
+        extra_sections.insert(1 if analysis.fresh else 0, ("variants", "Source variants", v_html))
     figs = finish_figures()
     html_text = page(
         "execstate analysis report",
@@ -333,7 +348,7 @@ def write_report(
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
-    drawn = figs + b_figs + f_figs + u_figs
+    drawn = figs + b_figs + f_figs + v_figs + u_figs
     return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in drawn for p in f.paths])
 
 

@@ -5,11 +5,14 @@ rises with the task's trace length and state size, so the main job's report
 exercises every statistic (paired decrements, regressions, series tests) with
 known ground truth. Every record it writes is flagged ``pipeline_check``.
 
-    P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus [+ contamination])
+    P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus [+ contamination] [- variant_penalty])
 
 ``contamination`` (0 unless a setting's ``synthetic_contamination`` sets it) is
 added for every task that is not fresh (``records.is_fresh``): a simulated model
 that has seen the published inputs, for the published-vs-fresh analysis.
+``variant_penalty`` (0 unless a setting's ``synthetic_variant_penalty`` sets it) is
+subtracted for every task of a source variant (``meta["variant_of"]``): a simulated
+model that leans on the published surface, for the original-vs-variant analysis.
 
 Wrong answers are the kinds the wrong-answer taxonomy tells apart (SPEC 11),
 chosen by a seeded draw: mostly the oracle with one number changed by one
@@ -145,11 +148,13 @@ class SyntheticProvider:
         slope: float = 0.25,
         contamination: float = 0.0,
         step_decay: float = STEP_DECAY,
+        variant_penalty: float = 0.0,
     ) -> None:
         self.seed, self.skill, self.slope, self.contamination = setting_name, skill, slope, contamination
-        self.step_decay = step_decay
+        self.step_decay, self.variant_penalty = step_decay, variant_penalty
         knob = f", contamination={contamination:g}" if contamination else ""
         knob += f", step_decay={step_decay:g}" if step_decay != STEP_DECAY else ""
+        knob += f", variant_penalty={variant_penalty:g}" if variant_penalty else ""
         self.model: str | None = f"synthetic(skill={skill:g}, slope={slope:g}{knob})"
 
     def p_correct(self, task: Task) -> float:
@@ -167,6 +172,8 @@ class SyntheticProvider:
             logit += GUIDED_BONUS
         if not is_fresh(task):
             logit += self.contamination
+        if "variant_of" in task.meta:
+            logit -= self.variant_penalty
         return logit
 
     def p_truncated(self, task: Task) -> float:
@@ -241,6 +248,11 @@ class SyntheticOptions(BaseModel):
     """Logit a ``loop-trace`` task's step loses per step after the first: step i is right with probability
     sigmoid(logit - decay * (i - 1)), so accuracy falls along the trace (0: every step as likely right as the
     first). Answers to every other arm do not depend on it. Written to the run manifest only when not 0.35."""
+    synthetic_variant_penalty: float = Field(default=0.0, allow_inf_nan=False)
+    """Logit subtracted from the chance of a right answer on every task of a source variant (``meta["variant_of"]``,
+    docs/variants.md), so the simulated predictor does worse on a renamed or padded program than on the published
+    one, as a model leaning on names or memory would. 0 (the default) answers exactly as without it. Written to the
+    run manifest only when not 0."""
 
 
 async def _open(setting: Setting) -> Opened:
@@ -250,6 +262,7 @@ async def _open(setting: Setting) -> Opened:
         skill=options.synthetic_skill,
         contamination=options.synthetic_contamination,
         step_decay=options.synthetic_step_decay,
+        variant_penalty=options.synthetic_variant_penalty,
     ), []
 
 
