@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.builder.test_python_variants import foreign_names
 
 from execstate.builder import BuildOptions, Fresh, build, tasks_bytes
 from execstate.languages.python.language import PythonLanguage
@@ -97,3 +98,12 @@ def test_variants_combine_with_fresh_inputs() -> None:
         t.source for t in same if t.arm == "short-trace-final"
     }  # the same variant of the program, on other inputs
     assert {t.input for t in varied} != {t.input for t in same}
+
+
+def test_no_kept_variant_renames_a_builtin_an_import_a_keyword_or_an_attribute(built) -> None:
+    by_id = {t.task_id: t for t in built.tasks}
+    kept = [t for t in built.tasks if is_variant(t) and t.arm == "short-trace-final"]
+    assert len(kept) == 90
+    for task in kept:
+        original = by_id[task.meta["variant_of"] + "/short-trace-final"]
+        assert foreign_names(task.source) == foreign_names(original.source), task.task_id

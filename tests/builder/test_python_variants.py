@@ -19,7 +19,7 @@ assert CLASSIC is not None
 PROGRAMS = sorted(p.parent.name for p in CLASSIC.glob("*/main.py"))
 
 
-def _foreign(source: str) -> dict[str, set[str]]:
+def foreign_names(source: str) -> dict[str, set[str]]:
     """The names a variant must leave alone: builtins used, imported names, attribute names, keyword arguments."""
     tree = ast.parse(source)
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
@@ -65,7 +65,7 @@ def test_no_variant_renames_a_builtin_an_import_a_keyword_or_an_attribute(varian
     for name in PROGRAMS:
         source = (CLASSIC / name / "main.py").read_text()
         made = make_variant(source, variant, 11)
-        assert _foreign(made.source) == _foreign(source), name
+        assert foreign_names(made.source) == foreign_names(source), name
         assert not set(made.mapping) & (set(dir(builtins)) | {"__name__", "__main__"})
 
 
