@@ -40,12 +40,17 @@ DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
 SYNTHETIC_CONTAMINATION = 1.0
 """The main job's synthetic setting answers published tasks with this logit bonus over fresh ones (a simulated
 contamination), so the report's published-vs-fresh table has a gap of known sign (docs/fresh.md)."""
+SYNTHETIC_VARIANT_PENALTY = 1.0
+"""The main job's synthetic setting answers source-variant tasks with this logit less than their originals (a
+simulated reliance on the published source), so the report's variant table has a gap of known sign
+(docs/variants.md)."""
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(
     name="synthetic-pipeline-check",
     provider="synthetic",
     concurrency=64,
     synthetic_contamination=SYNTHETIC_CONTAMINATION,
+    synthetic_variant_penalty=SYNTHETIC_VARIANT_PENALTY,
 )
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
 DEMO_FRESH_SEED = "execstate-demo-fresh-seed"
