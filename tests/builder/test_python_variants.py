@@ -103,3 +103,23 @@ def test_a_parameter_passed_by_keyword_keeps_its_name() -> None:
     made = make_variant(source, "rename", 1)
     assert "k" not in made.mapping and made.mapping["n"] == "v1"
     assert made.source == "def f1(v1, k):\n    return v1 * k\n\nprint(f1(2, k=3), sorted([3, 1], reverse=True))\n"
+
+
+def test_mislead_comments_state_what_the_program_contradicts() -> None:
+    commented = 0
+    for name in PROGRAMS:
+        made = make_variant((CLASSIC / name / "main.py").read_text(), "mislead", 7)
+        tree = ast.parse(made.source)
+        loads = [(n.lineno, n.id) for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        for number, line in enumerate(made.source.splitlines(), 1):
+            if line.endswith(" is not used after this line"):
+                var = line.rsplit("# ", 1)[1].split(" ")[0]
+                assert any(at > number and n == var for at, n in loads), (name, line)  # it is read later
+                commented += 1
+            elif "# this loop does not change " in line:
+                var = line.rsplit(" ", 1)[1]
+                loop = next(n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == number)
+                body = [s for stmt in loop.body for s in ast.walk(stmt)]
+                assert any(isinstance(s, ast.Name) and s.id == var and isinstance(s.ctx, ast.Store) for s in body)
+                commented += 1
+    assert commented >= 2 * len(PROGRAMS)

@@ -10,7 +10,8 @@ meaning is decided by running it (the builder's checks), never assumed here.
   imported names, dunder names, names bound in a class body (methods and class attributes are reached through
   attributes), attribute names, and a parameter name some call passes by keyword.
 - ``mislead``: the same renaming to plausible but wrong names drawn, with the seed, from a fixed list
-  (``MISLEADING``): a counter may be called ``maximum``, a list ``sorted_keys``.
+  (``MISLEADING``): a counter may be called ``maximum``, a list ``sorted_keys``; and up to three lines end in a
+  comment stating a fact about the line that the program contradicts (``wrong_comments``).
 - ``deadcode``: a few statements that never change the program's state, inserted at statement boundaries of
   function and module bodies (seeded): an unused constant computation, and a branch that can never be taken.
   Nothing is inserted into a loop's header or a class body, nor before a docstring or a ``__future__`` import.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import random
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, MetadataWrapper, ScopeProvider
@@ -125,8 +127,68 @@ def _renamed(source: str, variant: str, seed: int, *, neutral: bool) -> SourceVa
     taken = _identifiers(module)
     mapping = _new_names(names, kinds, taken, seed, neutral=neutral)
     renamed = wrapper.module.visit(_Renamer(mapping))
-    text = renamed.code
+    text = renamed.code if neutral else wrong_comments(renamed.code, seed)
     return SourceVariant(variant, seed, text, mapping, {i: i for i in range(1, source.count("\n") + 2)})
+
+
+WRONG_COMMENTS = 3
+"""How many lines a ``mislead`` variant gives a comment stating a wrong fact (fewer when fewer qualify)."""
+
+
+def wrong_comments(source: str, seed: int) -> str:
+    """``source`` with up to ``WRONG_COMMENTS`` lines (seeded) ending in a comment that the program's own text
+    contradicts: ``# x is not used after this line`` on an assignment to ``x`` that a later line of the same
+    function reads, or ``# this loop does not change x`` on the header of a loop whose body assigns ``x``. Only
+    one-line statements without a comment (or a ``#`` in a string) get one; the lines stay where they were."""
+    import ast
+
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    claims: dict[int, str] = {}
+    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+        own = [n for n in _scope_nodes(scope)]
+        loads = [(n.lineno, n.id) for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        for node in own:
+            if isinstance(node, ast.Assign) and node.lineno == node.end_lineno:
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if names and any(line > node.lineno and name == names[0] for line, name in loads):
+                    claims.setdefault(node.lineno, f"{names[0]} is not used after this line")
+            elif isinstance(node, (ast.For, ast.While)):
+                assigned = [
+                    t.id
+                    for stmt in node.body
+                    for sub in ast.walk(stmt)
+                    if isinstance(sub, (ast.Assign, ast.AugAssign))
+                    for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
+                    if isinstance(t, ast.Name)
+                ]
+                if assigned:
+                    claims.setdefault(node.lineno, f"this loop does not change {assigned[0]}")
+    usable = sorted(
+        line
+        for line in claims
+        if "#" not in lines[line - 1] and not lines[line - 1].rstrip("\r\n").endswith(("\\", ","))
+    )
+    chosen = sorted(random.Random(seed).sample(usable, min(WRONG_COMMENTS, len(usable))))
+    for line in chosen:
+        text = lines[line - 1]
+        body = text.rstrip("\r\n")
+        lines[line - 1] = f"{body}  # {claims[line]}" + text[len(body) :]
+    return "".join(lines)
+
+
+def _scope_nodes(scope: Any) -> list[Any]:
+    """The nodes of a module or function, nested functions' and classes' own nodes left out."""
+    import ast
+
+    found: list[Any] = []
+    pending = list(ast.iter_child_nodes(scope))
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _fixed(name: str) -> bool:
@@ -346,4 +408,4 @@ def _line_map(before: str, after: str) -> dict[int, int]:
     return mapping
 
 
-__all__ = ["MISLEADING", "VARIANTS", "SourceVariant", "make_variant"]
+__all__ = ["MISLEADING", "VARIANTS", "SourceVariant", "make_variant", "wrong_comments"]
