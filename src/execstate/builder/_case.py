@@ -32,7 +32,7 @@ from execstate.builder._further import CaseTasks, NotPosed, count_row, trace_row
 from execstate.builder._inputs import case_environment, locate_loop, read_source
 from execstate.builder._invariant import InvariantRefused, audit_invariant
 from execstate.builder._neighbours import inside_neighbours, post_neighbours
-from execstate.builder._plan import STATE_ARMS, CheckpointMode, arm_rows, input_row
+from execstate.builder._plan import STATE_ARMS, CheckpointMode, PlanRow, arm_rows, input_row
 from execstate.builder._spec import CaseSpec
 from execstate.builder._states import POST_WINDOW, CaseStates, state_oracle, sweep_rows
 from execstate.builder._tasks import make_tasks
@@ -263,17 +263,13 @@ def _tasks(case: CaseContext, checked: _Checked, fresh_meta: dict | None, ids: l
         short, short_out = c.runs["short"]
         plan.append(input_row(spec, case.source, short, short_out.decode("utf-8"), clean))
     plan += sweep_rows(case, c.loop_line, c.K, long, c.oracles["inside"], c.states)
-    not_posed: list[NotPosed] = []
-    for arm, make in (
-        (LOOP_TRACE_ARM, lambda: trace_row(case, c.loop_line, c.k, c.runs)),
-        (LINE_COUNT_ARM, lambda: count_row(case, c.loop_line, c.runs)),
-    ):
-        if arm in arms:
-            row = make()
-            if isinstance(row, NotPosed):
-                not_posed.append(row)
-            else:
-                plan.append(row)
+    further: list[PlanRow | NotPosed] = []
+    if LOOP_TRACE_ARM in arms:
+        further.append(trace_row(case, c.loop_line, c.k, c.runs))
+    if LINE_COUNT_ARM in arms:
+        further.append(count_row(case, c.loop_line, c.runs))
+    plan += [row for row in further if isinstance(row, PlanRow)]
+    not_posed = [row for row in further if isinstance(row, NotPosed)]
     tasks = make_tasks(case, plan, meta)
     if ids[-1] != spec.id:
         cut = len(spec.id)

@@ -19,7 +19,9 @@ meaning is decided by running it (the builder's checks), never assumed here.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import difflib
 import keyword
 import random
 from typing import Any
@@ -113,8 +115,10 @@ def _renamed(source: str, variant: str, seed: int, *, neutral: bool) -> SourceVa
     for scope in scopes:
         for assignment in scope.assignments:
             name = assignment.name
-            if isinstance(scope, ClassScope) or not isinstance(assignment, Assignment) or _fixed(name):
-                refused.add(name) if isinstance(scope, ClassScope) else None
+            if isinstance(scope, ClassScope):
+                refused.add(name)  # reached through attributes: never renamed, in any scope
+                continue
+            if not isinstance(assignment, Assignment) or _fixed(name):
                 continue
             target = _bound_name(assignment.node, name)
             if target is None:
@@ -140,13 +144,11 @@ def wrong_comments(source: str, seed: int) -> str:
     contradicts: ``# x is not used after this line`` on an assignment to ``x`` that a later line of the same
     function reads, or ``# this loop does not change x`` on the header of a loop whose body assigns ``x``. Only
     one-line statements without a comment (or a ``#`` in a string) get one; the lines stay where they were."""
-    import ast
-
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     claims: dict[int, str] = {}
     for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
-        own = [n for n in _scope_nodes(scope)]
+        own = _scope_nodes(scope)
         loads = [(n.lineno, n.id) for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         for node in own:
             if isinstance(node, ast.Assign) and node.lineno == node.end_lineno:
@@ -177,10 +179,8 @@ def wrong_comments(source: str, seed: int) -> str:
     return "".join(lines)
 
 
-def _scope_nodes(scope: Any) -> list[Any]:
+def _scope_nodes(scope: ast.AST) -> list[Any]:
     """The nodes of a module or function, nested functions' and classes' own nodes left out."""
-    import ast
-
     found: list[Any] = []
     pending = list(ast.iter_child_nodes(scope))
     while pending:
@@ -373,9 +373,6 @@ def _boundaries(module: cst.Module) -> list[tuple[cst.CSTNode, int]]:
     add(module, list(module.body))
 
     class Visitor(cst.CSTVisitor):
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return True
-
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             if isinstance(node.body, cst.IndentedBlock):
                 add(node.body, list(node.body.body))
@@ -398,8 +395,6 @@ def _must_lead(statement: cst.BaseStatement) -> bool:
 
 def _line_map(before: str, after: str) -> dict[int, int]:
     """Each line of ``before`` -> its line in ``after``, which only inserted whole lines."""
-    import difflib
-
     old, new = before.splitlines(), after.splitlines()
     mapping: dict[int, int] = {}
     for block in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_matching_blocks():
