@@ -665,6 +665,7 @@ def _with_pair(
             **_line_ends(short, long),
         }
         prov["branch_preserving"] = _branch_preserving(work, short, long)
+        prov |= {k: v for k, v in work.problem.provenance.items() if k not in prov}  # problem.toml's [provenance]
         case = ChosenCase(
             work.problem,
             case_id,

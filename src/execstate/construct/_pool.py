@@ -6,7 +6,7 @@ A pool is a directory of problem directories (or one problem directory)::
     NAME/tests/T.in                 an input; NAME/tests/T.out, if present, its expected output
     NAME/gen.py | NAME/gen.cpp      optional seeded generator: ``gen SEED SIZE`` prints one input
     NAME/validator.py               optional: exits 0 when the input on its stdin is valid for the problem
-    NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source]
+    NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source], [provenance]
 
 The program and generator names are the registry's (``execstate.builder.LANGUAGES``: one
 per language). Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
@@ -40,7 +40,7 @@ VALIDATOR = "validator.py"
 
 ProvenanceValue = str | int | float | bool
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
-_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "environment"}
+_TOP_KEYS = {"id", "study", "grading_rule", "limits", "generator", "source", "provenance", "environment"}
 
 
 class PoolTest(NamedTuple):
@@ -90,6 +90,9 @@ class Problem:
     limits: ProblemLimits = ProblemLimits()
     source: Mapping[str, ProvenanceValue] = field(default_factory=dict)
     """``problem.toml``'s ``[source]`` table: where the problem came from (free-form provenance)."""
+    provenance: Mapping[str, ProvenanceValue] = field(default_factory=dict)
+    """``problem.toml``'s ``[provenance]`` table: keys construct copies into each spec's ``[provenance]`` (and so
+    into every task's ``meta``), e.g. a program's size; a key construct writes itself wins."""
     validator: Path | None = None
     """``validator.py`` beside the program: synthesized inputs count only if it accepts them."""
     environment: EnvironmentSpec | None = None
@@ -201,6 +204,7 @@ def read_problem(directory: Path | str) -> Problem:
         rule_given="grading_rule" in raw,
         limits=_limits(d, raw),
         source=_source(d / PROBLEM_FILE, raw),
+        provenance=_source(d / PROBLEM_FILE, raw, "provenance"),
         validator=d / VALIDATOR if (d / VALIDATOR).is_file() else None,
         environment=_environment(d, raw["environment"]) if "environment" in raw else None,
     )
@@ -329,10 +333,10 @@ def _limits(d: Path, raw: Mapping[str, Any]) -> ProblemLimits:
     return ProblemLimits(float(time_s) if time_s is not None else None, memory_mb)
 
 
-def _source(path: Path, raw: Mapping[str, Any]) -> dict[str, ProvenanceValue]:
-    table = raw.get("source", {})
+def _source(path: Path, raw: Mapping[str, Any], key: str = "source") -> dict[str, ProvenanceValue]:
+    table = raw.get(key, {})
     if not isinstance(table, dict) or not all(isinstance(v, str | int | float | bool) for v in table.values()):
-        raise SpecError(path, "source", "expected a table of strings and numbers", 'write [source] dataset = "..."')
+        raise SpecError(path, key, "expected a table of strings and numbers", f'write [{key}] dataset = "..."')
     return dict(table)
 
 
