@@ -46,12 +46,13 @@ SAMPLE = {
     "codecontests_py": ["445_b_dzy_loves_chemistry_1921", "103_b_cthulhu_4280", "666_a_reberland_linguistics_4325"],
     "library_cpp": ["zalgorithm", "shortest_path"],
     "pilot": ["decode_ways"],
+    "pyperformance": ["float"],  # a benchmark program from the package, naming its pool's main.py
 }
 
 
 OTHER_PYTHONS = ("3.12", "3.13")
 """Interpreters besides the one running the tests whose builds are pinned (their own golden files)."""
-PYTHON_STUDIES = ("classic", "networkx", "codecontests_py", "pilot")
+PYTHON_STUDIES = ("classic", "networkx", "codecontests_py", "pilot", "pyperformance")
 """The studies whose tasks an interpreter decides (their metrics); C++ and imported studies do not depend on it."""
 
 

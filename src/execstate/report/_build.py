@@ -32,6 +32,7 @@ from execstate.report._fresh import fresh_section
 from execstate.report._further import further_sections
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.report._variants import variant_section
+from execstate.studies import STUDIES
 from execstate.tables import Table, make_table, write_tables
 
 
@@ -129,7 +130,7 @@ _SERIES_COLS = [
 
 
 def accuracy_section_tables(a: Analysis) -> list[Table]:
-    """Corpus and the three accuracy tables, as the analysis computed them."""
+    """Corpus, the studies' sources and the three accuracy tables, as the analysis computed them."""
     note = "C/R = correct/completed, C/N = correct/planned, in percent."
     titles = {
         "corpus": "Corpus (paper Table 2)",
@@ -137,7 +138,25 @@ def accuracy_section_tables(a: Analysis) -> list[Table]:
         "accuracy_by_setting": "Accuracy by setting (Table 4)",
         "accuracy_by_study": "Accuracy by study and setting (Table 5)",
     }
-    return [make_table(n, t, a.accuracy[n], note="" if n == "corpus" else note) for n, t in titles.items()]
+    tables = [make_table(n, t, a.accuracy[n], note="" if n == "corpus" else note) for n, t in titles.items()]
+    return [tables[0], studies_table([str(r["study"]) for r in a.accuracy["corpus"]]), *tables[1:]]
+
+
+def studies_table(studies: Sequence[str]) -> Table:
+    """Where each study of the corpus comes from: the registry's description, source (with its version) and
+    licence; a study the registry does not know (a user's own) says so."""
+    rows = []
+    for name in dict.fromkeys(studies):
+        study = STUDIES.get(name)
+        rows.append(
+            {
+                "study": name,
+                "description": study.description if study else "a user's own study (not registered)",
+                "source": (study.origin if study else None) or "not recorded",
+                "licence": (study.licence if study else None) or "not recorded: check the programs' own terms",
+            }
+        )
+    return make_table("studies", "Studies, sources and licences", rows, ["study", "description", "source", "licence"])
 
 
 def analysis_tables(a: Analysis) -> list[Table]:
@@ -276,7 +295,7 @@ def _sections(
     return [
         ("headline", "Headline", "".join(table_section(t) for t in headline_tables(a))),
         ("inputs", "Inputs", _inputs_html(a, files)),
-        ("corpus", "Corpus", s("corpus")),
+        ("corpus", "Corpus", s("corpus", "studies")),
         ("accuracy", "Accuracy", s("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
         ("paired", "Paired comparison", s("paired")),
         ("regression", "Regression", s("regression", "regression_fits", "correlations")),

@@ -158,6 +158,17 @@ STUDIES: dict[str, Study] = {
             licence="Apache-2.0",
             refresher="execstate.studies.library_cpp:fresh_plan",
         ),
+        Study(
+            "pyperformance",
+            ("python",),
+            "json-or-tokens",
+            "CPython's pyperformance benchmarks (pure Python, deterministic) as stdin programs sized by their input",
+            cases_dir=HERE / "pyperformance" / "specs",
+            pool=HERE / "pyperformance" / "pool",
+            origin="python/pyperformance 1.14.0 (PyPI), data-files/benchmarks/bm_*/run_benchmark.py",
+            licence="MIT",
+            refresher="execstate.studies.pyperformance:fresh_plan",
+        ),
         Study("lcb_python", ("python",), "json-or-tokens", "LiveCodeBench Hard, Python solutions"),
         Study("lcb_cpp", ("cpp",), "json-or-tokens", "LiveCodeBench Hard, C++ solutions"),
         Study(

@@ -68,7 +68,8 @@ class Recipe:
     seed: int | None = None
     """The benchmark's own seed when the main reads one (then SEED 1 prints it; another SEED prints itself)."""
     drop: tuple[str, ...] = ()
-    """Top-level functions of the benchmark left out (pyperf timing wrappers and argument hooks)."""
+    """Top-level functions of the benchmark left out (pyperf timing wrappers and argument hooks), or a
+    top-level assignment that names them (scimark's ``BENCHMARKS`` table)."""
 
 
 def read_recipe(path: Path) -> Recipe:
@@ -144,10 +145,10 @@ def program_text(original: str, recipe: Recipe) -> str:
     start = last.lineno - 1
     cut.update(range(start, len(lines)))
     for name in recipe.drop:
-        node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+        node = next((n for n in tree.body if _defines(n, name)), None)
         if node is None:
-            raise RecipeError(f"{where}: drop names {name!r}, which is no top-level function there")
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+            raise RecipeError(f"{where}: drop names {name!r}, which no top-level def or assignment there binds")
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]) - 1
         assert node.end_lineno is not None
         cut.update(range(first, node.end_lineno))
     kept: list[str] = []
@@ -163,6 +164,13 @@ def program_text(original: str, recipe: Recipe) -> str:
     if left:
         raise RecipeError(f"{where}: the program still uses pyperf on line(s) {left}; add their functions to drop")
     return program
+
+
+def _defines(node: ast.stmt, name: str) -> bool:
+    """``node`` is ``def name`` or ``name = ...`` (a table of timing functions, as scimark's ``BENCHMARKS``)."""
+    if isinstance(node, ast.FunctionDef):
+        return node.name == name
+    return isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == [name]
 
 
 def _squeeze(lines: list[str]) -> list[str]:
