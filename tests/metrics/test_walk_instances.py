@@ -1,8 +1,9 @@
 """The C walker reads instances of the program's own classes in C and counts what the Python walker counts.
 
-An instance whose classes all have metaclass ``type``, define no ``__slots__`` and keep type's own
-``__dict__`` getter is walked without calling ``owned_class`` or ``attribute_values``; every other
-instance still goes through those functions. Each case here is one of those branches, and each
+An instance whose classes all have metaclass ``type``, name their ``__slots__`` (if any) as a str or an
+exact tuple or list of strs none of which is mangled (``__b``), and keep type's own ``__dict__`` getter
+is walked without calling ``owned_class`` or ``attribute_values``; every other instance still goes
+through those functions. Each case here is one of those branches, and each
 compares the accelerated ``walk`` with the probe's pure-Python ``walk`` on harness-made values (no
 program runs). Classes are made "owned" by naming ``__main__`` as their module, as a program's are.
 """
@@ -87,13 +88,16 @@ def test_plain_instances_are_read_without_calling_python() -> None:
         return _probe.attribute_values(value)
 
     slotted = owned("Slotted", __slots__=("a",))
-    one = slotted()
-    one.a = 1
+    mangled = owned("Mangled", __slots__=("a", "__b"))
+    one, two = slotted(), mangled()
+    one.a = two.a = 1
     ccount.configure_walker(collections.deque, counting_owned, counting_values)
     try:
         assert ccount.walk([[_node(x=i, y=[i]) for i in range(100)]]) == 200
         assert calls == []
-        assert ccount.walk([one]) == 1
+        assert ccount.walk([[slotted() for _ in range(10)], one]) == 1  # slots are read by their descriptors
+        assert calls == []
+        assert ccount.walk([two]) == 1
         assert calls == ["attribute_values"]
     finally:
         ccount.configure_walker(collections.deque, _probe.owned_class, _probe.attribute_values)
@@ -119,6 +123,27 @@ def test_slotted_classes_and_their_subclasses() -> None:
     two.a, two.extra = 5, "e"
     unset = slotted()  # no slot is set
     assert _same([one, two, unset, [two, one]]) == 4
+
+
+@pytest.mark.parametrize(
+    "slots",
+    ["a", ("a", "b"), ["a", "b"], ("a", "__dict__"), ("a", "__weakref__"), ("__a__", "b"), ("a", "__b")],
+    ids=["str", "tuple", "list", "with-dict", "with-weakref", "dunder", "mangled"],
+)
+def test_every_form_of_slots(slots) -> None:
+    kind = owned("Slots", __slots__=slots)
+    sub = owned("Sub", (kind,), __slots__=("c",))
+    names = [slots] if isinstance(slots, str) else [n for n in slots if n not in ("__dict__", "__weakref__")]
+    items = [kind(), sub(), sub()]
+    for i, item in enumerate(items):
+        for name in names[: i + 1]:
+            object.__setattr__(
+                item, name if not name.startswith("__") or name.endswith("__") else "_Slots" + name, [i, name]
+            )
+    items[2].c = (1, 2, 3)
+    if "__dict__" in (slots if not isinstance(slots, str) else ()):
+        items[0].extra = {"k": 1}
+    assert _same([items, items[1]]) > 0
 
 
 def test_a_dict_property_still_goes_through_attribute_values() -> None:

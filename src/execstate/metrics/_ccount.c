@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <frameobject.h>
+#include <structmember.h> /* PyMember_GetOne (3.11 declares it only here) */
 
 static long long counted = 0;
 static PyObject *classify = NULL;      /* callable(code) -> bytes | None */
@@ -249,13 +250,35 @@ static int owned_in_c(PyTypeObject *kind)
     return owned;
 }
 
-/* 1 if an instance of kind is a plain instance: every class of its MRO has metaclass exactly `type`, none
-   defines `__slots__` and none is set, frozenset or deque (a walked container, not an instance), and its
-   `__dict__` attribute is type's own C getter. Then attribute_values(instance) is the values of its
-   `__dict__` and nothing else, read with no Python code running. 0 otherwise. */
+/* 1 if a class's `__slots__` value names its slots in a form read with no Python code running: one exact
+   str, or an exact tuple or list of exact strs, none of which needs name mangling (`__x` becomes
+   `_Class__x`: such a class is left to attribute_values). 0 otherwise. */
+static int slot_names_plain(PyObject *slots)
+{
+    if (PyUnicode_CheckExact(slots)) slots = NULL; /* one name */
+    else if (!PyTuple_CheckExact(slots) && !PyList_CheckExact(slots)) return 0;
+    Py_ssize_t n = slots == NULL ? 1 : PySequence_Fast_GET_SIZE(slots);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = slots == NULL ? NULL : PySequence_Fast_GET_ITEM(slots, i);
+        if (name != NULL && !PyUnicode_CheckExact(name)) return 0;
+        if (name != NULL && PyUnicode_GET_LENGTH(name) > 2 && PyUnicode_READ_CHAR(name, 0) == '_'
+            && PyUnicode_READ_CHAR(name, 1) == '_') {
+            Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+            if (!(PyUnicode_READ_CHAR(name, len - 1) == '_' && PyUnicode_READ_CHAR(name, len - 2) == '_')) return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 if an instance of kind is a plain instance: every class of its MRO has metaclass exactly `type`, names
+   its `__slots__` (if any) plainly (slot_names_plain), and none is set, frozenset or deque (a walked
+   container, not an instance), and its `__dict__` attribute is type's own C getter (or there is none).
+   Then attribute_values(instance) is the values of its `__dict__` and of its set slots and nothing else,
+   read with no Python code running: 2 when a class of the MRO has `__slots__`, else 1. 0 otherwise. */
 static int plain_in_c(PyTypeObject *kind)
 {
     PyObject *mro = kind->tp_mro;
+    int has_slots = 0;
     if (!Py_IS_TYPE((PyObject *)kind, &PyType_Type) || mro == NULL || !PyTuple_Check(mro)) return 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++) {
         PyObject *klass = PyTuple_GET_ITEM(mro, i);
@@ -265,12 +288,15 @@ static int plain_in_c(PyTypeObject *kind)
         PyObject *dict = class_dict((PyTypeObject *)klass);
         if (dict == NULL) { PyErr_Clear(); return 0; }
         PyObject *slots = PyDict_GetItemWithError(dict, slots_key);
+        int plain_slots = slots == NULL ? !PyErr_Occurred() : slot_names_plain(slots);
+        has_slots |= slots != NULL;
         Py_DECREF(dict);
-        if (slots != NULL || PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        if (!plain_slots) { PyErr_Clear(); return 0; }
     }
     /* `__dict__` is read by a C getter (or there is none: AttributeError), never by Python code */
     PyObject *getter = _PyType_Lookup(kind, dict_key);
-    return getter == NULL || Py_IS_TYPE(getter, &PyGetSetDescr_Type);
+    if (getter != NULL && !Py_IS_TYPE(getter, &PyGetSetDescr_Type)) return 0;
+    return has_slots ? 2 : 1;
 }
 
 /* What owned_in_c and plain_in_c said of the last class asked about. Classes only change when Python
@@ -405,8 +431,13 @@ static long long enter_all_iter(PyObject *iterator, Stack *stack, int *error)
    which attribute_values skips). The same C getter runs. Like attribute_values, the values are taken
    first and walked after (a small dict's into an array on the C stack, a large one's into a list). */
 #define FEW_ATTRIBUTES 16
-static long long enter_instance(PyObject *node, Stack *stack, int *error)
+static long long enter_slots(PyObject *node, Stack *stack, int *error);
+
+static long long enter_instance(PyObject *node, int has_slots, Stack *stack, int *error)
 {
+    long long slotted = has_slots ? enter_slots(node, stack, error) : 0;
+    if (*error) return 0;
+    if (_PyType_Lookup(Py_TYPE(node), dict_key) == NULL) return slotted; /* no `__dict__`: slots only */
     PyObject *dict = PyObject_GenericGetAttr(node, dict_key);
     if (dict == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError) || PyErr_ExceptionMatches(PyExc_TypeError))
@@ -434,6 +465,52 @@ static long long enter_instance(PyObject *node, Stack *stack, int *error)
         }
     }
     Py_DECREF(dict);
+    return total + slotted;
+}
+
+/* The values of a plain instance's set slots (attribute_values' second part): for each class of the MRO
+   that has `__slots__` (named plainly: plain_in_c checked), each name but `__dict__` and `__weakref__`
+   whose class attribute is a member descriptor, read by the descriptor's own C getter; an unset slot
+   (AttributeError) has no value. */
+static long long enter_slots(PyObject *node, Stack *stack, int *error)
+{
+    PyObject *mro = Py_TYPE(node)->tp_mro;
+    long long total = 0;
+    for (Py_ssize_t i = 0; !*error && i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *dict = class_dict((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
+        if (dict == NULL) { *error = 1; return 0; }
+        PyObject *slots = PyDict_GetItemWithError(dict, slots_key);
+        if (slots == NULL) {
+            if (PyErr_Occurred()) *error = 1;
+            Py_DECREF(dict);
+            continue;
+        }
+        Py_INCREF(slots);
+        int one = PyUnicode_CheckExact(slots);
+        Py_ssize_t n = one ? 1 : PySequence_Fast_GET_SIZE(slots);
+        for (Py_ssize_t j = 0; !*error && j < n; j++) {
+            PyObject *name = one ? slots : PySequence_Fast_GET_ITEM(slots, j);
+            if (PyUnicode_CompareWithASCIIString(name, "__dict__") == 0
+                || PyUnicode_CompareWithASCIIString(name, "__weakref__") == 0)
+                continue;
+            PyObject *descr = PyDict_GetItemWithError(dict, name);
+            if (descr == NULL) {
+                if (PyErr_Occurred()) *error = 1;
+                continue;
+            }
+            if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)) continue;
+            PyObject *value = PyMember_GetOne((const char *)node, ((PyMemberDescrObject *)descr)->d_member);
+            if (value == NULL) {
+                if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+                else *error = 1;
+                continue;
+            }
+            total += exact_scalar(value) ? 1 : enter(value, stack, error);
+            Py_DECREF(value);
+        }
+        Py_DECREF(slots);
+        Py_DECREF(dict);
+    }
     return total;
 }
 
@@ -452,7 +529,7 @@ static long long expand(PyObject *node, Stack *stack, int *error)
     } else if (PyTuple_Check(node)) {
         total = enter_items(node, 0, stack, error);
     } else if (instances_in_c && plain_memo(Py_TYPE(node))) {
-        total = enter_instance(node, stack, error);
+        total = enter_instance(node, plain_memo(Py_TYPE(node)) == 2, stack, error);
     } else if (PyAnySet_Check(node)) {
         total = enter_all_iter(PySet_Type.tp_iter(node), stack, error);
     } else if (PyObject_TypeCheck(node, (PyTypeObject *)deque_type)) {
