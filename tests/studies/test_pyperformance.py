@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder import BuildOptions, BuildResult, build, dataset_card, load_spec
+from execstate.builder import BuildOptions, BuildResult, Fresh, build, dataset_card, load_spec
 from execstate.construct import ConstructOptions, construct_problem, read_pool
 from execstate.records import ARMS, Task
 from execstate.report._build import studies_table
@@ -196,3 +196,23 @@ def test_the_dataset_card_and_the_report_name_the_source_its_version_and_the_lic
     assert f"pyperformance {mp.PYPERFORMANCE_VERSION}" in row and "| MIT |" in row
     (found,) = studies_table(["pyperformance"]).rows
     assert mp.PYPERFORMANCE_VERSION in str(found["source"]) and found["licence"] == "MIT"
+
+
+def test_a_seeded_program_is_rebuilt_on_fresh_inputs_the_unmodified_module_reproduces(tmp_path):
+    """regex_dna takes a seed: `build --fresh` draws new inputs of the published sizes, and the package's own
+    module, driven by the same main, prints the fresh oracles; a program without a seed keeps its inputs."""
+    fresh = Fresh("pyperformance-test-seed", candidates=1)
+    result = build([STUDY.cases_dir / "regex_dna", STUDY.cases_dir / "fannkuch"], options=BuildOptions(), fresh=fresh)
+    by_id = {t.task_id: t for t in result.tasks}
+    short = by_id["pyperformance/regex_dna~fresh/short-trace-final"]
+    long = by_id["pyperformance/regex_dna~fresh/long-trace-final"]
+    published = (STUDY.cases_dir / "regex_dna" / "long.txt").read_text()
+    assert long.input != published and long.input.split()[0] == published.split()[0]  # same size, another seed
+    assert short.meta["fresh"]["of"] == "pyperformance/regex_dna"
+    recipe = next(r for r in mp.recipes() if r.name == "regex_dna")
+    for task in (short, long):
+        assert _plain_run(recipe, task.input, tmp_path)[0] == task.oracle
+    kept = by_id["pyperformance/fannkuch/short-trace-final"]
+    assert kept.meta["fresh"] is False and "no seed" in kept.meta["fresh_note"]
+    assert result.manifest.fresh is not None
+    assert list(result.manifest.fresh["not_refreshable"]) == ["pyperformance/fannkuch"]
