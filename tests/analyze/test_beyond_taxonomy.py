@@ -115,3 +115,15 @@ def test_correct_and_unanswered_cells_are_not_classified(built):
     ok = grade_response(built[tid], Response(task_id=tid, setting="s", status="completed", text='{"output":"251502"}'))
     none = grade_response(built[tid], Response(task_id=tid, setting="s", sample=1, status="no-response"))
     assert taxonomy(list(built.values()), [ok, none]).cells == []
+
+
+def test_near_misses_of_integers_past_float_range_are_judged_exactly():
+    """pidigits prints 4,096 digits: the 1% rule is exact integer arithmetic there, not a float overflow."""
+    from execstate.analyze._taxonomy import compare
+
+    big = 10**400
+    assert compare(big + 1, big) == "near"  # off by one
+    assert compare(big + 10**397, big) == "near"  # 0.1% off
+    assert compare(2 * big, big) == "different"
+    assert compare(1.5, big) == "different" and compare(big, 1.5) == "different"
+    assert compare(big, big) == "equal"
