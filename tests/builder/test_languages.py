@@ -131,7 +131,7 @@ ADAPTERS_AND_REGISTRY = ("languages/_registry.py", "languages/python/language.py
 """Where language names are spelled: the registry and the adapters (the C++ adapter is a package)."""
 OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
     "records.py": (2, "LANGUAGE_NAMES, the public format's closed set; a test checks the registry agrees"),
-    "studies/__init__.py": (10, "data: each study declares its cases' languages, as a case spec's `language` does"),
+    "studies/__init__.py": (11, "data: each study declares its cases' languages, as a case spec's `language` does"),
     "analyze/_config.py": (2, "a setting of an analysis, recorded in analysis.json: its cohorts' language"),
     "analyze/_paired.py": (1, "the paired cohorts' language, the paper's design (analyze/_config.py)"),
     "sandbox/_root.py": (1, "the Python interpreter the sandbox starts: an executable's name in the private root"),
