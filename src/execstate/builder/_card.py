@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from execstate.records import LANGUAGE_NAMES, BuildManifest, Exclusion, Task
-from execstate.studies import STUDIES
+from execstate.studies import STUDIES, study_source
 
 CARD_NAME = "README.md"
 
@@ -164,12 +164,10 @@ def _studies_table(tasks: Sequence[Task], exclusions: Sequence[Exclusion], studi
     excluded = Counter(_study_of(e) for e in exclusions)
     rows = []
     for name in studies:
-        study = STUDIES.get(name)
-        description = study.description if study else "a user's own study (not registered)"
-        origin = (study.origin if study else None) or "not recorded"
-        licence = (study.licence if study else None) or "not recorded: check the programs' own terms"
+        said = study_source(name)
         rows.append(
-            f"| {name} | {description} | {origin} | {licence} | {cases[name]} | {excluded[name]} | {n_tasks[name]} |"
+            f"| {name} | {said['description']} | {said['source']} | {said['licence']} | {cases[name]} | "
+            f"{excluded[name]} | {n_tasks[name]} |"
         )
     return [
         "## Studies, sources and licences",

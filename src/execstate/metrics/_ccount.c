@@ -250,23 +250,26 @@ static int owned_in_c(PyTypeObject *kind)
     return owned;
 }
 
+/* 1 if a slot name is an exact str that Python does not mangle (`__x` becomes `_Class__x`; `__x__` and `x`
+   stay as written). */
+static int slot_name_plain(PyObject *name)
+{
+    if (!PyUnicode_CheckExact(name)) return 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    int dunder_start = len > 2 && PyUnicode_READ_CHAR(name, 0) == '_' && PyUnicode_READ_CHAR(name, 1) == '_';
+    int dunder_end = len > 2 && PyUnicode_READ_CHAR(name, len - 1) == '_' && PyUnicode_READ_CHAR(name, len - 2) == '_';
+    return !dunder_start || dunder_end;
+}
+
 /* 1 if a class's `__slots__` value names its slots in a form read with no Python code running: one exact
-   str, or an exact tuple or list of exact strs, none of which needs name mangling (`__x` becomes
-   `_Class__x`: such a class is left to attribute_values). 0 otherwise. */
+   str, or an exact tuple or list of exact strs, none of which needs name mangling (such a class is left to
+   attribute_values). 0 otherwise. */
 static int slot_names_plain(PyObject *slots)
 {
-    if (PyUnicode_CheckExact(slots)) slots = NULL; /* one name */
-    else if (!PyTuple_CheckExact(slots) && !PyList_CheckExact(slots)) return 0;
-    Py_ssize_t n = slots == NULL ? 1 : PySequence_Fast_GET_SIZE(slots);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name = slots == NULL ? NULL : PySequence_Fast_GET_ITEM(slots, i);
-        if (name != NULL && !PyUnicode_CheckExact(name)) return 0;
-        if (name != NULL && PyUnicode_GET_LENGTH(name) > 2 && PyUnicode_READ_CHAR(name, 0) == '_'
-            && PyUnicode_READ_CHAR(name, 1) == '_') {
-            Py_ssize_t len = PyUnicode_GET_LENGTH(name);
-            if (!(PyUnicode_READ_CHAR(name, len - 1) == '_' && PyUnicode_READ_CHAR(name, len - 2) == '_')) return 0;
-        }
-    }
+    if (PyUnicode_CheckExact(slots)) return slot_name_plain(slots);
+    if (!PyTuple_CheckExact(slots) && !PyList_CheckExact(slots)) return 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(slots); i++)
+        if (!slot_name_plain(PySequence_Fast_GET_ITEM(slots, i))) return 0;
     return 1;
 }
 

@@ -32,7 +32,7 @@ from execstate.report._fresh import fresh_section
 from execstate.report._further import further_sections
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
 from execstate.report._variants import variant_section
-from execstate.studies import STUDIES
+from execstate.studies import study_source
 from execstate.tables import Table, make_table, write_tables
 
 
@@ -144,18 +144,8 @@ def accuracy_section_tables(a: Analysis) -> list[Table]:
 
 def studies_table(studies: Sequence[str]) -> Table:
     """Where each study of the corpus comes from: the registry's description, source (with its version) and
-    licence; a study the registry does not know (a user's own) says so."""
-    rows = []
-    for name in dict.fromkeys(studies):
-        study = STUDIES.get(name)
-        rows.append(
-            {
-                "study": name,
-                "description": study.description if study else "a user's own study (not registered)",
-                "source": (study.origin if study else None) or "not recorded",
-                "licence": (study.licence if study else None) or "not recorded: check the programs' own terms",
-            }
-        )
+    licence (``execstate.studies.study_source``, as the dataset card says it)."""
+    rows = [{"study": name, **study_source(name)} for name in dict.fromkeys(studies)]
     return make_table("studies", "Studies, sources and licences", rows, ["study", "description", "source", "licence"])
 
 

@@ -250,6 +250,17 @@ PILOT_STUDY = "pilot"
 """The built-in study ``execstate pilot`` runs by default (docs/pilot.md)."""
 
 
+def study_source(name: str) -> dict[str, str]:
+    """What a dataset card or report says of a study: ``description``, ``source`` (its origin) and ``licence``,
+    from the registry; a study the registry does not know (a user's own) says so in each."""
+    study = STUDIES.get(name)
+    return {
+        "description": study.description if study else "a user's own study (not registered)",
+        "source": (study.origin if study else None) or "not recorded",
+        "licence": (study.licence if study else None) or "not recorded: check the programs' own terms",
+    }
+
+
 def default_grading_rule(study: str) -> str:
     """The grading rule of a case in ``study`` whose spec names none."""
     known = STUDIES.get(study)
@@ -276,4 +287,5 @@ __all__ = [
     "main_grid_studies",
     "shared_source_studies",
     "study_dir",
+    "study_source",
 ]
