@@ -455,6 +455,14 @@ class Response(Record):
     is the original response's."""
     batch_id: str | None = None
     """The vendor batch that answered the cell (``run --batch``); ``None`` for a live request."""
+    served_model: str | None = None
+    """The model snapshot the vendor says answered (Anthropic and OpenAI ``model``, Gemini ``modelVersion``);
+    ``None`` when the vendor does not say (``model`` is the setting's alias)."""
+    request_id: str | None = None
+    """The vendor's id of the request that answered (a ``request-id``/``x-request-id`` header or the
+    answer's id); ``None`` when not given."""
+    service_tier: str | None = None
+    """The service tier the vendor says served the request; ``None`` when not given."""
 
     def to_json_line(self) -> str:
         """One JSON line in declared field order, written by pydantic's serializer.
@@ -504,6 +512,10 @@ class RunManifest(Record):
     (``api_key_env`` is the variable's name, never its value)."""
     invocations: list[RunInvocation] = Field(default_factory=list)
     """Every invocation of ``run`` on the directory, oldest first; together they plan the cells to grade."""
+    models: dict[str, dict[str, Any]] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """What each setting's model accepts, as resolved before its first cell (``OUT/models.json``: the
+    capability source, thinking forms, effort values, output cap, what ``reasoning`` was sent as), by
+    setting name; written only when a provider resolved them, so other manifests are the bytes they were."""
 
 
 class Grade(Record):

@@ -301,7 +301,6 @@ def test_a_wrong_key_is_refused_before_any_request(tmp_path, monkeypatch, fakes)
         ('max_tokens_field = "max_tokens"', "does not use max_tokens_field"),
         ("max_output_tokens = 8", "max_output_tokens must be >= 16"),
         ('reasoning_summary = "verbose"', "reasoning_summary"),
-        ("stream = true", "unknown key"),
     ],
 )
 def test_settings_the_api_would_refuse_are_refused_at_load(tmp_path, fakes, extra, needle):

@@ -63,7 +63,7 @@ def test_unknown_key_names_file_setting_and_key(tmp_path: Path) -> None:
 
 def test_bad_value_and_missing_fields_are_reported(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match=r"reasoning"):
-        load_settings(_write(tmp_path, '[[setting]]\nname = "a"\nprovider = "oracle"\nreasoning = "max"\n'))
+        load_settings(_write(tmp_path, '[[setting]]\nname = "a"\nprovider = "oracle"\nreasoning = "maximum"\n'))
     with pytest.raises(SettingsError, match=r"provider 'openai' needs model"):
         load_settings(_write(tmp_path, '[[setting]]\nname = "a"\n'))
     with pytest.raises(SettingsError, match=r"needs replay_file"):

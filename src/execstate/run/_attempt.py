@@ -9,7 +9,13 @@ A provider never retries and never raises for a failed request: it returns an
                unparseable body, no answer in the body
     timeout    the request hit ``timeout_s``              -> retried only if ``retry_timeouts``
     final      any other 4xx, replay entry missing        -> recorded as no-response now
-    abort      401/403/404: key, model or URL is wrong    -> the setting stops, nothing recorded
+    abort      401/403/404: key, model or URL is wrong,   -> the setting stops, nothing recorded; the same
+               or an account error (billing, quota,          command resumes once the account is fixed
+               region: each provider's documented list)
+
+A completed attempt also carries what the vendor says about who answered:
+``served_model`` (the snapshot the vendor names in its answer), ``request_id``
+and ``service_tier``; each is ``None`` when the vendor does not send it.
 """
 
 from __future__ import annotations
@@ -35,6 +41,12 @@ class Attempt:
     error: str | None = None
     retry_after_s: float | None = None
     """Server-requested wait (``Retry-After`` / ``retry-after-ms``), seconds."""
+    served_model: str | None = None
+    """The model the vendor says answered (Anthropic/OpenAI ``model``, Gemini ``modelVersion``)."""
+    request_id: str | None = None
+    """The vendor's id of the request (a header such as ``request-id``/``x-request-id``, or the answer's id)."""
+    service_tier: str | None = None
+    """The service tier the vendor says served the request (``default``, ``flex``, ``priority``, ...)."""
 
 
 class Provider(Protocol):

@@ -606,6 +606,9 @@ class _Driver:
             model=self.provider.model,
             pipeline_check=self.provider.pipeline_check,
             batch_id=batch.batch_id,
+            served_model=attempt.served_model if completed else None,
+            request_id=attempt.request_id if completed else None,
+            service_tier=attempt.service_tier if completed else None,
         )
 
     async def _live(self, cell: tuple[Task, int]) -> None:

@@ -98,6 +98,9 @@ class ResponseCache:
             model=setting.model,
             cached=True,
             batch_id=entry.get("batch_id"),
+            served_model=entry.get("served_model"),
+            request_id=entry.get("request_id"),
+            service_tier=entry.get("service_tier"),
         )
 
     def store(self, setting: Setting, task: Task, sample: int, attempt: Attempt, batch_id: str | None = None) -> None:
@@ -116,6 +119,9 @@ class ResponseCache:
             "finish_reason": attempt.finish_reason,
             "usage": attempt.usage.model_dump(mode="json", exclude_none=True),
             "batch_id": batch_id,
+            "served_model": attempt.served_model,
+            "request_id": attempt.request_id,
+            "service_tier": attempt.service_tier,
         }
         path = self._path(key)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

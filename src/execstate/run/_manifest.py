@@ -72,6 +72,10 @@ _WRITTEN_WHEN_SET = (
     "batch",
     "batch_poll_s",
     "batch_max_requests",
+    "effort",
+    "max_output_limit",
+    "sampling",
+    "stream",
 )
 """Setting fields added after manifests were first written: left out at their default, so a run that does
 not use them writes the manifest it wrote before, and a manifest without them reads as the default. A
@@ -106,6 +110,7 @@ def updated_manifest(
         tasks=n_tasks,
         settings=merged,
         invocations=[*(old.invocations if old else []), invocation],
+        models=old.models if old else None,
     )
 
 

@@ -124,6 +124,9 @@ def _record(
         provider=provider.name,
         model=provider.model,
         pipeline_check=provider.pipeline_check,
+        served_model=result.served_model,
+        request_id=result.request_id,
+        service_tier=result.service_tier,
     )
 
 

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import fcntl
 import gc
+import json
+import os
 import queue
 import random
 import signal
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
-from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, Task, read_jsonl
+from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, RunManifest, Task, read_jsonl
 from execstate.run._batch import BatchCounts, BatchRun, Fallback
 from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
@@ -210,7 +212,9 @@ async def arun_tasks(
                     limit=limit,
                     cached=dict(summary.cached) if response_cache is not None else None,
                 )
-                write_manifest(out, updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation))
+                manifest = updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation)
+                manifest = _with_models(out, manifest, providers)
+                write_manifest(out, manifest)
                 store.append(hits)  # cells the cache answered: durable before the first request goes out
                 with _collector_frozen():
                     await _execute(plans, providers, secrets, store, summary, RunProgress(progress), batches)
@@ -222,6 +226,28 @@ async def arun_tasks(
             if batches is not None:
                 batches.close()
     return summary
+
+
+MODELS_NAME = "models.json"
+"""What each setting's model accepts, as its provider resolved it before the first cell (``ModelCaps``)."""
+
+
+def _with_models(out: Path, manifest: RunManifest, providers: dict[str, Provider]) -> RunManifest:
+    """Record each opened provider's resolved ``capabilities`` in the manifest and ``OUT/models.json``
+    (settings resolved by earlier invocations are kept)."""
+    resolved: dict[str, dict[str, Any]] = {}
+    for name, provider in providers.items():
+        caps = getattr(provider, "capabilities", None)
+        if caps is not None:
+            resolved[name] = caps.to_json() if hasattr(caps, "to_json") else dict(caps)
+    if not resolved and manifest.models is None:
+        return manifest
+    models = {**(manifest.models or {}), **resolved}
+    path = out / MODELS_NAME
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(models, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return manifest.model_copy(update={"models": models})
 
 
 def _answer_from_cache(plans: list[_Plan], cache: ResponseCache, summary: RunSummary) -> list[Response]:

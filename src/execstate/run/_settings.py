@@ -18,7 +18,13 @@ from execstate.records import Task
 from execstate.run._attempt import Provider, WireRequest
 
 _Options = TypeVar("_Options", bound=BaseModel)
-Reasoning = Literal["off", "minimal", "low", "medium", "high"]
+Reasoning = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]
+"""One vocabulary for every provider; each maps it to what the setting's model accepts (docs/run.md)."""
+Sampling = Literal["auto", "drop", "send"]
+STREAM_ABOVE_TOKENS = 21_333
+"""``max_output_tokens`` above which a request is streamed when ``stream`` is not set: Anthropic's SDKs
+refuse a non-streaming request whose output could take longer than ten minutes from about this cap, and a
+long silent request is the one an idle-dropping proxy cuts (docs/run.md, "Streaming")."""
 
 # Fields that change what a request asks for. A resumed run refuses to mix
 # responses recorded under different values of these (and of the provider's own
@@ -35,6 +41,9 @@ REQUEST_FIELDS = (
     "temperature",
     "top_p",
     "extra_body",
+    "effort",
+    "max_output_limit",
+    "sampling",
 )
 
 
@@ -103,6 +112,25 @@ class Setting(BaseModel):
     """Seconds between two polls of a submitted batch."""
     batch_max_requests: int = Field(default=10_000, gt=0)
     """Cells per submitted batch (the vendors allow up to 50,000 / 100,000)."""
+    effort: str | None = None
+    """The vendor's own effort or level value, sent as it is instead of the one ``reasoning`` maps to (for a
+    model newer than the capability table); ``None``: mapped from ``reasoning``."""
+    max_output_limit: int | None = Field(default=None, gt=0)
+    """The model's output cap, instead of the one the models endpoint or the capability table gives:
+    ``max_output_tokens`` (and a default derived from reasoning) is capped at it."""
+    sampling: Sampling = "auto"
+    """``temperature``/``top_p``: ``auto`` sends them only where the model accepts them (refusing the setting
+    before any request where the model refuses a value given), ``drop`` never sends them, ``send`` always does."""
+    stream: bool | None = None
+    """Stream the answer (server-sent events): ``None`` streams when ``max_output_tokens`` is above
+    ``STREAM_ABOVE_TOKENS``; a transport choice, not a request field: the records are the same."""
+
+    @property
+    def streaming(self) -> bool:
+        """Whether requests are streamed (``stream``, else ``max_output_tokens > STREAM_ABOVE_TOKENS``)."""
+        if self.stream is not None:
+            return self.stream
+        return self.max_output_tokens is not None and self.max_output_tokens > STREAM_ABOVE_TOKENS
 
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:

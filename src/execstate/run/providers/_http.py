@@ -6,6 +6,14 @@ because it costs about a third of the CPU per request, which decides
 throughput at hundreds of requests in flight (``benchmarks/runner.py --compare``).
 A provider supplies the URL, the headers, the body of a cell and the parse of
 a 200 body; the status table below is shared, with a provider's own additions.
+
+Streaming (``Setting.streaming``): the body gets the provider's stream form
+(``stream_body``, ``stream_url``), the whole event stream is read as it
+arrives (bytes keep flowing, so an idle-dropping proxy never cuts the
+request), and ``parse_events`` turns the server-sent events into the same
+``Attempt`` a whole answer gives. A stream that breaks is a connection error
+(retried) and one that ends without its final event is a ``retry`` attempt:
+partial text is never recorded, so never graded.
 """
 
 from __future__ import annotations
@@ -16,11 +24,13 @@ import socket
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 import aiohttp
+import sseclient
 import yarl
 
 from execstate.records import Task
@@ -32,8 +42,31 @@ ABORT_STATUSES = frozenset({401, 403, 404})
 SNIPPET = 300
 
 
+@dataclass(frozen=True)
+class SseEvent:
+    """One server-sent event: its ``event`` name (``message`` when the stream names none) and ``data``."""
+
+    event: str
+    data: str
+
+    def json(self) -> Any:
+        """``data`` as JSON, ``None`` when it is not JSON (``[DONE]``, a keep-alive)."""
+        try:
+            return json.loads(self.data)
+        except ValueError:
+            return None
+
+
+def sse_events(content: bytes) -> list[SseEvent]:
+    """The events of a ``text/event-stream`` body (sseclient-py's parser: comments and retry lines dropped,
+    multi-line data joined by newlines)."""
+    client = sseclient.SSEClient(iter([content]), char_enc="utf-8")
+    return [SseEvent(e.event or "message", e.data) for e in client.events()]
+
+
 class HttpProvider:
-    """The transport half of a provider: subclasses define ``url``, ``headers``, ``body`` and ``parse``."""
+    """The transport half of a provider: subclasses define ``url``, ``headers``, ``body`` and ``parse``
+    (and, to stream, ``parse_events``)."""
 
     name = "http"
     pipeline_check = False
@@ -46,12 +79,27 @@ class HttpProvider:
         self._headers = {"Content-Type": "application/json", **headers}
         self._proxy = env_proxy(url)
         self._session: aiohttp.ClientSession | None = None
+        self.streaming = setting.streaming and type(self).parse_events is not HttpProvider.parse_events
+        """Stream each request (``Setting.streaming``), when this provider can parse a stream."""
+        self._stream_url = yarl.URL(self.stream_url(url)) if self.streaming else self._url
 
     def body(self, task: Task, sample: int) -> dict[str, Any]:
         raise NotImplementedError
 
     def parse(self, content: bytes) -> Attempt:
         """The ``Attempt`` of a 200 response's body."""
+        raise NotImplementedError
+
+    def stream_body(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The body of a streamed request (default: ``"stream": true`` added)."""
+        return {**body, "stream": True}
+
+    def stream_url(self, url: str) -> str:
+        """The URL of a streamed request (default: the same URL)."""
+        return url
+
+    def parse_events(self, events: list[SseEvent], headers: Mapping[str, str]) -> Attempt:
+        """The ``Attempt`` of a whole 200 event stream; a stream without its final event is a ``retry``."""
         raise NotImplementedError
 
     def classify(self, status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
@@ -72,11 +120,15 @@ class HttpProvider:
         return self._session
 
     async def attempt(self, task: Task, sample: int) -> Attempt:
-        data = json.dumps(self.body(task, sample), ensure_ascii=False).encode("utf-8")
+        body = self.body(task, sample)
+        url = self._url
+        if self.streaming:
+            body, url = self.stream_body(body), self._stream_url
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         deadline = self.setting.effective_timeout_s
         expiry = Deadline(deadline)
         try:
-            async with self._client().post(self._url, data=data, proxy=self._proxy) as resp:
+            async with self._client().post(url, data=data, proxy=self._proxy) as resp:
                 content = await resp.read()
         except aiohttp.ClientError as exc:  # connect errors and timeouts, resets, dropped connections
             return Attempt("retry", error=f"connection error: {exc.__class__.__name__}: {exc}")
@@ -88,6 +140,8 @@ class HttpProvider:
             raise
         finally:
             expiry.cancel()
+        if self.streaming and resp.status == 200 and resp.content_type == "text/event-stream":
+            return self.parse_events(sse_events(content), resp.headers)
         return self.classify(resp.status, resp.headers, content)
 
     async def aclose(self) -> None:
