@@ -36,7 +36,7 @@ from execstate.analyze._stats import (
     seeded_rng,
     wilson_interval,
 )
-from execstate.analyze._truncation import budget_rows, response_frame, truncation_rows
+from execstate.analyze._truncation import budget_rows, response_frame, served_by_setting, served_rows, truncation_rows
 from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
 
 __all__ = [
@@ -88,6 +88,8 @@ __all__ = [
     "seeded_rng",
     "series_summary",
     "series_tests",
+    "served_by_setting",
+    "served_rows",
     "step_curve_rows",
     "truncation_rows",
     "variant_comparison",

@@ -10,6 +10,12 @@ Tables (plain dict rows):
   of completion and reasoning tokens over the responses that report them
   (``with_completion``, ``with_reasoning`` say how many did).
 
+- ``served`` — per setting x served model snapshot (``Response.served_model``,
+  what the vendor says answered; ``None`` where it does not say): the
+  completed responses it answered and the first and last time it did, with
+  ``snapshot_changed`` true on every row of a setting answered by more than
+  one snapshot during its run.
+
 Grades are joined to responses by (task, setting, sample); a grade without a
 response record is counted in ``unmatched`` and left out.
 """
@@ -153,9 +159,51 @@ def token_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
+def served_rows(responses: Iterable[Response]) -> list[dict[str, Any]]:
+    """Per setting x served snapshot, in the order the snapshots first answered (see the module docstring).
+
+    Only completed responses count; a cached answer counts under the snapshot that first gave it."""
+    seen: dict[str, dict[str | None, dict[str, Any]]] = {}
+    for r in responses:
+        if r.status != "completed":
+            continue
+        when = r.finished_at or r.started_at or ""
+        row = seen.setdefault(r.setting, {}).setdefault(
+            r.served_model,
+            {"setting": r.setting, "served_model": r.served_model, "responses": 0, "first_at": when, "last_at": when},
+        )
+        row["responses"] += 1
+        row["first_at"] = min(row["first_at"], when)
+        row["last_at"] = max(row["last_at"], when)
+    rows: list[dict[str, Any]] = []
+    for setting in sorted(seen):
+        snapshots = sorted(seen[setting].values(), key=lambda x: (x["first_at"], str(x["served_model"])))
+        named = [x for x in snapshots if x["served_model"] is not None]
+        rows += [{**x, "snapshot_changed": len(named) > 1} for x in snapshots]
+    return rows
+
+
+def served_by_setting(responses: Iterable[Response]) -> dict[str, dict[str, Any]]:
+    """Per setting: ``served_models`` (the snapshots named, ``"; "``-joined in the order they first answered;
+    ``None`` when no response names one) and ``snapshot_changed``."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in served_rows(responses):
+        entry = out.setdefault(row["setting"], {"served_models": None, "snapshot_changed": row["snapshot_changed"]})
+        if row["served_model"] is not None:
+            names = [entry["served_models"]] if entry["served_models"] else []
+            entry["served_models"] = "; ".join([*names, row["served_model"]])
+    return out
+
+
 def truncation_tables(
     tasks: Iterable[Task], grades: Iterable[Grade], responses: Iterable[Response], level: float = 0.95
 ) -> dict[str, Any]:
-    """``truncation`` and ``tokens`` rows plus ``unmatched`` (see the module docstring)."""
+    """``truncation``, ``tokens`` and ``served`` rows plus ``unmatched`` (see the module docstring)."""
+    responses = list(responses)
     frame, unmatched = response_frame(tasks, grades, responses)
-    return {"truncation": truncation_rows(frame, level), "tokens": token_rows(frame), "unmatched": unmatched}
+    return {
+        "truncation": truncation_rows(frame, level),
+        "tokens": token_rows(frame),
+        "served": served_rows(responses),
+        "unmatched": unmatched,
+    }

@@ -24,6 +24,7 @@ from execstate.analyze import (
     paired_comparison,
     pairwise_differences,
     response_frame,
+    served_by_setting,
 )
 from execstate.leaderboard._cost import ALL_ARMS, cost_rows
 from execstate.leaderboard._runs import Combined
@@ -80,7 +81,11 @@ def _inputs(c: Combined, n_tasks: int) -> dict[str, Any]:
 
 
 def _overall(
-    acc: list[dict[str, Any]], dec: list[dict[str, Any]], cost: list[dict[str, Any]], budget: list[dict[str, Any]]
+    acc: list[dict[str, Any]],
+    dec: list[dict[str, Any]],
+    cost: list[dict[str, Any]],
+    budget: list[dict[str, Any]],
+    served: dict[str, dict[str, Any]],
 ) -> list[dict[str, Any]]:
     by = lambda rows: {r["setting"]: r for r in rows if r.get("arm", ALL_ARMS) == ALL_ARMS}
     d, c, b = by(dec), by(cost), by(budget)
@@ -98,6 +103,8 @@ def _overall(
                 "cost": c.get(s, {}).get("cost"),
                 "cost_per_correct": c.get(s, {}).get("cost_per_correct"),
                 "flag": c.get(s, {}).get("flag"),
+                "served_models": served.get(s, {}).get("served_models"),
+                "snapshot_changed": served.get(s, {}).get("snapshot_changed", False),
             }
         )
     return [{"rank": i + 1, **r} for i, r in enumerate(rows)]
@@ -124,7 +131,7 @@ def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Lea
         }
         for r in budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
     ]
-    overall = _overall(acc, decrement, cost, budget)
+    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses))
     return Leaderboard(
         inputs=_inputs(combined, len(tasks)),
         config=config,

@@ -162,6 +162,13 @@ def _inputs_html(board: Leaderboard) -> str:
         if i["intersect"]
         else f"<p>All runs answered the same {i['tasks']} tasks.</p>"
     )
+    changed = [r for r in board.overall if r.get("snapshot_changed")]
+    if changed:
+        names = "; ".join(f"{r['setting']}: {r['served_models']}" for r in changed)
+        note += (
+            f'<p class="banner">The vendor served more than one model snapshot during a run (in the order they '
+            f"first answered): {_esc(names)}. Their rows mix the snapshots' answers.</p>"
+        )
     return f"{note}<ul>{runs}</ul>"
 
 

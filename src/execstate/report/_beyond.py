@@ -131,6 +131,13 @@ def _truncation(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], st
             else "No response records were given to the analysis.",
         ),
         make_table("tokens", "Completion and reasoning tokens by setting, arm and correctness", trunc["tokens"]),
+        make_table(
+            "served",
+            "Served model snapshots by setting",
+            trunc.get("served", []),
+            note="served_model: the snapshot the vendor says answered (null: the vendor or provider does not say); "
+            "snapshot_changed: the setting was answered by more than one snapshot during its run.",
+        ),
     ]
     return tables, "".join(table_section(t) for t in tables)
 
