@@ -156,3 +156,18 @@ def test_backoff_is_full_jitter_capped_and_raised_to_retry_after() -> None:
         assert min(delays) >= 0 and max(delays) <= ceiling and max(delays) > ceiling / 2
     assert backoff_s(s, 1, 5.0, rng) >= 5.0
     assert backoff_s(s, 1, 500.0, rng) == 8.0  # a huge Retry-After is capped at backoff_max_s
+
+
+def test_every_refused_setting_is_named_at_once(tmp_path: Path) -> None:
+    text = (
+        '[[setting]]\nname = "good"\nprovider = "oracle"\n'
+        '[[setting]]\nname = "bad-1"\nprovider = "oracle"\nreasoning = "maximum"\n'
+        '[[setting]]\nname = "bad-2"\nprovider = "oracle"\nconcurrency = 0\n'
+    )
+    with pytest.raises(SettingsError) as err:
+        load_settings(_write(tmp_path, text))
+    lines = str(err.value).splitlines()
+    assert "2 settings are refused" in lines[0]
+    assert any("'bad-1'" in line and "reasoning" in line for line in lines[1:])
+    assert any("'bad-2'" in line and "concurrency" in line for line in lines[1:])
+    assert not any("'good'" in line for line in lines)

@@ -292,7 +292,8 @@ def load_settings(path: Path | str) -> list[Setting]:
     """Read and validate every ``[[setting]]`` table of a TOML file.
 
     Relative ``replay_file`` paths are made absolute against the file's folder.
-    Raises ``SettingsError`` naming the file, the setting and the offending key.
+    Raises ``SettingsError`` naming the file, the setting and the offending key, for every refused setting
+    at once (one line each), before any request is sent.
     """
     path = Path(path)
     try:
@@ -305,7 +306,17 @@ def load_settings(path: Path | str) -> list[Setting]:
     tables = data.get("setting")
     if not isinstance(tables, list) or not tables:
         raise SettingsError(f"{path}: no [[setting]] tables found")
-    settings = [_parse_table(path, i, table) for i, table in enumerate(tables)]
+    settings: list[Setting] = []
+    problems: list[str] = []
+    for i, table in enumerate(tables):
+        try:
+            settings.append(_parse_table(path, i, table))
+        except SettingsError as exc:
+            problems.append(str(exc))
+    if len(problems) == 1:
+        raise SettingsError(problems[0])
+    if problems:  # every refused setting at once: one edit of the file fixes them all
+        raise SettingsError(f"{path}: {len(problems)} settings are refused:\n" + "\n".join(f"  {p}" for p in problems))
     names = [s.name for s in settings]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
