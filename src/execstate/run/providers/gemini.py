@@ -31,7 +31,7 @@ Reasoning. Gemini has two documented controls, the row's ``thinking`` form:
     budget  ``thinkingBudget``, tokens (Gemini 2.5): ``reasoning`` maps through ``THINKING_BUDGETS``
             (off 0, minimal 512, low 2048, medium 8192, high 24576), each checked against the family's
             range (``GEMINI_BUDGETS``: 2.5 Flash 0-24576, Flash-Lite 0 or 512-24576, Pro 128-32768).
-            ``off`` sends budget 0 where the range starts at 0 (Flash, Flash-Lite); 2.5 Pro cannot turn
+            ``off`` sends budget 0 where the row allows it (Flash, Flash-Lite); 2.5 Pro cannot turn
             thinking off, so ``off`` is refused when the settings load, naming ``minimal`` (512).
             ``thinking_budget`` (an int >= -1; -1 lets the model decide) replaces the table's number.
     level   ``thinkingLevel`` (Gemini 3 and later): ``reasoning`` is sent as the level of the same name
@@ -266,9 +266,10 @@ def _budget(setting: Setting, name: str) -> Thinking:
     if setting.reasoning == "off":
         if options.thinking_budget is not None:
             raise ValueError("thinking_budget applies when reasoning is on; set reasoning or remove thinking_budget")
-        if span is not None and span[0] > 0:
+        if capabilities(setting).off is None:
+            span_text = f"{span[0]}-{span[1]}" if span else "unknown"
             raise ValueError(
-                f"model {name!r} cannot turn thinking off (its thinkingBudget range is {span[0]}-{span[1]}); "
+                f"model {name!r} cannot turn thinking off (its thinkingBudget range is {span_text}); "
                 f"use reasoning = 'minimal' (budget {THINKING_BUDGETS['minimal']})"
             )
         return Thinking({"thinkingBudget": 0}, ("reasoning 'off' sent as thinkingBudget 0",))
