@@ -1,14 +1,29 @@
 """A loopback fake of Google's Gemini API (``generateContent``), checking requests as Google documents them.
 
-Routes: ``POST /{version}/models/{model}:generateContent`` and
-``GET /{version}/models`` for ``version`` in ``versions`` (``v1beta``, ``v1``).
+Routes, for ``version`` in ``versions`` (``v1beta``, ``v1``):
+
+- ``POST /{version}/models/{model}:generateContent``, and ``:streamGenerateContent?alt=sse`` (the same
+  answer as server-sent ``GenerateContentResponse`` chunks: one per half of each part, the last carrying
+  ``finishReason``, ``usageMetadata``, ``modelVersion`` and ``responseId``);
+- ``GET /{version}/models/{model}`` (``models.get``: Google's ``Model`` object with ``name``, ``version``,
+  ``inputTokenLimit``, ``outputTokenLimit``, ``supportedGenerationMethods``, ``thinking``, ...; 404
+  ``NOT_FOUND`` for a model the table lacks) and ``GET /{version}/models`` (a short listing);
+- the Batch API: ``POST /{version}/models/{model}:batchGenerateContent`` with inlined requests
+  (``{"batch": {"display_name", "input_config": {"requests": {"requests": [{"request", "metadata"}]}}}}``,
+  each request checked as a live one), ``GET /{version}/batches/{id}`` (the long-running operation:
+  ``metadata.state``, ``metadata.batchStats`` with int64 counts as strings, ``done``, and for a succeeded
+  batch ``response.inlinedResponses.inlinedResponses`` in request order, each with its ``metadata``) and
+  ``POST /{version}/batches/{id}:cancel``. A batch ends at its first poll in ``batch_end(n)``'s state
+  (default ``BATCH_STATE_SUCCEEDED``), or, with ``batch_hold``, when the test calls ``finish_batch``.
 
 Checks, each refused with Google's error shape
 ``{"error": {"code", "message", "status", "details"?}}``:
 
-- ``x-goog-api-key``: missing -> 403 ``PERMISSION_DENIED``; not the fake's key -> 400
-  ``INVALID_ARGUMENT`` with a ``google.rpc.ErrorInfo`` of reason ``API_KEY_INVALID`` (what the
-  real API answers to a wrong key).
+- ``x-goog-api-key``: missing -> 403 ``PERMISSION_DENIED``; neither the fake's key nor one of
+  ``accounts`` -> 400 ``INVALID_ARGUMENT`` with a ``google.rpc.ErrorInfo`` of reason ``API_KEY_INVALID``
+  (what the real API answers to a wrong key). A key of ``accounts`` is answered its account-level error
+  (``location_unsupported``, ``daily_quota``, ``permission_denied``) on every generation, and as a
+  ``google.rpc.Status`` in every result of its batches; ``models.get`` answers it normally.
 - the body is a JSON object whose top-level fields are ``GenerateContentRequest``'s, spelled
   camelCase (``REQUEST_FIELDS``); ``contents`` is a non-empty list of ``{role, parts}`` with role
   ``user``/``model`` and text parts; ``systemInstruction`` is ``{parts: [{text}]}``;
@@ -17,9 +32,10 @@ Checks, each refused with Google's error shape
   levels, any case), never both, and ``includeThoughts`` (bool). Anything else -> 400
   ``INVALID_ARGUMENT`` naming the field. (The real API also takes snake_case names; the fake
   refuses them so a client is held to the documented spelling.)
-- model capabilities, by name: ``thinkingBudget: 0`` to a ``*pro*`` 2.5 model -> 400 ("only
-  works in thinking mode"); ``thinkingLevel`` to a model before Gemini 3 -> 400; any
-  ``thinkingConfig`` to Gemini 1.x/2.0/Gemma -> 400.
+- the model table (``MODELS``, by id prefix; ``models=`` adds rows): a ``thinkingLevel`` the model
+  lacks (3 Pro: low and high only), a ``thinkingBudget`` outside its range or 0 where it cannot turn
+  thinking off (2.5 Pro, 3 Pro), ``maxOutputTokens`` over its ``outputTokenLimit``, and any
+  ``thinkingConfig`` to Gemini 1.x/2.0/Gemma -> 400 ``INVALID_ARGUMENT``.
 
 Answers have the documented shape: ``candidates[0]`` with ``content.parts`` (a
 ``thought: true`` part first when thinking is on and ``includeThoughts`` is set),
@@ -28,10 +44,11 @@ Answers have the documented shape: ``candidates[0]`` with ``content.parts`` (a
 zero counts) and ``totalTokenCount``; ``modelVersion``; ``responseId``. Token counts are
 ``count_tokens`` of the texts (whitespace-separated words), so tests can predict them.
 
-``script(index, body)`` (``index`` counts ``generateContent`` requests from 0) may return a
-``Reply`` instead of the normal answer: the helpers ``rate_limited``, ``server_error``,
-``bad_request``, ``permission_denied``, ``finish`` (``MAX_TOKENS``, ``SAFETY``, ...),
-``prompt_blocked`` and ``garbage`` build the usual ones.
+``script(index, body)`` (``index`` counts generation requests from 0) may return a
+``Reply`` instead of the normal answer: the helpers ``rate_limited``, ``minute_quota``,
+``server_error``, ``bad_request``, ``permission_denied``, ``finish`` (``MAX_TOKENS``, ``SAFETY``,
+...), ``prompt_blocked``, ``garbage`` and ``stream_cut`` (a stream that stops before its last chunk)
+build the usual ones.
 """
 
 from __future__ import annotations
@@ -244,12 +261,6 @@ MODELS: dict[str, FakeModel] = {
     "gemma": FakeModel(output_limit=8_192, thinking=False),
 }
 """The fake's model table, by id prefix (the longest wins); a model no row matches is 404 ``NOT_FOUND``."""
-
-
-def fake_model(model: str) -> FakeModel | None:
-    name = model.lower()
-    best = max((p for p in MODELS if name.startswith(p)), key=len, default=None)
-    return MODELS[best] if best is not None else None
 
 
 Script = Callable[[int, dict[str, Any]], Reply | None]
