@@ -368,3 +368,18 @@ def test_a_broken_stream_is_retried_and_its_partial_text_never_recorded(fakes, t
     assert record.status == "completed" and record.text == answer(0) and record.attempts == 2
     assert "stream ended without a finishReason" in record.errors[0]
     assert len([r for r in fake.requests if "streamGenerateContent" in r.path]) == 2
+
+
+def test_the_offline_request_is_the_one_sent(fakes, tmp_path: Path) -> None:
+    # run --plan and the response cache build the request without network: capped, mapped, the same bytes
+    from execstate.run import load_settings, provider_entry
+
+    fake = _fake(fakes)
+    extra = 'reasoning = "high"\nmax_output_tokens = 90000\nstream = false\ntemperature = 0.5'
+    assert _run(tmp_path, fake.url, model="gemini-3-pro-preview", extra=extra).ok
+    [seen] = _generated(fake)
+    [setting] = load_settings(tmp_path / "settings.toml")
+    wire = provider_entry("gemini").request(setting, make_task(0), 0)
+    assert wire.body == seen.json()
+    assert wire.url == fake.url + "/v1beta/models/gemini-3-pro-preview:generateContent"
+    assert wire.body["generationConfig"]["maxOutputTokens"] == 65_536
