@@ -202,3 +202,15 @@ def test_results_without_their_key_are_matched_by_position() -> None:
 )
 def test_a_batch_error_is_classified_as_the_live_request_would_be(error: dict[str, Any], kind: str) -> None:
     assert result_attempt({"error": error}).kind == kind
+
+
+def test_results_in_a_responses_file_are_read_and_matched_by_key(tmp_path: Path) -> None:
+    with _fake(batch_file=True) as fake:
+        summary = run_tasks([make_task(i) for i in range(3)], [_setting(fake)], tmp_path, batch=True, progress=False)
+        assert summary.ok
+        [download] = [r for r in fake.requests if r.path.startswith("/download/")]
+    assert download.path == "/download/v1beta/files/batch-fake0000:download" and download.query == {"alt": "media"}
+    assert download.headers["x-goog-api-key"] == KEY
+    records = read_records(tmp_path)
+    assert sorted(r.text or "" for r in records) == sorted(answer(i) for i in range(3))
+    assert all(r.batch_id == "batches/fake0000" and r.attempts == 1 for r in records)

@@ -13,7 +13,9 @@ Routes, for ``version`` in ``versions`` (``v1beta``, ``v1``):
   each request checked as a live one), ``GET /{version}/batches/{id}`` (the long-running operation:
   ``metadata.state``, ``metadata.batchStats`` with int64 counts as strings, ``done``, and for a succeeded
   batch ``response.inlinedResponses.inlinedResponses`` in request order, each with its ``metadata``) and
-  ``POST /{version}/batches/{id}:cancel``. A batch ends at its first poll in ``batch_end(n)``'s state
+  ``POST /{version}/batches/{id}:cancel``; with ``batch_file``, a succeeded batch names a
+  ``responsesFile`` instead, served at ``GET /download/{version}/files/{file}:download?alt=media`` as
+  ``{"key", "response" | "error"}`` JSON lines. A batch ends at its first poll in ``batch_end(n)``'s state
   (default ``BATCH_STATE_SUCCEEDED``), or, with ``batch_hold``, when the test calls ``finish_batch``.
 
 Checks, each refused with Google's error shape
@@ -288,6 +290,7 @@ class FakeGemini(VendorServer):
         models: dict[str, FakeModel] | None = None,
         batch_hold: bool = False,
         batch_end: Callable[[int], str] | None = None,
+        batch_file: bool = False,
     ) -> None:
         super().__init__()
         self.key = key
@@ -301,6 +304,9 @@ class FakeGemini(VendorServer):
         self.batch_hold = batch_hold
         self.batch_end = batch_end
         """``batch_end(n)``: the state the n-th batch (from 0) ends in (default ``BATCH_STATE_SUCCEEDED``)."""
+        self.batch_file = batch_file
+        """Answer a succeeded batch with a JSONL ``responsesFile`` (``{"key", "response" | "error"}`` lines)
+        instead of inlined responses."""
         self.batches: dict[str, dict[str, Any]] = {}
         self._count = 0
         self._lock = threading.Lock()
@@ -311,6 +317,7 @@ class FakeGemini(VendorServer):
         app.router.add_post("/{version}/models/{call}", self._generate)
         app.router.add_get("/{version}/batches/{batch}", self._batch_get)
         app.router.add_post("/{version}/batches/{call}", self._batch_cancel)
+        app.router.add_get("/download/{version}/files/{call}", self._download)
 
     def model(self, model: str) -> FakeModel:
         name = model.lower()
@@ -536,10 +543,14 @@ class FakeGemini(VendorServer):
         if done:
             operation["done"] = True
             if batch["response"] is not None:
-                operation["response"] = {
-                    "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatchOutput",
-                    "inlinedResponses": {"inlinedResponses": batch["response"]},
+                output: dict[str, Any] = {
+                    "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatchOutput"
                 }
+                if self.batch_file:
+                    output["responsesFile"] = f"files/batch-{name.removeprefix('batches/')}"
+                else:
+                    output["inlinedResponses"] = {"inlinedResponses": batch["response"]}
+                operation["response"] = output
             elif batch["state"] == "BATCH_STATE_FAILED":
                 operation["error"] = {"code": 13, "message": "The batch failed."}
         return operation
@@ -580,6 +591,27 @@ class FakeGemini(VendorServer):
         if batch["state"] == "BATCH_STATE_PENDING" and not self.batch_hold:
             self.finish_batch(name, self.batch_end(batch["number"]) if self.batch_end else "BATCH_STATE_SUCCEEDED")
         return json_reply(self._operation(name))
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """``GET /download/{version}/files/batch-<id>:download?alt=media``: the results file, one JSON line per
+        request, ``{"key", "response" | "error"}``."""
+        file, _, method = request.match_info["call"].partition(":")
+        name = "batches/" + file.removeprefix("batch-")
+        try:
+            self._version(request)
+            self._auth(request)
+            if method != "download" or request.query.get("alt") != "media":
+                raise RequestError(400, "INVALID_ARGUMENT", "Use files/{file}:download?alt=media.")
+            batch = self.batches.get(name)
+            if not self.batch_file or batch is None or batch["response"] is None:
+                raise RequestError(404, "NOT_FOUND", f"File files/{file} not found.")
+        except RequestError as exc:
+            return exc.reply
+        lines = []
+        for item in batch["response"]:
+            line = {k: v for k, v in item.items() if k != "metadata"}
+            lines.append(json.dumps({"key": (item.get("metadata") or {}).get("key"), **line}))
+        return web.Response(text="\n".join(lines) + "\n", content_type="application/jsonl")
 
     async def _batch_cancel(self, request: web.Request) -> web.Response:
         bid, _, method = request.match_info["call"].partition(":")
