@@ -204,7 +204,11 @@ def test_models_without_thinking_get_no_thinking_config(fakes, tmp_path: Path) -
 def test_api_version_and_a_models_prefix(fakes, tmp_path: Path) -> None:
     fake = _fake(fakes)
     assert _run(tmp_path, fake.url, model="models/gemini-2.5-flash", extra='api_version = "v1"').ok
-    assert [r.path for r in fake.requests] == ["/v1/models", "/v1/models/gemini-2.5-flash:generateContent"]
+    # models.get of the model (it replaced the listing as the preflight), then the generation
+    assert [r.path for r in fake.requests] == [
+        "/v1/models/gemini-2.5-flash",
+        "/v1/models/gemini-2.5-flash:generateContent",
+    ]
 
 
 def test_extra_body_merges_into_generation_config(fakes, tmp_path: Path) -> None:
@@ -346,12 +350,13 @@ def test_a_spent_budget_of_504s_is_no_response(fakes, tmp_path: Path) -> None:
 
 
 def test_400_is_final_and_carries_status_and_message(fakes, tmp_path: Path) -> None:
-    fake = _fake(fakes, script=lambda n, body: bad_request("User location is not supported.", "FAILED_PRECONDITION"))
+    # (400 FAILED_PRECONDITION, the user-location refusal, is an account error: test_gemini_models.py)
+    fake = _fake(fakes, script=lambda n, body: bad_request("Request contains an invalid argument."))
     summary = _run(tmp_path, fake.url, tasks=[make_task(0), make_task(1)])
     assert summary.recorded["gem"]["no-response"] == 2 and not summary.aborted
     for record in read_records(tmp_path / "out"):
         assert record.attempts == 1
-        assert record.errors == ["attempt 1: HTTP 400 FAILED_PRECONDITION: User location is not supported."]
+        assert record.errors == ["attempt 1: HTTP 400 INVALID_ARGUMENT: Request contains an invalid argument."]
 
 
 def test_403_aborts_the_setting(fakes, tmp_path: Path) -> None:

@@ -1,14 +1,31 @@
 """A loopback fake of Google's Gemini API (``generateContent``), checking requests as Google documents them.
 
-Routes: ``POST /{version}/models/{model}:generateContent`` and
-``GET /{version}/models`` for ``version`` in ``versions`` (``v1beta``, ``v1``).
+Routes, for ``version`` in ``versions`` (``v1beta``, ``v1``):
+
+- ``POST /{version}/models/{model}:generateContent``, and ``:streamGenerateContent?alt=sse`` (the same
+  answer as server-sent ``GenerateContentResponse`` chunks: one per half of each part, the last carrying
+  ``finishReason``, ``usageMetadata``, ``modelVersion`` and ``responseId``);
+- ``GET /{version}/models/{model}`` (``models.get``: Google's ``Model`` object with ``name``, ``version``,
+  ``inputTokenLimit``, ``outputTokenLimit``, ``supportedGenerationMethods``, ``thinking``, ...; 404
+  ``NOT_FOUND`` for a model the table lacks) and ``GET /{version}/models`` (a short listing);
+- the Batch API: ``POST /{version}/models/{model}:batchGenerateContent`` with inlined requests
+  (``{"batch": {"display_name", "input_config": {"requests": {"requests": [{"request", "metadata"}]}}}}``,
+  each request checked as a live one), ``GET /{version}/batches/{id}`` (the long-running operation:
+  ``metadata.state``, ``metadata.batchStats`` with int64 counts as strings, ``done``, and for a succeeded
+  batch ``response.inlinedResponses.inlinedResponses`` in request order, each with its ``metadata``) and
+  ``POST /{version}/batches/{id}:cancel``; with ``batch_file``, a succeeded batch names a
+  ``responsesFile`` instead, served at ``GET /download/{version}/files/{file}:download?alt=media`` as
+  ``{"key", "response" | "error"}`` JSON lines. A batch ends at its first poll in ``batch_end(n)``'s state
+  (default ``BATCH_STATE_SUCCEEDED``), or, with ``batch_hold``, when the test calls ``finish_batch``.
 
 Checks, each refused with Google's error shape
 ``{"error": {"code", "message", "status", "details"?}}``:
 
-- ``x-goog-api-key``: missing -> 403 ``PERMISSION_DENIED``; not the fake's key -> 400
-  ``INVALID_ARGUMENT`` with a ``google.rpc.ErrorInfo`` of reason ``API_KEY_INVALID`` (what the
-  real API answers to a wrong key).
+- ``x-goog-api-key``: missing -> 403 ``PERMISSION_DENIED``; neither the fake's key nor one of
+  ``accounts`` -> 400 ``INVALID_ARGUMENT`` with a ``google.rpc.ErrorInfo`` of reason ``API_KEY_INVALID``
+  (what the real API answers to a wrong key). A key of ``accounts`` is answered its account-level error
+  (``location_unsupported``, ``daily_quota``, ``permission_denied``) on every generation, and as a
+  ``google.rpc.Status`` in every result of its batches; ``models.get`` answers it normally.
 - the body is a JSON object whose top-level fields are ``GenerateContentRequest``'s, spelled
   camelCase (``REQUEST_FIELDS``); ``contents`` is a non-empty list of ``{role, parts}`` with role
   ``user``/``model`` and text parts; ``systemInstruction`` is ``{parts: [{text}]}``;
@@ -17,9 +34,10 @@ Checks, each refused with Google's error shape
   levels, any case), never both, and ``includeThoughts`` (bool). Anything else -> 400
   ``INVALID_ARGUMENT`` naming the field. (The real API also takes snake_case names; the fake
   refuses them so a client is held to the documented spelling.)
-- model capabilities, by name: ``thinkingBudget: 0`` to a ``*pro*`` 2.5 model -> 400 ("only
-  works in thinking mode"); ``thinkingLevel`` to a model before Gemini 3 -> 400; any
-  ``thinkingConfig`` to Gemini 1.x/2.0/Gemma -> 400.
+- the model table (``MODELS``, by id prefix; ``models=`` adds rows): a ``thinkingLevel`` the model
+  lacks (3 Pro: low and high only), a ``thinkingBudget`` outside its range or 0 where it cannot turn
+  thinking off (2.5 Pro, 3 Pro), ``maxOutputTokens`` over its ``outputTokenLimit``, and any
+  ``thinkingConfig`` to Gemini 1.x/2.0/Gemma -> 400 ``INVALID_ARGUMENT``.
 
 Answers have the documented shape: ``candidates[0]`` with ``content.parts`` (a
 ``thought: true`` part first when thinking is on and ``includeThoughts`` is set),
@@ -28,10 +46,11 @@ Answers have the documented shape: ``candidates[0]`` with ``content.parts`` (a
 zero counts) and ``totalTokenCount``; ``modelVersion``; ``responseId``. Token counts are
 ``count_tokens`` of the texts (whitespace-separated words), so tests can predict them.
 
-``script(index, body)`` (``index`` counts ``generateContent`` requests from 0) may return a
-``Reply`` instead of the normal answer: the helpers ``rate_limited``, ``server_error``,
-``bad_request``, ``permission_denied``, ``finish`` (``MAX_TOKENS``, ``SAFETY``, ...),
-``prompt_blocked`` and ``garbage`` build the usual ones.
+``script(index, body)`` (``index`` counts generation requests from 0) may return a
+``Reply`` instead of the normal answer: the helpers ``rate_limited``, ``minute_quota``,
+``server_error``, ``bad_request``, ``permission_denied``, ``finish`` (``MAX_TOKENS``, ``SAFETY``,
+...), ``prompt_blocked``, ``garbage`` and ``stream_cut`` (a stream that stops before its last chunk)
+build the usual ones.
 """
 
 from __future__ import annotations
@@ -111,6 +130,8 @@ class Reply:
     finish_reason: str = "STOP"
     text: str | None = None
     blocked: str | None = None
+    cut: bool = False
+    """Streamed: end the stream before the chunk carrying ``finishReason`` and ``usageMetadata``."""
 
 
 def google_error(code: int, status: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -169,6 +190,81 @@ def garbage() -> Reply:
     return Reply(raw=b"<html>upstream hiccup</html>")
 
 
+def location_unsupported() -> Reply:
+    """400 ``FAILED_PRECONDITION``: the caller's region is not served (an account-level error)."""
+    return bad_request("User location is not supported for the API use.", "FAILED_PRECONDITION")
+
+
+def daily_quota() -> Reply:
+    """429 ``RESOURCE_EXHAUSTED`` naming a per-day quota in its ``QuotaFailure`` (an account-level error)."""
+    details: list[dict[str, Any]] = [
+        {
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            "violations": [
+                {
+                    "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                    "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+                    "quotaDimensions": {"location": "global", "model": "gemini-2.5-flash"},
+                    "quotaValue": "250",
+                }
+            ],
+        },
+        {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "3s"},
+    ]
+    body = google_error(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota, please check your plan.", details)
+    return Reply(429, body)
+
+
+def minute_quota() -> Reply:
+    """429 ``RESOURCE_EXHAUSTED`` naming a per-minute quota (retried, not an account-level error)."""
+    details: list[dict[str, Any]] = [
+        {
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            "violations": [
+                {
+                    "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                    "quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+                }
+            ],
+        },
+        {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0s"},
+    ]
+    return Reply(429, google_error(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota.", details))
+
+
+def stream_cut() -> Reply:
+    """A stream that ends before its last chunk (no ``finishReason``); a whole request answers normally."""
+    return Reply(cut=True)
+
+
+@dataclass(frozen=True)
+class FakeModel:
+    """What one fake model accepts, as the real API enforces it."""
+
+    levels: tuple[str, ...] = ()
+    """``thinkingLevel`` values (lower-case); empty: the model refuses ``thinkingLevel``."""
+    budget: tuple[int, int] | None = None
+    """``thinkingBudget`` range (``-1`` always accepted); ``None``: any budget refused (no thinking)."""
+    budget_off: bool = False
+    """``thinkingBudget: 0`` accepted (turns thinking off)."""
+    output_limit: int = 65_536
+    thinking: bool = True
+
+
+MODELS: dict[str, FakeModel] = {
+    "gemini-2.5-flash": FakeModel(budget=(1, 24_576), budget_off=True),
+    "gemini-2.5-flash-lite": FakeModel(budget=(512, 24_576), budget_off=True),
+    "gemini-2.5-pro": FakeModel(budget=(128, 32_768)),
+    "gemini-3-pro": FakeModel(levels=("low", "high"), budget=(128, 32_768)),
+    "gemini-3-flash": FakeModel(levels=("minimal", "low", "medium", "high"), budget=(1, 24_576), budget_off=True),
+    "gemini-3.1-pro": FakeModel(levels=("low", "medium", "high"), budget=(128, 32_768)),
+    "gemini-2.0": FakeModel(output_limit=8_192, thinking=False),
+    "gemini-1.5": FakeModel(output_limit=8_192, thinking=False),
+    "gemma": FakeModel(output_limit=8_192, thinking=False),
+}
+"""The fake's model table, by id prefix (the longest wins); a model no row matches is 404 ``NOT_FOUND``."""
+
+
 Script = Callable[[int, dict[str, Any]], Reply | None]
 
 
@@ -190,6 +286,11 @@ class FakeGemini(VendorServer):
         script: Script | None = None,
         thought: str = DEFAULT_THOUGHT,
         versions: tuple[str, ...] = ("v1beta", "v1"),
+        accounts: dict[str, Reply] | None = None,
+        models: dict[str, FakeModel] | None = None,
+        batch_hold: bool = False,
+        batch_end: Callable[[int], str] | None = None,
+        batch_file: bool = False,
     ) -> None:
         super().__init__()
         self.key = key
@@ -197,12 +298,33 @@ class FakeGemini(VendorServer):
         self.script = script
         self.thought = thought
         self.versions = versions
+        self.accounts = dict(accounts or {})
+        """Other keys the fake knows, each answered with its account-level error on every generation."""
+        self.models = {**MODELS, **(models or {})}
+        self.batch_hold = batch_hold
+        self.batch_end = batch_end
+        """``batch_end(n)``: the state the n-th batch (from 0) ends in (default ``BATCH_STATE_SUCCEEDED``)."""
+        self.batch_file = batch_file
+        """Answer a succeeded batch with a JSONL ``responsesFile`` (``{"key", "response" | "error"}`` lines)
+        instead of inlined responses."""
+        self.batches: dict[str, dict[str, Any]] = {}
         self._count = 0
         self._lock = threading.Lock()
 
     def routes(self, app: web.Application) -> None:
         app.router.add_get("/{version}/models", self._models)
+        app.router.add_get("/{version}/models/{model}", self._model_get)
         app.router.add_post("/{version}/models/{call}", self._generate)
+        app.router.add_get("/{version}/batches/{batch}", self._batch_get)
+        app.router.add_post("/{version}/batches/{call}", self._batch_cancel)
+        app.router.add_get("/download/{version}/files/{call}", self._download)
+
+    def model(self, model: str) -> FakeModel:
+        name = model.lower()
+        best = max((p for p in self.models if name.startswith(p)), key=len, default=None)
+        if best is None:
+            raise RequestError(404, "NOT_FOUND", f"models/{model} is not found for API version v1beta.")
+        return self.models[best]
 
     def _auth(self, request: web.Request) -> None:
         key = request.headers.get("x-goog-api-key")
@@ -213,7 +335,7 @@ class FakeGemini(VendorServer):
                 "Method doesn't allow unregistered callers (callers without established identity). "
                 "Please use API Key or other form of API consumer identity to call this API.",
             )
-        if key != self.key:
+        if key != self.key and key not in self.accounts:
             raise RequestError(
                 400,
                 "INVALID_ARGUMENT",
@@ -240,27 +362,272 @@ class FakeGemini(VendorServer):
             return exc.reply
         return json_reply({"models": [{"name": "models/gemini-2.5-flash"}, {"name": "models/gemini-3-flash-preview"}]})
 
-    async def _generate(self, request: web.Request) -> web.Response:
+    async def _model_get(self, request: web.Request) -> web.Response:
+        """``models.get``: Google's ``Model`` object."""
+        model = request.match_info["model"]
+        try:
+            self._version(request)
+            self._auth(request)
+            caps = self.model(model)
+        except RequestError as exc:
+            return exc.reply
+        return json_reply(
+            {
+                "name": f"models/{model}",
+                "version": "001",
+                "displayName": model,
+                "description": "A fake Gemini model.",
+                "inputTokenLimit": 1_048_576,
+                "outputTokenLimit": caps.output_limit,
+                "supportedGenerationMethods": ["generateContent", "countTokens", "batchGenerateContent"],
+                "temperature": 1.0,
+                "topP": 0.95,
+                "topK": 64,
+                "maxTemperature": 2.0,
+                "thinking": caps.thinking,
+            }
+        )
+
+    async def _generate(self, request: web.Request) -> web.StreamResponse:
         model, _, method = request.match_info["call"].partition(":")
         try:
             self._version(request)
-            if method != "generateContent":
+            if method not in ("generateContent", "streamGenerateContent", "batchGenerateContent"):
                 raise RequestError(404, "NOT_FOUND", f"Method {method!r} is not found for models/{model}.")
+            if method == "streamGenerateContent" and request.query.get("alt") != "sse":
+                raise RequestError(400, "INVALID_ARGUMENT", "This fake streams server-sent events only (alt=sse).")
             self._auth(request)
             body = _json_body(await request.read())
+            if method == "batchGenerateContent":
+                return self._batch_create(request, model, body)
             check_request(model, body)
+            self._check_model(model, body)
         except RequestError as exc:
             return exc.reply
         with self._lock:
             index = self._count
             self._count += 1
-        reply = self.script(index, body) if self.script is not None else None
-        reply = reply or Reply()
+        reply = self.accounts.get(request.headers.get("x-goog-api-key", ""))
+        if reply is None:
+            reply = (self.script(index, body) if self.script is not None else None) or Reply()
         if reply.raw is not None:
             return web.Response(status=reply.status, body=reply.raw, headers=reply.headers)
         if reply.status != 200 or reply.body is not None:
             return json_reply(reply.body, status=reply.status, headers=reply.headers)
-        return json_reply(self._response(model, body, reply, index))
+        answer = self._response(model, body, reply, index)
+        if method == "streamGenerateContent":
+            return await self._stream(request, answer, reply.cut)
+        return json_reply(answer)
+
+    def _check_model(self, model: str, body: dict[str, Any]) -> None:
+        """What the model itself refuses: a level or budget it lacks, ``maxOutputTokens`` over its limit."""
+        caps = self.model(model)
+        config = body.get("generationConfig") or {}
+        limit = config.get("maxOutputTokens")
+        if isinstance(limit, int) and limit > caps.output_limit:
+            raise _invalid(
+                f"The input maxOutputTokens value ({limit}) is out of range: it must be at most "
+                f"{caps.output_limit} for models/{model}."
+            )
+        thinking = config.get("thinkingConfig") or {}
+        level, budget = thinking.get("thinkingLevel"), thinking.get("thinkingBudget")
+        if isinstance(level, str) and level.lower() not in caps.levels:
+            raise _invalid(f"Thinking level {level.upper()} is not supported for models/{model}.")
+        if isinstance(budget, int) and budget != -1:
+            if budget == 0 and not caps.budget_off:
+                raise _invalid("Budget 0 is invalid. This model only works in thinking mode.")
+            if budget != 0 and (caps.budget is None or not caps.budget[0] <= budget <= caps.budget[1]):
+                span = f"{caps.budget[0]} and {caps.budget[1]}" if caps.budget else "(none)"
+                raise _invalid(f"The thinking budget {budget} is invalid. Please choose a value between {span}.")
+
+    async def _stream(self, request: web.Request, answer: dict[str, Any], cut: bool) -> web.StreamResponse:
+        """The answer as server-sent ``GenerateContentResponse`` chunks: one per part, the text split in two,
+        the last carrying ``finishReason`` and ``usageMetadata`` (left out when ``cut``)."""
+        common: dict[str, Any] = {k: answer[k] for k in ("modelVersion", "responseId") if k in answer}
+        chunks: list[dict[str, Any]] = []
+        candidates = answer.get("candidates") or []
+        parts = ((candidates[0].get("content") or {}).get("parts") or []) if candidates else []
+        for part in parts:
+            text = part["text"]
+            pieces = [text[: len(text) // 2], text[len(text) // 2 :]] if len(text) > 1 else [text]
+            for piece in pieces:
+                chunk_part = {**part, "text": piece}
+                chunks.append({"candidates": [{"content": {"role": "model", "parts": [chunk_part]}, "index": 0}]})
+        last: dict[str, Any] = {"usageMetadata": answer["usageMetadata"], **common}
+        if candidates:
+            last["candidates"] = [
+                {
+                    "content": {"role": "model", "parts": [{"text": ""}]},
+                    "finishReason": candidates[0]["finishReason"],
+                    "index": 0,
+                }
+            ]
+        else:
+            last["promptFeedback"] = answer["promptFeedback"]
+        if not cut:
+            chunks.append(last)
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        for chunk in chunks:
+            await resp.write(f"data: {json.dumps({**chunk, **common})}\r\n\r\n".encode())
+        await resp.write_eof()
+        return resp
+
+    # -- the Batch API ----------------------------------------------------------------------------------
+
+    def _batch_create(self, request: web.Request, model: str, body: dict[str, Any]) -> web.Response:
+        """``models.batchGenerateContent`` with inlined requests; every request is checked as a live one."""
+        batch = body.get("batch")
+        if not isinstance(batch, dict) or set(body) != {"batch"}:
+            raise _invalid('Invalid JSON payload received: expected {"batch": GenerateContentBatch}.')
+        for name in batch:
+            if name not in ("display_name", "displayName", "input_config", "inputConfig", "priority", "model"):
+                raise _unknown("batch", name)
+        display = batch.get("display_name", batch.get("displayName"))
+        if not isinstance(display, str) or not display:
+            raise _invalid("* BatchGenerateContentRequest.batch.display_name: display_name is required")
+        config = batch.get("input_config", batch.get("inputConfig"))
+        inlined = config.get("requests") if isinstance(config, dict) else None
+        items = inlined.get("requests") if isinstance(inlined, dict) else None
+        if not isinstance(items, list) or not items:
+            raise _invalid("* BatchGenerateContentRequest.batch.input_config: requests or file_name is required")
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("request"), dict):
+                raise _invalid(f"batch.input_config.requests.requests[{i}].request must be a GenerateContentRequest.")
+            for name in item:
+                if name not in ("request", "metadata"):
+                    raise _unknown(f"batch.input_config.requests.requests[{i}]", name)
+            check_request(model, item["request"])
+            self._check_model(model, item["request"])
+        with self._lock:
+            number = len(self.batches)
+            name = f"batches/fake{number:04d}"
+            self.batches[name] = {
+                "number": number,
+                "model": model,
+                "display": display,
+                "items": items,
+                "key": request.headers.get("x-goog-api-key", ""),
+                "state": "BATCH_STATE_PENDING",
+                "response": None,
+            }
+        return json_reply(self._operation(name))
+
+    def _operation(self, name: str) -> dict[str, Any]:
+        batch = self.batches[name]
+        total = len(batch["items"])
+        done = batch["state"] in (
+            "BATCH_STATE_SUCCEEDED",
+            "BATCH_STATE_FAILED",
+            "BATCH_STATE_CANCELLED",
+            "BATCH_STATE_EXPIRED",
+        )
+        ok = sum(1 for r in (batch["response"] or []) if "response" in r)
+        stats = {"requestCount": str(total), "pendingRequestCount": str(0 if done else total)}
+        if done:
+            stats |= {
+                "successfulRequestCount": str(ok),
+                "failedRequestCount": str(total - ok) if batch["response"] else "0",
+            }
+        operation: dict[str, Any] = {
+            "name": name,
+            "metadata": {
+                "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatch",
+                "model": f"models/{batch['model']}",
+                "displayName": batch["display"],
+                "name": name,
+                "state": batch["state"],
+                "batchStats": stats,
+            },
+        }
+        if done:
+            operation["done"] = True
+            if batch["response"] is not None:
+                output: dict[str, Any] = {
+                    "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatchOutput"
+                }
+                if self.batch_file:
+                    output["responsesFile"] = f"files/batch-{name.removeprefix('batches/')}"
+                else:
+                    output["inlinedResponses"] = {"inlinedResponses": batch["response"]}
+                operation["response"] = output
+            elif batch["state"] == "BATCH_STATE_FAILED":
+                operation["error"] = {"code": 13, "message": "The batch failed."}
+        return operation
+
+    def finish_batch(self, name: str, state: str = "BATCH_STATE_SUCCEEDED") -> None:
+        """End a batch: ``BATCH_STATE_SUCCEEDED`` answers every request (an account key's requests get its
+        error, as a ``google.rpc.Status``); any other state leaves no results."""
+        with self._lock:
+            batch = self.batches[name]
+            batch["state"] = state
+            if state != "BATCH_STATE_SUCCEEDED":
+                return
+            account = self.accounts.get(batch["key"])
+            results: list[dict[str, Any]] = []
+            for i, item in enumerate(batch["items"]):
+                meta = {"metadata": item["metadata"]} if "metadata" in item else {}
+                if account is not None:
+                    error = dict(account.body["error"])
+                    error["code"] = {400: 9, 403: 7, 429: 8}.get(account.status, 13)
+                    error.pop("status", None)
+                    results.append({"error": error, **meta})
+                    continue
+                answer = self._response(batch["model"], item["request"], Reply(), i)
+                answer["responseId"] = f"{name.removeprefix('batches/')}-{i}"
+                results.append({"response": answer, **meta})
+            batch["response"] = results
+
+    async def _batch_get(self, request: web.Request) -> web.Response:
+        name = "batches/" + request.match_info["batch"]
+        try:
+            self._version(request)
+            self._auth(request)
+            if name not in self.batches:
+                raise RequestError(404, "NOT_FOUND", f"Batch {name} not found.")
+        except RequestError as exc:
+            return exc.reply
+        batch = self.batches[name]
+        if batch["state"] == "BATCH_STATE_PENDING" and not self.batch_hold:
+            self.finish_batch(name, self.batch_end(batch["number"]) if self.batch_end else "BATCH_STATE_SUCCEEDED")
+        return json_reply(self._operation(name))
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """``GET /download/{version}/files/batch-<id>:download?alt=media``: the results file, one JSON line per
+        request, ``{"key", "response" | "error"}``."""
+        file, _, method = request.match_info["call"].partition(":")
+        name = "batches/" + file.removeprefix("batch-")
+        try:
+            self._version(request)
+            self._auth(request)
+            if method != "download" or request.query.get("alt") != "media":
+                raise RequestError(400, "INVALID_ARGUMENT", "Use files/{file}:download?alt=media.")
+            batch = self.batches.get(name)
+            if not self.batch_file or batch is None or batch["response"] is None:
+                raise RequestError(404, "NOT_FOUND", f"File files/{file} not found.")
+        except RequestError as exc:
+            return exc.reply
+        lines = []
+        for item in batch["response"]:
+            line = {k: v for k, v in item.items() if k != "metadata"}
+            lines.append(json.dumps({"key": (item.get("metadata") or {}).get("key"), **line}))
+        return web.Response(text="\n".join(lines) + "\n", content_type="application/jsonl")
+
+    async def _batch_cancel(self, request: web.Request) -> web.Response:
+        bid, _, method = request.match_info["call"].partition(":")
+        name = "batches/" + bid
+        try:
+            self._version(request)
+            self._auth(request)
+            if method != "cancel":
+                raise RequestError(404, "NOT_FOUND", f"Method {method!r} is not found for {name}.")
+            if name not in self.batches:
+                raise RequestError(404, "NOT_FOUND", f"Batch {name} not found.")
+        except RequestError as exc:
+            return exc.reply
+        if self.batches[name]["state"] in ("BATCH_STATE_PENDING", "BATCH_STATE_RUNNING"):
+            self.finish_batch(name, "BATCH_STATE_CANCELLED")
+        return json_reply({})
 
     def _response(self, model: str, body: dict[str, Any], reply: Reply, index: int) -> dict[str, Any]:
         prompt = " ".join(_texts(body.get("systemInstruction")) + [t for c in body["contents"] for t in _texts(c)])

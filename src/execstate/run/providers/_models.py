@@ -80,4 +80,53 @@ def accepted(values: Sequence[str]) -> str:
 
 
 # -- Gemini -----------------------------------------------------------------------------------------------
-# (rows: the Gemini provider's table; filled in by the provider's module)
+# ``thinking``: ``budget`` (``thinkingBudget``, Gemini 2.5), ``level`` (``thinkingLevel``, Gemini 3 and later),
+# or empty (no ``thinkingConfig`` at all). ``efforts``: the levels a level model takes, lowest first. ``off``:
+# ``budget 0`` where thinking can be turned off, else ``None``. The budget ranges are in ``GEMINI_BUDGETS``.
+
+GEMINI_THINKING_DOCS = "https://ai.google.dev/gemini-api/docs/thinking"
+GEMINI_3_DOCS = "https://ai.google.dev/gemini-api/docs/gemini-3"
+GEMINI_MODELS_DOCS = "https://ai.google.dev/gemini-api/docs/models"
+GEMINI_OUTPUT_CAP = 65_536
+"""``outputTokenLimit`` of the 2.5 and 3 models (the models page; ``models.get`` says the same)."""
+
+GEMINI_LEVELS = ("minimal", "low", "medium", "high")
+
+GEMINI_MODELS: dict[str, ModelCaps] = {
+    "gemini-2.5-flash": ModelCaps(
+        "gemini-2.5-flash", GEMINI_THINKING_DOCS, ("budget",), (), "budget 0", "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-2.5-flash-lite": ModelCaps(
+        "gemini-2.5-flash-lite", GEMINI_THINKING_DOCS, ("budget",), (), "budget 0", "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-2.5-pro": ModelCaps(
+        "gemini-2.5-pro", GEMINI_THINKING_DOCS, ("budget",), (), None, "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-3-pro": ModelCaps(
+        "gemini-3-pro", GEMINI_3_DOCS, ("level",), ("low", "high"), None, "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-3-flash": ModelCaps(
+        "gemini-3-flash", GEMINI_3_DOCS, ("level",), GEMINI_LEVELS, None, "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-3.1-pro": ModelCaps(
+        "gemini-3.1-pro", GEMINI_THINKING_DOCS, ("level",), ("low", "medium", "high"), None, "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-3.1-flash-lite": ModelCaps(
+        "gemini-3.1-flash-lite", GEMINI_THINKING_DOCS, ("level",), GEMINI_LEVELS, None, "send", GEMINI_OUTPUT_CAP
+    ),
+    "gemini-2.0": ModelCaps("gemini-2.0", GEMINI_MODELS_DOCS, (), (), "no thinkingConfig", "send", 8_192),
+    "gemini-1.": ModelCaps("gemini-1.", GEMINI_MODELS_DOCS, (), (), "no thinkingConfig", "send", 8_192),
+    "gemma": ModelCaps("gemma", GEMINI_MODELS_DOCS, (), (), "no thinkingConfig", "send", None),
+}
+"""Gemini families by model-id prefix (the longest wins: ``gemini-2.5-flash-lite`` before ``gemini-2.5-flash``)."""
+
+GEMINI_BUDGETS: dict[str, tuple[int, int]] = {
+    "gemini-2.5-flash": (0, 24_576),
+    "gemini-2.5-flash-lite": (512, 24_576),
+    "gemini-2.5-pro": (128, 32_768),
+}
+"""``thinkingBudget`` ranges of the budget families (``-1``, dynamic thinking, is accepted by all); 2.5
+Flash-Lite takes 0 (off) or 512-24576, 2.5 Pro cannot go below 128 (it cannot turn thinking off)."""
+
+GEMINI_DEFAULT = ModelCaps("default", "default", ("level",), GEMINI_LEVELS, None, "send", None)
+"""A model the table does not know: Gemini's current form (thinking levels, the four of them), no known cap."""
