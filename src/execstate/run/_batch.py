@@ -1192,3 +1192,75 @@ class _Skip:
 
     def __contains__(self, key: object) -> bool:
         return key in self.answered or key in self.recorded
+
+
+# -- cancelling open batches (``execstate run --cancel``) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class CancelledBatch:
+    """What ``cancel_open_batches`` did with one batch open in the journal."""
+
+    setting: str
+    batch_id: str
+    cells: int
+    status: str | None
+    """The vendor's status after the cancel (``cancelling``, ``canceling``), ``None`` when not cancelled."""
+    error: str | None = None
+    """Why it was not cancelled (no such setting, no cancel in its batch form, the vendor refused)."""
+
+
+async def cancel_open_batches(
+    out: Path, settings: Sequence[Setting], *, setting: str | None = None
+) -> list[CancelledBatch]:
+    """Cancel at the vendor every batch open in ``out``'s journal (of ``setting`` when given), journal a
+    ``cancelled`` event for each one cancelled (its cells stay pending, their round not counted), and say
+    what was done. A batch that cannot be cancelled (it ended meanwhile, the vendor refused) stays open: the
+    next run collects it. The caller holds the run lock."""
+    path = out / JOURNAL_NAME
+    if not path.exists():
+        return []
+    journal, state = open_journal(path)
+    by_name = {s.name: s for s in settings}
+    done: list[CancelledBatch] = []
+    try:
+        for batch in list(state.open.values()):
+            if setting is not None and batch.setting != setting:
+                continue
+            done.append(await _cancel_one(journal, state, batch, by_name.get(batch.setting)))
+    finally:
+        journal.close()
+    return done
+
+
+async def _cancel_one(
+    journal: BatchJournal, state: JournalState, batch: OpenBatch, setting: Setting | None
+) -> CancelledBatch:
+    def refused(error: str) -> CancelledBatch:
+        return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), None, error)
+
+    if setting is None:
+        return refused(f"no setting named {batch.setting!r} in the settings given")
+    form = batch_form(batch.provider or setting.provider)
+    cancel = getattr(form, "cancel", None)
+    if cancel is None:
+        return refused(f"provider {setting.provider!r} has no way to cancel a batch")
+    key = setting.api_key()
+    http = BatchHttp(setting, random.Random(), (key,) if key else ())
+    try:
+        status = await cancel(http, setting, batch.batch_id)
+    except SettingAborted as exc:
+        return refused(str(exc))
+    finally:
+        await http.aclose()
+    event = {
+        "event": "cancelled",
+        "setting": batch.setting,
+        "batch_id": batch.batch_id,
+        "at": _now_iso(),
+        "status": status,
+        "cells": len(batch.cells),
+    }
+    journal.append(event)
+    _apply(state, event)
+    return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), str(status))

@@ -122,8 +122,8 @@ class OpenAIBatchApi:
         data = errors.get("data") if isinstance(errors, dict) else None
         items = [e for e in data or [] if isinstance(e, dict)]
         detail = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in items) or "no reason given"
-        kind = "abort" if any(e.get("code") in ACCOUNT_CODES for e in items) else "retry"
-        return Attempt(kind, error=f"batch {status.batch_id} failed: {detail}")
+        account = any(e.get("code") in ACCOUNT_CODES for e in items)
+        return Attempt("abort" if account else "retry", error=f"batch {status.batch_id} failed: {detail}")
 
     async def cancel(self, http: BatchHttp, setting: Setting, batch_id: str) -> str:
         """``POST /batches/{id}/cancel``; the batch's status after it (``cancelling``, ...)."""
