@@ -33,13 +33,13 @@ valid Messages body), ``GET /v1/messages/batches/{id}`` and the JSONL at its
 ``results_url``, ``POST /v1/messages/batches/{id}/cancel``, with the same header
 checks and Anthropic's error shape.
 
-Failure on demand, for both: ``fail_creates`` (HTTP statuses the next batch
-creations are refused with, one each), ``fail_batches(n, code)`` (OpenAI: the
+Failure on demand, for both: ``fail_creates`` (the next batch creations are
+refused, one per item: OpenAI an HTTP status, Anthropic an error type), ``fail_batches(n, code)`` (OpenAI: the
 next ``n`` batches are created ``failed`` with that ``errors`` code, e.g.
 ``token_limit_exceeded``), ``drop_results(batch_id)`` (OpenAI: the result files
 are deleted, their content 404s; Anthropic: ``archived_at`` is set and
 ``results_url`` 404s), ``auto_finish`` (with ``hold = False``: the ``finish``
-keyword arguments of each batch by id, e.g. OpenAI ``quota=`` for
+keyword arguments of each batch by id, plus ``drop=True`` to drop its results, e.g. OpenAI ``quota=`` for
 ``insufficient_quota`` lines, Anthropic ``errored=`` giving ``billing_error``).
 ``cancelled`` lists the batch ids a client cancelled.
 """
@@ -199,11 +199,14 @@ class FakeOpenAIBatch(VendorServer):
     def drop_results(self, batch_id: str) -> None:
         """Delete an ended batch's output and error files, as OpenAI does when they expire: their content 404s."""
         with self._lock:
-            obj = self._batches[batch_id]
-            for key in ("output_file_id", "error_file_id"):
-                if obj.get(key):
-                    self._content.pop(obj[key], None)
-                    self._files.pop(obj[key], None)
+            self._drop(batch_id)
+
+    def _drop(self, batch_id: str) -> None:
+        obj = self._batches[batch_id]
+        for key in ("output_file_id", "error_file_id"):
+            if obj.get(key):
+                self._content.pop(obj[key], None)
+                self._files.pop(obj[key], None)
 
     def completion(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         """The chat.completion object answering ``body`` (the same live and in a batch)."""
@@ -421,6 +424,8 @@ class FakeOpenAIBatch(VendorServer):
             if obj["status"] == "in_progress" and not self.hold:
                 how = self.auto_finish(batch_id) if self.auto_finish is not None else {}
                 self._finish(batch_id, how.get("expire", self.auto_expire), how.get("fail"), how.get("quota"))
+                if how.get("drop"):
+                    self._drop(batch_id)
             if obj["status"] == "cancelling":
                 obj.update(status="cancelled", cancelled_at=obj["cancelling_at"] + 1)
             return json_reply(self._batches[batch_id])
@@ -699,10 +704,13 @@ class FakeAnthropicBatch(FakeAnthropic):
     def drop_results(self, batch_id: str) -> None:
         """Archive an ended batch as Anthropic does after 29 days: ``archived_at`` set, ``results_url`` 404s."""
         with self._lock:
-            obj = self._batches[batch_id]
-            created = datetime.fromisoformat(obj["created_at"].replace("Z", "+00:00"))
-            obj["archived_at"] = _iso(created + timedelta(days=29))
-            self._results.pop(batch_id, None)
+            self._drop(batch_id)
+
+    def _drop(self, batch_id: str) -> None:
+        obj = self._batches[batch_id]
+        created = datetime.fromisoformat(obj["created_at"].replace("Z", "+00:00"))
+        obj["archived_at"] = _iso(created + timedelta(days=29))
+        self._results.pop(batch_id, None)
 
     # -- handlers -----------------------------------------------------------------------------------
 
@@ -751,6 +759,8 @@ class FakeAnthropicBatch(FakeAnthropic):
             if obj["processing_status"] == "in_progress" and not self.hold:
                 how = self.auto_finish(batch_id) if self.auto_finish is not None else {}
                 self._finish(batch_id, how.get("expire", self.auto_expire), how.get("errored"), how.get("canceled"))
+                if how.get("drop"):
+                    self._drop(batch_id)
             return json_reply(obj)
 
     async def _cancel(self, request: web.Request) -> web.StreamResponse:
