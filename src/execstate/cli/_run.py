@@ -129,21 +129,16 @@ def _from_manifest(args: argparse.Namespace) -> list[Any] | None:
     """``--retry`` without ``--tasks``/``--settings``: the run manifest's tasks file (set on ``args``) and its
     settings (returned when ``--settings`` is not given)."""
     from execstate.errors import SettingsError
-    from execstate.run import Setting
-    from execstate.run._manifest import read_manifest
+    from execstate.run import manifest_inputs
 
     if args.tasks is not None and args.settings is not None:
         return None
-    manifest = read_manifest(args.out)
-    if manifest is None:
-        raise SettingsError(f"{args.out}: no run manifest. Fix: pass --tasks and --settings")
+    tasks, settings = manifest_inputs(args.out)
     if args.tasks is None:
-        if manifest.tasks_file is None:
+        if tasks is None:
             raise SettingsError(f"{args.out}: the manifest names no tasks file. Fix: pass --tasks")
-        args.tasks = Path(manifest.tasks_file)
-    if args.settings is not None:
-        return None
-    return [Setting.model_validate(s) for s in manifest.settings.values()]
+        args.tasks = tasks
+    return settings if args.settings is None else None
 
 
 def _cancel(args: argparse.Namespace) -> int:

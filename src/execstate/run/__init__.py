@@ -25,6 +25,7 @@ from execstate.run._runner import (
     arun_tasks,
     cancel_batches,
     event_loop_run,
+    manifest_inputs,
     plan_tasks,
     run_tasks,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "load_settings",
     "local_extra_installed",
     "local_setting",
+    "manifest_inputs",
     "open_store",
     "plan_run",
     "plan_tasks",

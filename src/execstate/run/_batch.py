@@ -1,8 +1,9 @@
-"""Batch submission at the vendors' half price (``execstate run --batch``): OpenAI's Batch API and
-Anthropic's Message Batches API.
+"""Batch submission at the vendors' half price (``execstate run --batch``): OpenAI's Batch API (over
+``/v1/chat/completions`` and ``/v1/responses``) and Anthropic's Message Batches API.
 
 A setting run in batches sends its pending cells as vendor batches of at most
-``batch_max_requests`` requests, polls each every ``batch_poll_s`` until it has
+``batch_max_requests`` requests and under the form's ``max_requests``/``max_bytes`` (the vendor's limits),
+at most ``batch_open`` in flight, polls each every ``batch_poll_s`` until it has
 ended, then records one ``Response`` per cell carrying the batch's id in
 ``batch_id``. Cells the response cache answers are not sent.
 
@@ -12,9 +13,19 @@ gets one JSON line per event, each fsync-ed before the run goes on::
     {"event": "submitted", "setting", "provider", "batch_id", "cells": [[task_id, sample], ...],
      "custom_ids": [...], "at"}
         right after the vendor accepted the batch, before its first poll;
-    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...]}
+    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...],
+     "reason"?, "unspent"?: [[task_id, sample], ...]}
         once every result of the batch is durably in ``responses.jsonl`` and the
-        cells to send again are noted.
+        cells to send again are noted; or, with a ``reason``, once the batch failed as a whole or its
+        results are gone. ``unspent`` cells do not count the batch as one of their ``max_attempts`` rounds;
+    {"event": "failed", "setting", "batch_id" (null: refused at creation), "at", "reason", "failure", "delay_s",
+     "cells"}
+        a whole-batch failure (a batch event, not a cell event), re-submitted after ``delay_s``
+        (``batch_delay_s``), or, with ``delay_s`` null, the one that stopped the setting;
+    {"event": "cancelled", "setting", "batch_id", "at", "status", "cells"}
+        ``execstate run --cancel`` cancelled it at the vendor: closed, its cells pending, unspent;
+    {"event": "retried", "setting", "at", "cells": [[task_id, sample], ...]}
+        ``--retry no-response`` moved these cells' records out: their earlier rounds no longer count.
 
 On start, a batch submitted but never closed is polled again: it is never
 submitted twice, and its cells are not planned anew while it is open. A torn
@@ -27,7 +38,14 @@ results goes back to pending and is sent again in a next batch, or live with
 ``fallback="live"``. After ``max_attempts`` batches it is recorded as
 ``no-response`` with one error line per batch naming why. A result's request
 refused for good (a 400) is recorded as ``no-response`` at once; 401/403/404 on
-any batch call stop the setting as they do live.
+any batch call stop the setting as they do live, and so does an account error
+(``ACCOUNT_ERRORS``) on a call or in a result: the cells it touched are not recorded and stay pending.
+
+A batch form (``BatchApi``) may have, looked up with ``getattr``: ``max_requests`` and ``max_bytes`` (its
+limits), ``failure(status) -> Attempt | None`` (a batch that ended failed as a whole: ``retry`` re-submits
+it, ``abort`` stops the setting) and ``async cancel(http, setting, batch_id) -> str``. A results download
+that raises ``ResultsGone`` (``BatchHttp.call(..., gone=True)`` on 404/410) closes the batch and re-sends its
+cells unspent.
 
 ``custom_id`` is a short hash of (task id, sample): Anthropic wants
 ``^[a-zA-Z0-9_-]{1,64}$``; the map back to the cell is kept in the journal.

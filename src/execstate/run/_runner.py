@@ -243,6 +243,17 @@ async def arun_tasks(
     return summary
 
 
+def manifest_inputs(out_dir: Path | str) -> tuple[Path | None, list[Setting]]:
+    """The tasks file and the settings the run manifest of ``out_dir`` records (for ``--retry``/``--cancel``
+    without ``--tasks``/``--settings``); raises ``SettingsError`` without a manifest."""
+    out = Path(out_dir)
+    manifest = read_manifest(out)
+    if manifest is None:
+        raise SettingsError(f"{out}: no run manifest to read the tasks and settings from. Fix: pass them")
+    tasks = Path(manifest.tasks_file) if manifest.tasks_file is not None else None
+    return tasks, [Setting.model_validate(s) for s in manifest.settings.values()]
+
+
 def cancel_batches(
     out_dir: Path | str, settings: Sequence[Setting] | Path | str | None = None, *, setting: str | None = None
 ) -> list[CancelledBatch]:
@@ -262,10 +273,7 @@ async def acancel_batches(
         raise UsageError(f"{out}: no such run folder. Fix: pass the --out folder of a batch run")
     with _exclusive(out):
         if settings is None:
-            manifest = read_manifest(out)
-            if manifest is None:
-                raise SettingsError(f"{out}: no run manifest to read the settings from. Fix: pass --settings")
-            chosen = [Setting.model_validate(s) for s in manifest.settings.values()]
+            chosen = manifest_inputs(out)[1]
         else:
             chosen = list(load_settings(settings) if isinstance(settings, (str, Path)) else settings)
         return await cancel_open_batches(out, chosen, setting=setting)
