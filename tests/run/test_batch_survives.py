@@ -399,3 +399,20 @@ def test_the_responses_batch_form_answers_every_cell(tmp_path: Path, monkeypatch
         assert r.batch_id == batch_id and r.provider == "openai-responses" and r.model == "gpt-test"
         assert r.usage.prompt_tokens is not None and r.usage.completion_tokens is not None
     assert Counter(r.finish_reason for r in records.values()) == {"stop": N_TASKS}
+
+
+def test_a_refused_batch_creation_is_a_batch_event_for_openai_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vendor = VENDORS[0]
+    monkeypatch.setenv(KEY_ENV, vendor.key)
+    with vendor.fake(hold=False) as fake:
+        fake.fail_creates += [500, 429]  # POST /v1/batches refused twice, no retry inside the call
+        summary = run_tasks(_tasks(), [vendor.setting(fake)], tmp_path, batch=True, progress=False)
+    assert summary.ok, summary
+    assert len(fake.creates()) == 3 and len(fake.created) == 1
+    failed = [e for e in _events(tmp_path) if e["event"] == "failed"]
+    assert [(e["failure"], e["batch_id"]) for e in failed] == [(1, None), (2, None)]
+    assert "HTTP 500" in failed[0]["reason"] and "HTTP 429" in failed[1]["reason"]
+    assert 0.02 <= failed[1]["delay_s"] <= 0.04  # the second failure waits on d = 2 * batch_retry_s
+    assert all(r.attempts == 1 for r in _all_answered(tmp_path).values())
