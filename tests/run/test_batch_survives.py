@@ -416,3 +416,20 @@ def test_a_refused_batch_creation_is_a_batch_event_for_openai_too(
     assert "HTTP 500" in failed[0]["reason"] and "HTTP 429" in failed[1]["reason"]
     assert 0.02 <= failed[1]["delay_s"] <= 0.04  # the second failure waits on d = 2 * batch_retry_s
     assert all(r.attempts == 1 for r in _all_answered(tmp_path).values())
+
+
+def test_an_account_error_on_batch_creation_stops_at_once_without_a_failed_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vendor = VENDORS[1]
+    monkeypatch.setenv(KEY_ENV, vendor.key)
+    with vendor.fake(hold=False) as fake:
+        fake.fail_creates.append("billing_error")  # 402: an account error, never re-submitted
+        s = vendor.setting(fake)
+        stopped = run_tasks(_tasks(), [s], tmp_path, batch=True, progress=False)
+        assert "account error" in stopped.aborted["b"] and "402" in stopped.aborted["b"]
+        assert len(fake.creates()) == 1 and read_records(tmp_path) == []
+        assert not (tmp_path / JOURNAL_NAME).exists() or _events(tmp_path) == []
+        resumed = run_tasks(_tasks(), [s], tmp_path, batch=True, progress=False)
+    assert resumed.ok, resumed
+    assert all(r.attempts == 1 for r in _all_answered(tmp_path).values())
