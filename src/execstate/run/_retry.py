@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Container
 from pathlib import Path
 
+from execstate.errors import StoreError
 from execstate.records import Response
 from execstate.run._batch import JOURNAL_NAME, BatchJournal, _now_iso, account_error
 from execstate.run._store import CellKey, cell_key, repair_torn_tail
@@ -83,10 +84,15 @@ def move_no_responses(out: Path, cells: Container[CellKey], responses: Path) -> 
     out_lines: list[bytes] = []
     out_cells: list[CellKey] = []
     with open(responses, "rb") as fh:
-        for line in fh:
+        for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
-            rec = Response.model_validate_json(line)
+            try:
+                rec = Response.model_validate_json(line)
+            except ValueError:
+                raise StoreError(
+                    f"{responses}:{lineno}: not a valid Response record; nothing was moved: move the line out by hand"
+                ) from None
             if cell_key(rec) in cells and eligible(rec):
                 out_lines.append(line)
                 out_cells.append(cell_key(rec))
