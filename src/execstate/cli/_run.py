@@ -13,9 +13,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send tasks to model settings; resumable, one record per cell in OUT/responses.jsonl",
         description="Send every pending (task, setting, sample) cell; re-running the same command resumes.",
     )
-    p.add_argument("--tasks", required=True, type=Path, help="tasks.jsonl written by `execstate build`")
-    p.add_argument("--settings", required=True, type=Path, help="settings TOML with [[setting]] tables")
-    p.add_argument("--out", required=True, type=Path, help="run directory (responses.jsonl, run_manifest.json)")
+    p.add_argument(
+        "out_dir",
+        nargs="?",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="the run directory, instead of --out (with --cancel or --retry, where --tasks and --settings default "
+        "to the run manifest's)",
+    )
+    p.add_argument("--tasks", type=Path, help="tasks.jsonl written by `execstate build`")
+    p.add_argument("--settings", type=Path, help="settings TOML with [[setting]] tables")
+    p.add_argument("--out", type=Path, help="run directory (responses.jsonl, run_manifest.json)")
     p.add_argument("--setting", default=None, help="run only the setting with this name")
     p.add_argument("--samples", type=int, default=1, help="responses per task and setting (default 1)")
     p.add_argument("--limit", type=int, default=None, help="only the first N tasks of the file")
@@ -46,6 +55,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="batch",
         help="cells a batch sends back expired, canceled or failed: send them in a next batch (default) or live",
     )
+    p.add_argument(
+        "--cancel",
+        action="store_true",
+        help="send nothing: cancel at the vendor every batch still open in OUT/batches.jsonl (of --setting when "
+        "given), journal each as cancelled and print it; their cells stay pending for a later run",
+    )
+    p.add_argument(
+        "--retry",
+        choices=("no-response",),
+        default=None,
+        help="no-response: first move the no-response records whose every error was a transport or vendor-side "
+        "failure to OUT/responses.retried.jsonl, then ask those cells again (docs/run.md, Retry policy)",
+    )
     p.set_defaults(func=_handle)
 
 
@@ -64,25 +86,73 @@ def _cache_dir(value: str | None) -> Path | None:
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from execstate.errors import require_file
+    from execstate.errors import UsageError, require_file
     from execstate.run import run_tasks
 
+    if args.out is not None and args.out_dir is not None and args.out != args.out_dir:
+        raise UsageError(f"two run folders given: --out {args.out} and {args.out_dir}. Fix: pass one")
+    args.out = args.out or args.out_dir
+    if args.out is None:
+        raise UsageError("no run folder given. Fix: pass --out OUT (or OUT alone with --cancel or --retry)")
+    if args.cancel:
+        return _cancel(args)
+    recorded = _from_manifest(args) if args.retry is not None else None
+    if args.tasks is None or (args.settings is None and recorded is None):
+        raise UsageError("--tasks and --settings are required. Fix: pass the tasks.jsonl and the settings TOML")
     require_file(args.tasks, "--tasks", "build tasks first with `execstate build` and pass its tasks.jsonl")
-    require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
+    if recorded is None:
+        require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
+    settings: Any = recorded if recorded is not None else args.settings
     common = dict(setting=args.setting, samples=args.samples, limit=args.limit, cache=_cache_dir(args.cache))
     if args.plan:
         from execstate.run import format_plan, plan_tasks
 
-        rows = plan_tasks(args.tasks, args.settings, args.out, batch=bool(getattr(args, "batch", False)), **common)
+        rows = plan_tasks(args.tasks, settings, args.out, batch=bool(getattr(args, "batch", False)), **common)
         print(format_plan(rows))
         return 0
     summary = run_tasks(
-        args.tasks, args.settings, args.out, batch=args.batch, batch_fallback=args.batch_fallback, **common
+        args.tasks,
+        settings,
+        args.out,
+        batch=args.batch,
+        batch_fallback=args.batch_fallback,
+        retry=args.retry,
+        **common,
     )
     print(format_summary(summary))
     if summary.interrupted:
         return 130
     return 0 if summary.ok else 1
+
+
+def _from_manifest(args: argparse.Namespace) -> list[Any] | None:
+    """``--retry`` without ``--tasks``/``--settings``: the run manifest's tasks file (set on ``args``) and its
+    settings (returned when ``--settings`` is not given)."""
+    from execstate.errors import SettingsError
+    from execstate.run import manifest_inputs
+
+    if args.tasks is not None and args.settings is not None:
+        return None
+    tasks, settings = manifest_inputs(args.out)
+    if args.tasks is None:
+        if tasks is None:
+            raise SettingsError(f"{args.out}: the manifest names no tasks file. Fix: pass --tasks")
+        args.tasks = tasks
+    return settings if args.settings is None else None
+
+
+def _cancel(args: argparse.Namespace) -> int:
+    from execstate.run import cancel_batches
+
+    done = cancel_batches(args.out, args.settings, setting=args.setting)
+    if not done:
+        print(f"no open batch in {args.out}")
+    for c in done:
+        if c.error is None:
+            print(f"{c.setting}: cancelled batch {c.batch_id} ({c.cells} cells, now {c.status}); its cells are pending")
+        else:
+            print(f"{c.setting}: batch {c.batch_id} ({c.cells} cells) NOT cancelled: {c.error}")
+    return 0 if all(c.error is None for c in done) else 1
 
 
 def format_summary(summary: Any) -> str:
@@ -104,6 +174,8 @@ def format_summary(summary: Any) -> str:
             f"{name}: batches: {b.submitted} submitted ({b.cells} cells), {b.resumed} resumed, "
             f"{b.resent} cells re-sent{live}"
         )
+    for name, n in getattr(summary, "retried", {}).items():
+        lines.append(f"{name}: {n} no-response records moved to responses.retried.jsonl and asked again")
     lines.extend(getattr(summary, "notes", []))
     for name, reason in summary.aborted.items():
         lines.append(f"{name}: STOPPED: {reason}")

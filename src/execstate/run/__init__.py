@@ -3,7 +3,7 @@
 from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
 from execstate.run._batch import JOURNAL_NAME as BATCH_JOURNAL_NAME
-from execstate.run._batch import BatchCounts
+from execstate.run._batch import BatchCounts, CancelledBatch
 from execstate.run._cache import CacheWarning, ResponseCache, default_cache_dir
 from execstate.run._local import (
     SMOLLM2_ALIAS,
@@ -17,7 +17,18 @@ from execstate.run._local import (
 from execstate.run._plan import PlanRow, format_plan, plan_run
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
 from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
-from execstate.run._runner import RESPONSES_NAME, RunSummary, arun_tasks, event_loop_run, plan_tasks, run_tasks
+from execstate.run._retry import RETRIED_NAME
+from execstate.run._runner import (
+    RESPONSES_NAME,
+    RunSummary,
+    acancel_batches,
+    arun_tasks,
+    cancel_batches,
+    event_loop_run,
+    manifest_inputs,
+    plan_tasks,
+    run_tasks,
+)
 from execstate.run._settings import Setting, load_settings
 from execstate.run._store import Repair, ResponseStore, open_store
 from execstate.run.providers import (
@@ -38,12 +49,14 @@ from execstate.run.providers.synthetic import SyntheticProvider
 __all__ = [
     "BATCH_JOURNAL_NAME",
     "RESPONSES_NAME",
+    "RETRIED_NAME",
     "SMOLLM2_ALIAS",
     "SYSTEM_TEMPLATE",
     "USER_MESSAGE",
     "Attempt",
     "BatchCounts",
     "CacheWarning",
+    "CancelledBatch",
     "LlamaServer",
     "LocalModelError",
     "OpenAIProvider",
@@ -64,8 +77,10 @@ __all__ = [
     "StoreError",
     "SyntheticProvider",
     "WireRequest",
+    "acancel_batches",
     "arun_tasks",
     "backoff_s",
+    "cancel_batches",
     "classify_response",
     "default_cache_dir",
     "event_loop_run",
@@ -74,6 +89,7 @@ __all__ = [
     "load_settings",
     "local_extra_installed",
     "local_setting",
+    "manifest_inputs",
     "open_store",
     "plan_run",
     "plan_tasks",

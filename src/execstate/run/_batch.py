@@ -1,8 +1,9 @@
-"""Batch submission at the vendors' half price (``execstate run --batch``): OpenAI's Batch API and
-Anthropic's Message Batches API.
+"""Batch submission at the vendors' half price (``execstate run --batch``): OpenAI's Batch API (over
+``/v1/chat/completions`` and ``/v1/responses``) and Anthropic's Message Batches API.
 
 A setting run in batches sends its pending cells as vendor batches of at most
-``batch_max_requests`` requests, polls each every ``batch_poll_s`` until it has
+``batch_max_requests`` requests and under the form's ``max_requests``/``max_bytes`` (the vendor's limits),
+at most ``batch_open`` in flight, polls each every ``batch_poll_s`` until it has
 ended, then records one ``Response`` per cell carrying the batch's id in
 ``batch_id``. Cells the response cache answers are not sent.
 
@@ -12,9 +13,19 @@ gets one JSON line per event, each fsync-ed before the run goes on::
     {"event": "submitted", "setting", "provider", "batch_id", "cells": [[task_id, sample], ...],
      "custom_ids": [...], "at"}
         right after the vendor accepted the batch, before its first poll;
-    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...]}
+    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...],
+     "reason"?, "unspent"?: [[task_id, sample], ...]}
         once every result of the batch is durably in ``responses.jsonl`` and the
-        cells to send again are noted.
+        cells to send again are noted; or, with a ``reason``, once the batch failed as a whole or its
+        results are gone. ``unspent`` cells do not count the batch as one of their ``max_attempts`` rounds;
+    {"event": "failed", "setting", "batch_id" (null: refused at creation), "at", "reason", "failure", "delay_s",
+     "cells"}
+        a whole-batch failure (a batch event, not a cell event), re-submitted after ``delay_s``
+        (``batch_delay_s``), or, with ``delay_s`` null, the one that stopped the setting;
+    {"event": "cancelled", "setting", "batch_id", "at", "status", "cells"}
+        ``execstate run --cancel`` cancelled it at the vendor: closed, its cells pending, unspent;
+    {"event": "retried", "setting", "at", "cells": [[task_id, sample], ...]}
+        ``--retry no-response`` moved these cells' records out: their earlier rounds no longer count.
 
 On start, a batch submitted but never closed is polled again: it is never
 submitted twice, and its cells are not planned anew while it is open. A torn
@@ -27,7 +38,14 @@ results goes back to pending and is sent again in a next batch, or live with
 ``fallback="live"``. After ``max_attempts`` batches it is recorded as
 ``no-response`` with one error line per batch naming why. A result's request
 refused for good (a 400) is recorded as ``no-response`` at once; 401/403/404 on
-any batch call stop the setting as they do live.
+any batch call stop the setting as they do live, and so does an account error
+(``ACCOUNT_ERRORS``) on a call or in a result: the cells it touched are not recorded and stay pending.
+
+A batch form (``BatchApi``) may have, looked up with ``getattr``: ``max_requests`` and ``max_bytes`` (its
+limits), ``failure(status) -> Attempt | None`` (a batch that ended failed as a whole: ``retry`` re-submits
+it, ``abort`` stops the setting) and ``async cancel(http, setting, batch_id) -> str``. A results download
+that raises ``ResultsGone`` (``BatchHttp.call(..., gone=True)`` on 404/410) closes the batch and re-sends its
+cells unspent.
 
 ``custom_id`` is a short hash of (task id, sample): Anthropic wants
 ``^[a-zA-Z0-9_-]{1,64}$``; the map back to the cell is kept in the journal.
@@ -55,7 +73,7 @@ import aiohttp
 
 from execstate.errors import StoreError, UsageError, load_attr
 from execstate.records import Response, Task
-from execstate.run._policy import SettingAborted, backoff_s, run_cell
+from execstate.run._policy import SettingAborted, Sleep, backoff_s, run_cell
 from execstate.run._progress import RunProgress
 from execstate.run._settings import Setting
 from execstate.run._store import CellKey, Repair, ResponseStore, repair_torn_tail
@@ -90,6 +108,10 @@ class BatchCounts:
     """Cells answered live by the ``live`` fallback."""
     cached: int = 0
     """Cells answered by the response cache inside ``run_batched`` (the runner looks the cache up before)."""
+    failed: int = 0
+    """Whole-batch failures (refused at creation or ended ``failed``): each re-submitted after a delay."""
+    gone: int = 0
+    """Ended batches whose results were gone (archived, expired, 404): their cells sent again."""
 
 
 # -- the journal -----------------------------------------------------------------------------------
@@ -165,7 +187,7 @@ def _event(path: Path, lineno: int, line: str) -> dict[str, Any]:
         event = json.loads(line)
     except ValueError:
         event = None
-    if not isinstance(event, dict) or event.get("event") not in ("submitted", "closed"):
+    if not isinstance(event, dict) or event.get("event") not in EVENTS:
         raise StoreError(
             f"{path}:{lineno}: not a batch journal event; only a torn last line is repaired automatically: "
             "move the line out by hand"
@@ -173,10 +195,24 @@ def _event(path: Path, lineno: int, line: str) -> dict[str, Any]:
     return event
 
 
+EVENTS = ("submitted", "closed", "failed", "cancelled", "retried")
+"""The journal's event kinds (see the module doc)."""
+
+
 def _apply(state: JournalState, event: dict[str, Any]) -> None:
     setting = str(event.get("setting", ""))
     batch_id = str(event.get("batch_id", ""))
-    if event["event"] == "submitted":
+    kind = event["event"]
+    if kind == "failed":
+        return  # a batch event kept for the record: the batch (if any) is closed by its own line
+    if kind == "retried":  # cells whose no-response records `run --retry` moved out: they start afresh
+        for task_id, sample in _cells(event.get("cells", [])):
+            key = (task_id, setting, sample)
+            state.rounds.pop(key, None)
+            state.errors.pop(key, None)
+            state.first_at.pop(key, None)
+        return
+    if kind == "submitted":
         cells = [(str(c[0]), int(c[1])) for c in event.get("cells", [])]
         ids = [str(i) for i in event.get("custom_ids", [])]
         if len(ids) != len(cells):
@@ -189,9 +225,27 @@ def _apply(state: JournalState, event: dict[str, Any]) -> None:
             state.rounds[key] += 1
             state.first_at.setdefault(key, str(event.get("at", "")))
         return
-    state.open.pop((setting, batch_id), None)
+    batch = state.open.pop((setting, batch_id), None)
+    unspent = list(batch.cells.values()) if kind == "cancelled" and batch is not None else []
+    _unspend(state, setting, unspent + _cells(event.get("unspent", [])))
     for item in event.get("resend", []):
         state.errors.setdefault((str(item[0]), setting, int(item[1])), []).append(str(item[2]))
+
+
+def _cells(items: Any) -> list[tuple[str, int]]:
+    return [(str(c[0]), int(c[1])) for c in items] if isinstance(items, list) else []
+
+
+def _unspend(state: JournalState, setting: str, cells: Iterable[tuple[str, int]]) -> None:
+    """A batch round that does not count against these cells' ``max_attempts`` (a batch that failed as a
+    whole, whose results are gone, that was cancelled, or an account error)."""
+    for task_id, sample in cells:
+        key = (task_id, setting, sample)
+        if state.rounds[key] > 0:
+            state.rounds[key] -= 1
+        if not state.rounds[key]:
+            state.rounds.pop(key, None)
+            state.first_at.pop(key, None)
 
 
 def _is_event(line: bytes) -> bool:
@@ -199,7 +253,7 @@ def _is_event(line: bytes) -> bool:
         event = json.loads(line)
     except ValueError:
         return False
-    return isinstance(event, dict) and event.get("event") in ("submitted", "closed")
+    return isinstance(event, dict) and event.get("event") in EVENTS
 
 
 def custom_id(task_id: str, sample: int) -> str:
@@ -248,15 +302,58 @@ class BatchApi(Protocol):
         ...
 
 
+class BatchFailed(Exception):
+    """Submitting a batch failed as a whole (refused at creation, 429/5xx/connection error on the way):
+    a batch event, re-submitted after a delay, never a cell event."""
+
+
+class ResultsGone(Exception):
+    """An ended batch whose results the vendor no longer keeps (archived, expired files, 404)."""
+
+
+ACCOUNT_ERRORS: tuple[tuple[int | None, str], ...] = (
+    (402, ""),
+    (None, "billing_error"),
+    (None, "credit balance is too low"),
+    (None, "insufficient_quota"),
+    (None, "billing_hard_limit_reached"),
+    (None, "billing_not_active"),
+)
+"""(status, text in the error body) of a batch call or result that is an account error, not a request one:
+the setting stops and the cells stay pending. ``None``: any status. Anthropic: 402, ``billing_error``, a
+400 whose message says the credit balance is too low; OpenAI: ``insufficient_quota``,
+``billing_hard_limit_reached``, ``billing_not_active``."""
+
+
+def account_error(status: int, content: bytes) -> bool:
+    """Whether a non-2xx batch answer (or an errored result's body) is one of ``ACCOUNT_ERRORS``."""
+    text = content[:4000].decode("utf-8", "replace").lower()
+    return any((want is None or status == want) and needle in text for want, needle in ACCOUNT_ERRORS)
+
+
+def batch_delay_s(setting: Setting, failure: int, rng: random.Random) -> float:
+    """Delay before re-submitting after the ``failure``-th whole-batch failure (1-based): uniform in
+    [d/2, d], d = ``batch_retry_s`` * 2**(failure-1) (60 s: 30-60, 60-120, 120-240 s, ...)."""
+    ceiling = setting.batch_retry_s * 2 ** (failure - 1)
+    return rng.uniform(ceiling / 2, ceiling)
+
+
 class BatchHttp:
     """One setting's HTTP client for batch calls: 2xx returns the body; 429/5xx/connection errors are retried
-    with the setting's backoff up to ``max_attempts``; 401/403/404, any other 4xx, or a spent budget raise
-    ``SettingAborted`` (the cells stay pending or open: a re-run resumes)."""
+    with the setting's backoff up to ``max_attempts``; 401/403/404, an account error (``ACCOUNT_ERRORS``), any
+    other 4xx, or a spent budget raise ``SettingAborted`` (the cells stay pending or open: a re-run resumes).
 
-    def __init__(self, setting: Setting, rng: random.Random, secrets: tuple[str, ...] = ()) -> None:
+    With ``submitting``, the client of batch creation: a 429/5xx/connection error or any other 4xx than
+    401/403/404 raises ``BatchFailed`` at once (the driver re-submits after ``batch_delay_s``). A call made
+    with ``gone=True`` (reading results) raises ``ResultsGone`` on 404 or 410."""
+
+    def __init__(
+        self, setting: Setting, rng: random.Random, secrets: tuple[str, ...] = (), *, submitting: bool = False
+    ) -> None:
         self.setting = setting
         self.rng = rng
         self.secrets = secrets
+        self.submitting = submitting
         self._session: aiohttp.ClientSession | None = None
 
     def _client(self) -> aiohttp.ClientSession:
@@ -278,6 +375,7 @@ class BatchHttp:
         headers: Mapping[str, str],
         json_body: Any = None,
         form: Callable[[], aiohttp.FormData] | None = None,
+        gone: bool = False,
     ) -> bytes:
         setting = self.setting
         for number in range(1, setting.max_attempts + 1):
@@ -297,8 +395,16 @@ class BatchHttp:
                 if 200 <= resp.status < 300:
                     return content
                 attempt = status_attempt(resp.status, resp.headers, content)
+                if account_error(resp.status, content):
+                    attempt = Attempt("abort", error=f"account error: {attempt.error}")
+                elif gone and resp.status in (404, 410):
+                    raise ResultsGone(_redact(f"{what}: {attempt.error}", self.secrets))
             error = _redact(f"{what}: {attempt.error}", self.secrets)
-            if attempt.kind in ("abort", "final"):
+            if attempt.kind == "abort":
+                raise SettingAborted(f"setting {setting.name!r}: {error}")
+            if self.submitting:
+                raise BatchFailed(error)
+            if attempt.kind == "final":
                 raise SettingAborted(f"setting {setting.name!r}: {error}")
             if number >= setting.max_attempts:
                 raise SettingAborted(
@@ -351,16 +457,54 @@ def request_counts(value: Any) -> dict[str, int]:
     return {str(k): v for k, v in value.items() if int_or_none(v) is not None}
 
 
+BATCH_FORMS: dict[str, str] = {"openai-responses": "execstate.run.providers.openai_batch:OPENAI_RESPONSES_BATCH"}
+"""Batch forms of built-in providers whose entry does not name one (the Batch API over ``/v1/responses``)."""
+
+
 def batch_form(provider: str) -> BatchApi | None:
     """Provider ``provider``'s batch form (``ProviderEntry.batch``: an object or ``"module:attr"``), or ``None``."""
     entry = provider_entry(provider)
-    form = entry.batch
+    form = entry.batch if entry.batch is not None else BATCH_FORMS.get(provider)
     if isinstance(form, str):
         form = load_attr(form)
     return form
 
 
 # -- the driver ------------------------------------------------------------------------------------
+
+
+MAX_REQUESTS = 50_000
+"""Requests per batch when the form names no ``max_requests`` (OpenAI's limit, the lower of the two)."""
+MAX_BYTES = 200_000_000
+"""Bytes per batch when the form names no ``max_bytes`` (OpenAI's 200 MB input file, the lower of the two)."""
+LINE_OVERHEAD = 100
+"""Bytes added to each request's JSON when estimating a batch's size (the form's own wrapping of a line)."""
+
+
+@dataclass(frozen=True)
+class _Request:
+    custom_id: str
+    cell: tuple[str, int]
+    body: dict[str, Any]
+    size: int
+    """Estimated bytes of the request in the batch (its JSON + ``LINE_OVERHEAD``)."""
+
+
+def split_requests(requests: Sequence[_Request], max_requests: int, max_bytes: int) -> list[list[_Request]]:
+    """Consecutive chunks of at most ``max_requests`` requests and ``max_bytes`` estimated bytes each (a
+    request larger than ``max_bytes`` alone goes in a chunk of its own: the vendor refuses it whole)."""
+    chunks: list[list[_Request]] = []
+    chunk: list[_Request] = []
+    size = 0
+    for request in requests:
+        if chunk and (len(chunk) >= max_requests or size + request.size > max_bytes):
+            chunks.append(chunk)
+            chunk, size = [], 0
+        chunk.append(request)
+        size += request.size
+    if chunk:
+        chunks.append(chunk)
+    return chunks
 
 
 class _Display:
@@ -398,6 +542,7 @@ class _Driver:
         counts: BatchCounts,
         rng: random.Random,
         put: Callable[[Response], None] | None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.setting = setting
         self.name = setting.name
@@ -417,6 +562,14 @@ class _Driver:
         self.rng = rng
         self.put = put
         self.http = BatchHttp(setting, rng, secrets)
+        self.submit_http = BatchHttp(setting, rng, secrets, submitting=True)
+        self.sleep = sleep
+        self.failures = 0
+        """Whole-batch failures of this setting in this invocation."""
+        self.max_requests = min(setting.batch_max_requests, getattr(form, "max_requests", None) or MAX_REQUESTS)
+        self.max_bytes = getattr(form, "max_bytes", None) or MAX_BYTES
+        self._in_flight = 0
+        self._slots = asyncio.Condition()
         self.written: set[CellKey] = set()
         self.live_slots = asyncio.Semaphore(setting.concurrency)
         self.display = _Display(progress, self.name)
@@ -434,6 +587,7 @@ class _Driver:
                     self.display.submitted += len(batch.cells)
                     self.display.in_progress += len(batch.cells)
                     log.info("setting %s: resuming batch %s (%d cells)", self.name, batch.batch_id, len(batch.cells))
+                    self._in_flight += 1  # a resumed batch is in flight: it is followed at once, never queued
                     tg.create_task(self._follow(batch))
                 self.display.show()
                 for cell in live:
@@ -446,18 +600,61 @@ class _Driver:
             raise
         finally:
             await self.http.aclose()
+            await self.submit_http.aclose()
+
+    # batches in flight (``batch_open``)
+
+    async def _take_slot(self) -> None:
+        async with self._slots:
+            await self._slots.wait_for(lambda: self._in_flight < self.setting.batch_open)
+            self._in_flight += 1
+
+    async def _free_slot(self) -> None:
+        async with self._slots:
+            self._in_flight -= 1
+            self._slots.notify_all()
+
+    # submitting
+
+    def _requests(self, cells: Sequence[tuple[Task, int]]) -> list[_Request]:
+        out: list[_Request] = []
+        ids: set[str] = set()
+        for task, sample in cells:
+            cid = base = custom_id(task.task_id, sample)
+            n = 0
+            while cid in ids:  # never in practice (96 bits of hash); kept unique regardless
+                n += 1
+                cid = f"{base}-{n}"
+            ids.add(cid)
+            body = self.form.body(self.setting, task)
+            size = len(json.dumps({"custom_id": cid, "params": body}, ensure_ascii=False).encode("utf-8"))
+            out.append(_Request(cid, (task.task_id, sample), body, size + LINE_OVERHEAD))
+        return out
 
     async def _submit_all(self, cells: Sequence[tuple[Task, int]]) -> None:
-        size = self.setting.batch_max_requests
+        """Submit ``cells`` in batches under the count and byte limits, at most ``batch_open`` in flight."""
         assert self._tg is not None
-        for start in range(0, len(cells), size):
-            batch = await self._submit(cells[start : start + size])
+        for chunk in split_requests(self._requests(cells), self.max_requests, self.max_bytes):
+            await self._take_slot()
+            try:
+                batch = await self._submit(chunk)
+            except BaseException:
+                await self._free_slot()
+                raise
             self._tg.create_task(self._follow(batch))
 
-    async def _submit(self, cells: Sequence[tuple[Task, int]]) -> OpenBatch:
-        """Submit one batch and journal it; a cancel while the vendor may be accepting it waits for the answer,
-        so an accepted batch is always journaled (and resumed, never submitted twice) unless the process dies."""
-        work = asyncio.ensure_future(self._submit_and_journal(cells))
+    async def _submit(self, chunk: list[_Request]) -> OpenBatch:
+        """Submit one batch and journal it, re-submitting after ``batch_delay_s`` while it fails as a whole."""
+        while True:
+            try:
+                return await self._submit_once(chunk)
+            except BatchFailed as exc:
+                await self._batch_failed(str(exc), None, len(chunk))
+
+    async def _submit_once(self, chunk: list[_Request]) -> OpenBatch:
+        """A cancel while the vendor may be accepting the batch waits for the answer, so an accepted batch is
+        always journaled (and resumed, never submitted twice) unless the process dies."""
+        work = asyncio.ensure_future(self._submit_and_journal(chunk))
         try:
             return await asyncio.shield(work)
         except asyncio.CancelledError:
@@ -465,18 +662,9 @@ class _Driver:
                 await work
             raise
 
-    async def _submit_and_journal(self, cells: Sequence[tuple[Task, int]]) -> OpenBatch:
-        ids: dict[str, tuple[str, int]] = {}
-        requests: list[tuple[str, dict[str, Any]]] = []
-        for task, sample in cells:
-            cid = base = custom_id(task.task_id, sample)
-            n = 0
-            while cid in ids:  # never in practice (96 bits of hash); kept unique regardless
-                n += 1
-                cid = f"{base}-{n}"
-            ids[cid] = (task.task_id, sample)
-            requests.append((cid, self.form.body(self.setting, task)))
-        batch_id = await self.form.submit(self.http, self.setting, requests)
+    async def _submit_and_journal(self, chunk: list[_Request]) -> OpenBatch:
+        ids = {r.custom_id: r.cell for r in chunk}
+        batch_id = await self.form.submit(self.submit_http, self.setting, [(r.custom_id, r.body) for r in chunk])
         at = _now_iso()
         self.journal.append(
             {
@@ -503,21 +691,125 @@ class _Driver:
         log.info("setting %s: submitted batch %s (%d cells)", self.name, batch_id, len(ids))
         return batch
 
-    async def _follow(self, batch: OpenBatch) -> None:
-        while True:
-            status = await self.form.poll(self.http, self.setting, batch.batch_id)
-            if status.ended:
-                break
-            await asyncio.sleep(self.setting.batch_poll_s)
-        log.info("setting %s: batch %s ended (%s, %s)", self.name, batch.batch_id, status.status, status.counts)
-        found, missing = await self.form.results(self.http, self.setting, status)
-        await self._settle(batch, status, found, missing)
+    async def _batch_failed(self, reason: str, batch_id: str | None, cells: int) -> None:
+        """Journal a whole-batch failure; stop the setting after ``batch_max_failures`` of them in this
+        invocation, else wait ``batch_delay_s`` (the caller then re-submits)."""
+        self.failures += 1
+        self.counts.failed += 1
+        stop = self.failures > self.setting.batch_max_failures
+        delay = None if stop else batch_delay_s(self.setting, self.failures, self.rng)
+        reason = _redact(reason, self.secrets)
+        self.journal.append(
+            {
+                "event": "failed",
+                "setting": self.name,
+                "batch_id": batch_id,
+                "at": _now_iso(),
+                "reason": reason,
+                "failure": self.failures,
+                "delay_s": None if delay is None else round(delay, 6),
+                "cells": cells,
+            }
+        )
+        log.warning("setting %s: batch failed as a whole (%d): %s", self.name, self.failures, reason)
+        if delay is None:
+            raise SettingAborted(
+                f"setting {self.name!r}: a batch failed as a whole {self.failures} times (batch_max_failures = "
+                f"{self.setting.batch_max_failures}); last: {reason}. No cell was recorded for it: fix the cause "
+                "and re-run the same command to resume"
+            )
+        await self.sleep(delay)
 
-    async def _settle(self, batch: OpenBatch, status: BatchStatus, found: dict[str, Attempt], missing: str) -> None:
-        """Record the batch's results durably, journal it closed, then send back what must go again."""
+    # following
+
+    async def _follow(self, batch: OpenBatch) -> None:
+        """Poll ``batch`` until it ends, then record it, or re-send its cells when it failed as a whole or its
+        results are gone; its ``batch_open`` slot is freed before anything is submitted again."""
+        held = True
+
+        async def free() -> None:
+            nonlocal held
+            if held:
+                held = False
+                await self._free_slot()
+
+        try:
+            while True:
+                status = await self.form.poll(self.http, self.setting, batch.batch_id)
+                if status.ended:
+                    break
+                await asyncio.sleep(self.setting.batch_poll_s)
+            log.info("setting %s: batch %s ended (%s, %s)", self.name, batch.batch_id, status.status, status.counts)
+            judge = getattr(self.form, "failure", None)
+            failure: Attempt | None = judge(status) if judge is not None else None
+            if failure is not None:
+                again = self._close_unspent(batch, status.status, f"failed: {failure.error}")
+                if failure.kind == "abort":
+                    raise SettingAborted(
+                        f"setting {self.name!r}: batch {batch.batch_id}: {failure.error} (an account error: no "
+                        "cell recorded for it; fix the account and re-run the same command)"
+                    )
+                await free()
+                await self._batch_failed(str(failure.error), batch.batch_id, len(batch.cells))
+                await self._submit_all(again)
+                return
+            try:
+                found, missing = await self.form.results(self.http, self.setting, status)
+            except ResultsGone as exc:
+                again = self._close_unspent(batch, status.status, f"results gone: {exc}")
+                self.counts.gone += 1
+                self.counts.resent += len(again)
+                log.warning(
+                    "setting %s: the results of batch %s are gone; %d cells go again",
+                    self.name,
+                    batch.batch_id,
+                    len(again),
+                )
+                await free()
+                await self._submit_all(again)
+                return
+            again = await self._settle(batch, status, found, missing)
+        finally:
+            await free()
+        await self._send_again(batch, again)
+
+    def _close_unspent(self, batch: OpenBatch, status: str, reason: str) -> list[tuple[Task, int]]:
+        """Journal ``batch`` closed without a result (its round not counted against its cells); the cells
+        still to answer."""
+        cells = list(batch.cells.values())
+        self.journal.append(
+            {
+                "event": "closed",
+                "setting": self.name,
+                "batch_id": batch.batch_id,
+                "at": _now_iso(),
+                "status": status,
+                "reason": _redact(reason, self.secrets),
+                "counts": {"unspent": len(cells)},
+                "resend": [],
+                "unspent": [[t, k] for t, k in cells],
+            }
+        )
+        del self.state.open[(self.name, batch.batch_id)]
+        _unspend(self.state, self.name, cells)
+        self.display.in_progress -= len(cells)
+        self.display.submitted -= len(cells)
+        self.display.show()
+        keys = [(t, self.name, k) for t, k in cells]
+        return [
+            (self.tasks[k[0]], k[2])
+            for k in keys
+            if k in self.pending and k not in self.skip and k not in self.written and k[0] in self.tasks
+        ]
+
+    async def _settle(
+        self, batch: OpenBatch, status: BatchStatus, found: dict[str, Attempt], missing: str
+    ) -> list[tuple[Task, int]]:
+        """Record the batch's results durably and journal it closed; the cells to send again."""
         records: list[Response] = []
         completed: list[tuple[CellKey, Attempt]] = []
         resend: list[tuple[CellKey, str]] = []
+        unspent: list[CellKey] = []
         aborted: str | None = None
         counts: Counter[str] = Counter()
         for cid, (task_id, sample) in batch.cells.items():
@@ -535,6 +827,7 @@ class _Driver:
                 counts["completed"] += 1
             elif attempt.kind == "abort":
                 aborted = aborted or line
+                unspent.append(key)
                 counts["aborted"] += 1
             elif _again(attempt, self.setting) and round_no < self.setting.max_attempts:
                 resend.append((key, line))
@@ -553,26 +846,33 @@ class _Driver:
                 task = self.tasks.get(task_id)
                 if task is not None:
                     self.cache.store(self.setting, task, sample, attempt, batch_id=batch.batch_id)
-        self.journal.append(
-            {
-                "event": "closed",
-                "setting": self.name,
-                "batch_id": batch.batch_id,
-                "at": _now_iso(),
-                "status": status.status,
-                "counts": dict(counts),
-                "resend": [[k[0], k[2], line] for k, line in resend],
-            }
-        )
+        event: dict[str, Any] = {
+            "event": "closed",
+            "setting": self.name,
+            "batch_id": batch.batch_id,
+            "at": _now_iso(),
+            "status": status.status,
+            "counts": dict(counts),
+            "resend": [[k[0], k[2], line] for k, line in resend],
+        }
+        if unspent:
+            event["unspent"] = [[k[0], k[2]] for k in unspent]
+        self.journal.append(event)
         del self.state.open[(self.name, batch.batch_id)]
+        _unspend(self.state, self.name, [(k[0], k[2]) for k in unspent])
         for key, line in resend:
             self.state.errors.setdefault(key, []).append(line)
         self.display.in_progress -= len(batch.cells)
         self.display.done += len(records)
         self.display.show()
         if aborted is not None:
-            raise SettingAborted(f"setting {self.name!r}: {aborted}")
-        again = [(self.tasks[k[0]], k[2]) for k, _ in resend if k in self.pending and k[0] in self.tasks]
+            raise SettingAborted(
+                f"setting {self.name!r}: {aborted} (an account error: no cell recorded for it; fix the account "
+                "and re-run the same command)"
+            )
+        return [(self.tasks[k[0]], k[2]) for k, _ in resend if k in self.pending and k[0] in self.tasks]
+
+    async def _send_again(self, batch: OpenBatch, again: list[tuple[Task, int]]) -> None:
         if not again:
             return
         self.counts.resent += len(again)
@@ -681,6 +981,7 @@ async def run_batched(
     counts: BatchCounts | None = None,
     rng: random.Random | None = None,
     put: Callable[[Response], None] | None = None,
+    sleep: Sleep = asyncio.sleep,
 ) -> BatchCounts:
     """Answer one setting's pending ``cells`` through its vendor's batch API; return what was done.
 
@@ -746,6 +1047,7 @@ async def run_batched(
         counts=counts,
         rng=rng or random.Random(),
         put=put,
+        sleep=sleep,
     )
     await driver.run(fresh, live)
     return counts
@@ -782,6 +1084,8 @@ class BatchRun:
         self._planned = planned
         self.tasks = tasks
         self.counts = counts
+        self.sleep: Sleep = asyncio.sleep
+        """How the drivers wait before re-submitting a failed batch (tests put a recording one here)."""
 
     @classmethod
     def open(
@@ -888,6 +1192,7 @@ class BatchRun:
                 counts=self.counts[name],
                 rng=rng,
                 put=put,
+                sleep=self.sleep,
             )
         except SettingAborted as exc:
             aborted[name] = str(exc)
@@ -905,3 +1210,75 @@ class _Skip:
 
     def __contains__(self, key: object) -> bool:
         return key in self.answered or key in self.recorded
+
+
+# -- cancelling open batches (``execstate run --cancel``) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class CancelledBatch:
+    """What ``cancel_open_batches`` did with one batch open in the journal."""
+
+    setting: str
+    batch_id: str
+    cells: int
+    status: str | None
+    """The vendor's status after the cancel (``cancelling``, ``canceling``), ``None`` when not cancelled."""
+    error: str | None = None
+    """Why it was not cancelled (no such setting, no cancel in its batch form, the vendor refused)."""
+
+
+async def cancel_open_batches(
+    out: Path, settings: Sequence[Setting], *, setting: str | None = None
+) -> list[CancelledBatch]:
+    """Cancel at the vendor every batch open in ``out``'s journal (of ``setting`` when given), journal a
+    ``cancelled`` event for each one cancelled (its cells stay pending, their round not counted), and say
+    what was done. A batch that cannot be cancelled (it ended meanwhile, the vendor refused) stays open: the
+    next run collects it. The caller holds the run lock."""
+    path = out / JOURNAL_NAME
+    if not path.exists():
+        return []
+    journal, state = open_journal(path)
+    by_name = {s.name: s for s in settings}
+    done: list[CancelledBatch] = []
+    try:
+        for batch in list(state.open.values()):
+            if setting is not None and batch.setting != setting:
+                continue
+            done.append(await _cancel_one(journal, state, batch, by_name.get(batch.setting)))
+    finally:
+        journal.close()
+    return done
+
+
+async def _cancel_one(
+    journal: BatchJournal, state: JournalState, batch: OpenBatch, setting: Setting | None
+) -> CancelledBatch:
+    def refused(error: str) -> CancelledBatch:
+        return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), None, error)
+
+    if setting is None:
+        return refused(f"no setting named {batch.setting!r} in the settings given")
+    form = batch_form(batch.provider or setting.provider)
+    cancel = getattr(form, "cancel", None)
+    if cancel is None:
+        return refused(f"provider {setting.provider!r} has no way to cancel a batch")
+    key = setting.api_key()
+    http = BatchHttp(setting, random.Random(), (key,) if key else ())
+    try:
+        status = await cancel(http, setting, batch.batch_id)
+    except SettingAborted as exc:
+        return refused(str(exc))
+    finally:
+        await http.aclose()
+    event = {
+        "event": "cancelled",
+        "setting": batch.setting,
+        "batch_id": batch.batch_id,
+        "at": _now_iso(),
+        "status": status,
+        "cells": len(batch.cells),
+    }
+    journal.append(event)
+    _apply(state, event)
+    return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), str(status))

@@ -76,6 +76,9 @@ _WRITTEN_WHEN_SET = (
     "max_output_limit",
     "sampling",
     "stream",
+    "batch_open",
+    "batch_max_failures",
+    "batch_retry_s",
 )
 """Setting fields added after manifests were first written: left out at their default, so a run that does
 not use them writes the manifest it wrote before, and a manifest without them reads as the default. A

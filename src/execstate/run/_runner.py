@@ -21,7 +21,7 @@ from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, RunManifest, Task, read_jsonl
-from execstate.run._batch import BatchCounts, BatchRun, Fallback
+from execstate.run._batch import BatchCounts, BatchRun, CancelledBatch, Fallback, cancel_open_batches
 from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
     check_compatible,
@@ -34,6 +34,7 @@ from execstate.run._manifest import (
 from execstate.run._plan import PlanRow, plan_run
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
+from execstate.run._retry import RETRY_CHOICES, move_no_responses
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
 from execstate.run.providers import Provider, provider_entry
@@ -63,6 +64,8 @@ class RunSummary:
     """Per setting run through vendor batches: batches submitted now, resumed, cells re-sent (``run/_batch.py``)."""
     notes: list[str] = field(default_factory=list)
     """Remarks on how settings were run (a setting asked to batch whose provider has no batch API)."""
+    retried: dict[str, int] = field(default_factory=dict)
+    """``--retry no-response``: records moved to ``responses.retried.jsonl`` (their cells asked again), by setting."""
 
     @property
     def new_records(self) -> int:
@@ -97,6 +100,7 @@ def run_tasks(
     cache: ResponseCache | Path | str | None = None,
     batch: bool = False,
     batch_fallback: Fallback = "batch",
+    retry: str | None = None,
 ) -> RunSummary:
     """Send every pending (task, setting, sample) cell and append its record to ``out_dir/responses.jsonl``.
 
@@ -111,7 +115,9 @@ def run_tasks(
     (``openai``, ``anthropic``) through the vendor's batches, as a setting with
     ``batch = true`` always is; cells a batch sends back expired or failed go
     in a next batch, or live with ``batch_fallback="live"`` (``run/_batch.py``,
-    journal ``out_dir/batches.jsonl``). Raises ``SettingsError`` or
+    journal ``out_dir/batches.jsonl``). ``retry="no-response"`` first moves the ``no-response`` records of
+    the selected cells whose every error was a transport or vendor-side failure to
+    ``out_dir/responses.retried.jsonl`` (``run/_retry.py``), so those cells are asked again. Raises ``SettingsError`` or
     ``StoreError`` before any request is sent when the inputs are unusable.
     Blocking: use ``arun_tasks`` inside a running event loop.
     """
@@ -126,6 +132,7 @@ def run_tasks(
         cache=cache,
         batch=batch,
         batch_fallback=batch_fallback,
+        retry=retry,
     )
     return event_loop_run(coro)
 
@@ -172,6 +179,7 @@ async def arun_tasks(
     cache: ResponseCache | Path | str | None = None,
     batch: bool = False,
     batch_fallback: Fallback = "batch",
+    retry: str | None = None,
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
@@ -179,6 +187,8 @@ async def arun_tasks(
             f"samples must be >= 1 and limit >= 0, got samples={samples}, limit={limit}. "
             "Fix: pass --samples 1 or more and --limit 0 or more"
         )
+    if retry is not None and retry not in RETRY_CHOICES:
+        raise UsageError(f"retry must be one of {', '.join(RETRY_CHOICES)}, got {retry!r}")
     task_list, sha, tasks_file = _load_tasks(tasks)
     chosen = _select(list(load_settings(settings) if isinstance(settings, (str, Path)) else settings), setting)
     selected = task_list if limit is None else task_list[:limit]
@@ -186,10 +196,15 @@ async def arun_tasks(
     with _exclusive(out):
         old = read_manifest(out)
         check_compatible(old, sha, chosen, out)
+        retried: Counter[str] = Counter()
+        if retry is not None:  # before the store is opened: the moved cells are then pending like any other
+            cells = {(t.task_id, s.name, k) for s in chosen for t in selected for k in range(samples)}
+            retried = move_no_responses(out, cells, out / RESPONSES_NAME)
         store, recorded, repair = open_store(out / RESPONSES_NAME)
         plans = [_plan(s, selected, samples, recorded) for s in chosen]
         planned = len(selected) * samples * len(chosen)
         summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
+        summary.retried = dict(retried)
         batches = BatchRun.open(  # before the cache answers cells: it keeps each setting's plan as made
             out,
             [(p.setting, p.cells) for p in plans],
@@ -226,6 +241,42 @@ async def arun_tasks(
             if batches is not None:
                 batches.close()
     return summary
+
+
+def manifest_inputs(out_dir: Path | str) -> tuple[Path | None, list[Setting]]:
+    """The tasks file and the settings the run manifest of ``out_dir`` records (for ``--retry``/``--cancel``
+    without ``--tasks``/``--settings``); raises ``SettingsError`` without a manifest."""
+    out = Path(out_dir)
+    manifest = read_manifest(out)
+    if manifest is None:
+        raise SettingsError(f"{out}: no run manifest to read the tasks and settings from. Fix: pass them")
+    tasks = Path(manifest.tasks_file) if manifest.tasks_file is not None else None
+    return tasks, [Setting.model_validate(s) for s in manifest.settings.values()]
+
+
+def cancel_batches(
+    out_dir: Path | str, settings: Sequence[Setting] | Path | str | None = None, *, setting: str | None = None
+) -> list[CancelledBatch]:
+    """Cancel at the vendor every batch still open in ``out_dir/batches.jsonl`` (of ``setting`` when given) and
+    journal each as ``cancelled``; their cells stay pending for a later run. ``settings`` (records or a settings
+    TOML) give each setting's endpoint and key; by default the run manifest's settings. Blocking."""
+    result: list[CancelledBatch] = event_loop_run(acancel_batches(out_dir, settings, setting=setting))
+    return result
+
+
+async def acancel_batches(
+    out_dir: Path | str, settings: Sequence[Setting] | Path | str | None = None, *, setting: str | None = None
+) -> list[CancelledBatch]:
+    """The coroutine behind ``cancel_batches`` (same contract)."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        raise UsageError(f"{out}: no such run folder. Fix: pass the --out folder of a batch run")
+    with _exclusive(out):
+        if settings is None:
+            chosen = manifest_inputs(out)[1]
+        else:
+            chosen = list(load_settings(settings) if isinstance(settings, (str, Path)) else settings)
+        return await cancel_open_batches(out, chosen, setting=setting)
 
 
 MODELS_NAME = "models.json"

@@ -124,6 +124,15 @@ class Setting(BaseModel):
     stream: bool | None = None
     """Stream the answer (server-sent events): ``None`` streams when ``max_output_tokens`` is above
     ``STREAM_ABOVE_TOKENS``; a transport choice, not a request field: the records are the same."""
+    batch_open: int = Field(default=4, gt=0)
+    """Batches of this setting in flight at once (submitted, not yet ended and recorded); further ones are
+    submitted as earlier ones end."""
+    batch_max_failures: int = Field(default=3, ge=0)
+    """Times a batch that fails as a whole (refused at creation, or ended ``failed``) is re-submitted in one
+    invocation before the setting stops; its cells are not spent by such a failure."""
+    batch_retry_s: float = Field(default=60.0, ge=0, allow_inf_nan=False)
+    """The delay before the first re-submission of a batch that failed as a whole: the n-th waits a uniform
+    draw in [d/2, d] with d = ``batch_retry_s`` * 2**(n-1)."""
 
     @property
     def streaming(self) -> bool:

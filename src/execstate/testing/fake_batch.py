@@ -14,10 +14,12 @@ server.
 ``FakeOpenAIBatch`` (``base_url = fake.url + "/v1"``) serves ``POST /v1/files``
 (multipart, ``purpose=batch``, a ``.jsonl`` file of JSON lines),
 ``POST /v1/batches`` (``input_file_id``, ``endpoint``, ``completion_window:
-"24h"``), ``GET /v1/batches/{id}``, ``GET /v1/files/{id}/content`` and
-``GET /v1/models``; a request OpenAI would refuse gets 400 (401 for a wrong
-key, 404 for an unknown id) in OpenAI's error shape ``{"error": {"message",
-"type", "param", "code"}}``. A batch whose lines are malformed (a line without
+"24h"``), ``GET /v1/batches/{id}``, ``POST /v1/batches/{id}/cancel``,
+``GET /v1/files/{id}/content`` and ``GET /v1/models``; batches over
+``/v1/chat/completions`` and ``/v1/responses`` (a Response object per line);
+a request OpenAI would refuse gets 400 (401 for a wrong key, 404 for an
+unknown id) in OpenAI's error shape ``{"error": {"message", "type", "param",
+"code"}}``. A batch whose lines are malformed (a line without
 ``custom_id``, a repeated one, another ``url`` than the batch's ``endpoint``,
 a body without ``model`` or ``messages``, two models) is created ``failed``
 with ``errors.data``, as OpenAI's validation does. A finished batch has an
@@ -28,7 +30,18 @@ responses); an expired one has status ``expired``.
 ``POST /v1/messages/batches`` (``{"requests": [{"custom_id", "params"}]}``,
 ``custom_id`` matching ``^[a-zA-Z0-9_-]{1,64}$`` and unique, each ``params`` a
 valid Messages body), ``GET /v1/messages/batches/{id}`` and the JSONL at its
-``results_url``, with the same header checks and Anthropic's error shape.
+``results_url``, ``POST /v1/messages/batches/{id}/cancel``, with the same header
+checks and Anthropic's error shape.
+
+Failure on demand, for both: ``fail_creates`` (the next batch creations are
+refused, one per item: OpenAI an HTTP status, Anthropic an error type), ``fail_batches(n, code)`` (OpenAI: the
+next ``n`` batches are created ``failed`` with that ``errors`` code, e.g.
+``token_limit_exceeded``), ``drop_results(batch_id)`` (OpenAI: the result files
+are deleted, their content 404s; Anthropic: ``archived_at`` is set and
+``results_url`` 404s), ``auto_finish`` (with ``hold = False``: the ``finish``
+keyword arguments of each batch by id, plus ``drop=True`` to drop its results, e.g. OpenAI ``quota=`` for
+``insufficient_quota`` lines, Anthropic ``errored=`` giving ``billing_error``).
+``cancelled`` lists the batch ids a client cancelled.
 """
 
 from __future__ import annotations
@@ -113,6 +126,14 @@ class FakeOpenAIBatch(VendorServer):
         self._inputs: dict[str, dict[str, dict[str, Any]]] = {}
         self.created: list[str] = []
         """Batch ids in creation order."""
+        self.fail_creates: list[int] = []
+        """Statuses the next ``POST /v1/batches`` are refused with (one popped per call)."""
+        self._fail_codes: list[str] = []
+        self._fail_message = ""
+        self.auto_finish: Callable[[str], dict[str, Any]] | None = None
+        """With ``hold = False``: the ``finish`` keyword arguments of a batch, by its id."""
+        self.cancelled: list[str] = []
+        """Batch ids cancelled through ``POST /v1/batches/{id}/cancel``."""
 
     def __enter__(self) -> FakeOpenAIBatch:
         self.start()
@@ -123,6 +144,7 @@ class FakeOpenAIBatch(VendorServer):
         app.router.add_get("/v1/files/{file_id}/content", self._file_content)
         app.router.add_post("/v1/batches", self._create)
         app.router.add_get("/v1/batches/{batch_id}", self._retrieve)
+        app.router.add_post("/v1/batches/{batch_id}/cancel", self._cancel)
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_get("/v1/models", self._models)
 
@@ -153,12 +175,38 @@ class FakeOpenAIBatch(VendorServer):
         self.wait_for(lambda seen: sum(r.method == "GET" and r.path.startswith(prefix) for r in seen) >= count, timeout)
 
     def finish(
-        self, batch_id: str, expire: Select = None, fail: Callable[[str, dict[str, Any]], int | None] | None = None
+        self,
+        batch_id: str,
+        expire: Select = None,
+        fail: Callable[[str, dict[str, Any]], int | None] | None = None,
+        quota: Select = None,
     ) -> None:
         """End a batch: requests picked by ``expire`` come back ``batch_expired`` (the batch is then ``expired``),
-        those ``fail`` gives a status for come back with that status and an OpenAI error body, the rest 200."""
+        those ``fail`` gives a status for come back with that status and an OpenAI error body, those ``quota``
+        picks with 429 ``insufficient_quota``, the rest 200."""
         with self._lock:
-            self._finish(batch_id, expire, fail)
+            self._finish(batch_id, expire, fail, quota)
+
+    def fail_batches(self, n: int, code: str = "token_limit_exceeded", message: str | None = None) -> None:
+        """The next ``n`` batches created end ``failed`` at once, with ``errors.data`` of this ``code``."""
+        with self._lock:
+            self._fail_codes += [code] * n
+            self._fail_message = message or (
+                "Enqueued token limit reached for m in organization org-fake. Limit: 90,000 enqueued tokens. "
+                "Please try again once some in_progress batches have been completed."
+            )
+
+    def drop_results(self, batch_id: str) -> None:
+        """Delete an ended batch's output and error files, as OpenAI does when they expire: their content 404s."""
+        with self._lock:
+            self._drop(batch_id)
+
+    def _drop(self, batch_id: str) -> None:
+        obj = self._batches[batch_id]
+        for key in ("output_file_id", "error_file_id"):
+            if obj.get(key):
+                self._content.pop(obj[key], None)
+                self._files.pop(obj[key], None)
 
     def completion(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         """The chat.completion object answering ``body`` (the same live and in a batch)."""
@@ -184,6 +232,39 @@ class FakeOpenAIBatch(VendorServer):
                 "total_tokens": prompt + written,
                 "prompt_tokens_details": {"cached_tokens": 0},
                 "completion_tokens_details": {"reasoning_tokens": 0},
+            },
+        }
+
+    def response(self, body: dict[str, Any], n: int) -> dict[str, Any]:
+        """The Response object answering a ``/v1/responses`` body in a batch."""
+        text = self.answer(body)
+        prompt = _tokens(json.dumps(body.get("input")) + str(body.get("instructions") or ""))
+        written = _tokens(text)
+        return {
+            "id": f"resp_fake{n:06d}",
+            "object": "response",
+            "created_at": 1_750_000_000,
+            "status": "completed",
+            "error": None,
+            "incomplete_details": None,
+            "instructions": body.get("instructions"),
+            "max_output_tokens": body.get("max_output_tokens"),
+            "model": body.get("model"),
+            "output": [
+                {
+                    "id": f"msg_fake{n:06d}",
+                    "type": "message",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": text, "annotations": []}],
+                }
+            ],
+            "usage": {
+                "input_tokens": prompt,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens": written,
+                "output_tokens_details": {"reasoning_tokens": 0},
+                "total_tokens": prompt + written,
             },
         }
 
@@ -285,6 +366,10 @@ class FakeOpenAIBatch(VendorServer):
         if body["endpoint"] not in OPENAI_ENDPOINTS:
             return _openai_error(400, f"Invalid value for 'endpoint': {body['endpoint']!r}.", "endpoint")
         with self._lock:
+            if self.fail_creates:
+                status = self.fail_creates.pop(0)
+                message = {429: "Rate limit reached.", 500: "The server had an error."}.get(status, "Invalid request.")
+                return _openai_error(status, message)
             file = self._files.get(str(body["input_file_id"]))
             if file is None:
                 return _openai_error(404, f"No such File object: {body['input_file_id']}", "input_file_id")
@@ -315,6 +400,9 @@ class FakeOpenAIBatch(VendorServer):
                 "request_counts": {"total": len(inputs), "completed": 0, "failed": 0},
                 "metadata": body.get("metadata"),
             }
+            if not problems and self._fail_codes:
+                code = self._fail_codes.pop(0)
+                problems = [{"code": code, "message": self._fail_message, "param": None, "line": None}]
             if problems:
                 obj.update(status="failed", failed_at=now, errors={"object": "list", "data": problems})
             self._batches[batch_id] = obj
@@ -334,8 +422,28 @@ class FakeOpenAIBatch(VendorServer):
             if obj["status"] == "validating":
                 obj.update(status="in_progress", in_progress_at=obj["created_at"] + 1)
             if obj["status"] == "in_progress" and not self.hold:
-                self._finish(batch_id, self.auto_expire, None)
+                how = self.auto_finish(batch_id) if self.auto_finish is not None else {}
+                self._finish(batch_id, how.get("expire", self.auto_expire), how.get("fail"), how.get("quota"))
+                if how.get("drop"):
+                    self._drop(batch_id)
+            if obj["status"] == "cancelling":
+                obj.update(status="cancelled", cancelled_at=obj["cancelling_at"] + 1)
             return json_reply(self._batches[batch_id])
+
+    async def _cancel(self, request: web.Request) -> web.Response:
+        refused = self._key_refused(request)
+        if refused is not None:
+            return refused
+        batch_id = request.match_info["batch_id"]
+        with self._lock:
+            obj = self._batches.get(batch_id)
+            if obj is None:
+                return _openai_error(404, f"No batch found with id '{batch_id}'.", "batch_id")
+            if obj["status"] not in ("validating", "in_progress", "finalizing"):
+                return _openai_error(400, f"Cannot cancel a batch with status '{obj['status']}'.")
+            obj.update(status="cancelling", cancelling_at=obj["created_at"] + 5)
+            self.cancelled.append(batch_id)
+            return json_reply(obj)
 
     async def _chat(self, request: web.Request) -> web.Response:
         refused = self._key_refused(request)
@@ -352,7 +460,13 @@ class FakeOpenAIBatch(VendorServer):
             n = next(self._ids)
         return json_reply(self.completion(body, n))
 
-    def _finish(self, batch_id: str, expire: Select, fail: Callable[[str, dict[str, Any]], int | None] | None) -> None:
+    def _finish(
+        self,
+        batch_id: str,
+        expire: Select,
+        fail: Callable[[str, dict[str, Any]], int | None] | None,
+        quota: Select = None,
+    ) -> None:
         obj = self._batches[batch_id]
         if obj["status"] not in ("validating", "in_progress"):
             raise ValueError(f"batch {batch_id} is {obj['status']}: only a batch in progress can be finished")
@@ -367,6 +481,21 @@ class FakeOpenAIBatch(VendorServer):
                 line["error"] = {"code": "batch_expired", "message": EXPIRED_MESSAGE}
                 expired += 1
                 errors.append(json.dumps(line).encode() + b"\n")
+            elif _selected(quota, cid, body):
+                line["response"] = {
+                    "status_code": 429,
+                    "request_id": f"req_fake{n:06d}",
+                    "body": {
+                        "error": {
+                            "message": "You exceeded your current quota, please check your plan and billing details.",
+                            "type": "insufficient_quota",
+                            "param": None,
+                            "code": "insufficient_quota",
+                        }
+                    },
+                }
+                failed += 1
+                errors.append(json.dumps(line).encode() + b"\n")
             elif status is not None and status != 200:
                 message = {429: "Rate limit reached.", 500: "The server had an error."}.get(status, "Invalid request.")
                 line["response"] = {
@@ -379,11 +508,8 @@ class FakeOpenAIBatch(VendorServer):
                 failed += 1
                 errors.append(json.dumps(line).encode() + b"\n")
             else:
-                line["response"] = {
-                    "status_code": 200,
-                    "request_id": f"req_fake{n:06d}",
-                    "body": self.completion(body, n),
-                }
+                answer = self.response(body, n) if obj["endpoint"] == "/v1/responses" else self.completion(body, n)
+                line["response"] = {"status_code": 200, "request_id": f"req_fake{n:06d}", "body": answer}
                 completed += 1
                 output.append(json.dumps(line).encode() + b"\n")
         now = obj["created_at"] + 60
@@ -438,6 +564,8 @@ def _batch_lines(content: bytes, endpoint: str) -> tuple[dict[str, dict[str, Any
             )
         elif endpoint == "/v1/chat/completions" and _chat_problem(body) is not None:
             refuse(lineno, "invalid_request", str(_chat_problem(body)), "body")
+        elif endpoint == "/v1/responses" and _responses_problem(body) is not None:
+            refuse(lineno, "invalid_request", str(_responses_problem(body)), "body")
         else:
             assert isinstance(body, dict)
             models.add(str(body["model"]))
@@ -447,6 +575,21 @@ def _batch_lines(content: bytes, endpoint: str) -> tuple[dict[str, dict[str, Any
             0, "model_mismatch", f"All requests in a batch must use the same model; found {sorted(models)}.", "model"
         )
     return inputs, problems
+
+
+def _responses_problem(body: Any) -> str | None:
+    """What ``POST /v1/responses`` would refuse in a batch line's body (the fields a batch checks first)."""
+    if not isinstance(body, dict):
+        return "We could not parse the JSON body of your request."
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        return "Missing required parameter: 'model'."
+    if not isinstance(body.get("input"), (str, list)) or not body["input"]:
+        return "Missing required parameter: 'input'."
+    if "messages" in body:
+        return "Unknown parameter: 'messages'."
+    if body.get("stream"):
+        return "Streaming is not supported in a batch."
+    return None
 
 
 def _chat_problem(body: Any) -> str | None:
@@ -494,6 +637,13 @@ class FakeAnthropicBatch(FakeAnthropic):
         self._results: dict[str, bytes] = {}
         self.created: list[str] = []
         """Batch ids in creation order."""
+        self.fail_creates: list[str] = []
+        """Error types the next ``POST /v1/messages/batches`` are refused with (``api_error``, ``overloaded_error``,
+        ``invalid_request_error``, ...), one popped per call."""
+        self.auto_finish: Callable[[str], dict[str, Any]] | None = None
+        """With ``hold = False``: the ``finish`` keyword arguments of a batch, by its id."""
+        self.cancelled: list[str] = []
+        """Batch ids cancelled through ``POST /v1/messages/batches/{id}/cancel``."""
 
     def __enter__(self) -> FakeAnthropicBatch:
         self.start()
@@ -504,6 +654,7 @@ class FakeAnthropicBatch(FakeAnthropic):
         app.router.add_post("/v1/messages/batches", self._create)
         app.router.add_get("/v1/messages/batches/{batch_id}", self._retrieve)
         app.router.add_get("/v1/messages/batches/{batch_id}/results", self._batch_results)
+        app.router.add_post("/v1/messages/batches/{batch_id}/cancel", self._cancel)
 
     # -- test controls ------------------------------------------------------------------------------
 
@@ -550,6 +701,17 @@ class FakeAnthropicBatch(FakeAnthropic):
         with self._lock:
             self._finish(batch_id, expire, errored, canceled)
 
+    def drop_results(self, batch_id: str) -> None:
+        """Archive an ended batch as Anthropic does after 29 days: ``archived_at`` set, ``results_url`` 404s."""
+        with self._lock:
+            self._drop(batch_id)
+
+    def _drop(self, batch_id: str) -> None:
+        obj = self._batches[batch_id]
+        created = datetime.fromisoformat(obj["created_at"].replace("Z", "+00:00"))
+        obj["archived_at"] = _iso(created + timedelta(days=29))
+        self._results.pop(batch_id, None)
+
     # -- handlers -----------------------------------------------------------------------------------
 
     async def _create(self, request: web.Request) -> web.StreamResponse:
@@ -557,6 +719,8 @@ class FakeAnthropicBatch(FakeAnthropic):
         if isinstance(body, web.StreamResponse):
             return body
         with self._lock:
+            if self.fail_creates:
+                return error_reply(self.fail_creates.pop(0))
             batch_id = f"msgbatch_fake{next(self._ids):06d}"
             created = datetime(2025, 6, 1, tzinfo=UTC) + timedelta(minutes=len(self._batches))
             requests = {r["custom_id"]: r["params"] for r in body["requests"]}
@@ -593,7 +757,26 @@ class FakeAnthropicBatch(FakeAnthropic):
             if obj is None:
                 return error_reply("not_found_error", f"message batch {batch_id} not found")
             if obj["processing_status"] == "in_progress" and not self.hold:
-                self._finish(batch_id, self.auto_expire, None, None)
+                how = self.auto_finish(batch_id) if self.auto_finish is not None else {}
+                self._finish(batch_id, how.get("expire", self.auto_expire), how.get("errored"), how.get("canceled"))
+                if how.get("drop"):
+                    self._drop(batch_id)
+            return json_reply(obj)
+
+    async def _cancel(self, request: web.Request) -> web.StreamResponse:
+        refused = self._refused_headers(request)
+        if refused is not None:
+            return refused
+        batch_id = request.match_info["batch_id"]
+        with self._lock:
+            obj = self._batches.get(batch_id)
+            if obj is None:
+                return error_reply("not_found_error", f"message batch {batch_id} not found")
+            if obj["processing_status"] != "in_progress":
+                return error_reply("invalid_request_error", f"message batch {batch_id} is not in progress")
+            created = datetime.fromisoformat(obj["created_at"].replace("Z", "+00:00"))
+            obj.update(processing_status="canceling", cancel_initiated_at=_iso(created + timedelta(minutes=5)))
+            self.cancelled.append(batch_id)
             return json_reply(obj)
 
     async def _batch_results(self, request: web.Request) -> web.StreamResponse:
@@ -606,6 +789,8 @@ class FakeAnthropicBatch(FakeAnthropic):
             content = self._results.get(batch_id)
         if obj is None:
             return error_reply("not_found_error", f"message batch {batch_id} not found")
+        if obj.get("archived_at"):
+            return error_reply("not_found_error", f"the results of message batch {batch_id} are no longer available")
         if content is None:
             return error_reply("invalid_request_error", f"message batch {batch_id} has not ended; no results yet")
         return web.Response(body=content, content_type="application/x-jsonl")

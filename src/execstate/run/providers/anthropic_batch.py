@@ -11,7 +11,16 @@ from typing import Any
 
 from execstate.records import Task
 from execstate.run._attempt import Attempt
-from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote, request_counts, response_id
+from execstate.run._batch import (
+    BatchHttp,
+    BatchStatus,
+    ResultsGone,
+    account_error,
+    jsonl_objects,
+    quote,
+    request_counts,
+    response_id,
+)
 from execstate.run._settings import Setting
 from execstate.run.providers.anthropic import classify_response, parse_message, request_body, request_headers
 
@@ -38,9 +47,15 @@ class AnthropicBatchApi:
     ``ended``, then read the JSONL at ``results_url``: one ``{custom_id, result: {type: succeeded | errored |
     canceled | expired, message | error}}`` per request. Same headers as live (``x-api-key``,
     ``anthropic-version``).
+
+    Results are kept 29 days: a batch with ``archived_at`` set, or a 404 on its ``results_url``, has lost
+    them (``ResultsGone``: the cells go again, unspent). ``POST .../batches/{id}/cancel`` cancels. Limits:
+    100,000 requests or 256 MB per batch, whichever comes first (the Message Batches guide).
     """
 
     name = "anthropic"
+    max_requests = 100_000
+    max_bytes = 256_000_000
 
     def body(self, setting: Setting, task: Task) -> dict[str, Any]:
         return request_body(setting, task)
@@ -65,11 +80,14 @@ class AnthropicBatchApi:
         return BatchStatus(batch_id, status, status == "ended", request_counts(data.get("request_counts")), data)
 
     async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
+        archived = status.data.get("archived_at")
+        if archived:
+            raise ResultsGone(f"message batch {status.batch_id} was archived at {archived}; its results are gone")
         url = status.data.get("results_url")
         if not isinstance(url, str) or not url:
             return {}, "the ended batch has no results_url"
         what = f"reading the results of message batch {status.batch_id}"
-        content = await http.call("GET", url, what=what, headers=self._headers(setting))
+        content = await http.call("GET", url, what=what, headers=self._headers(setting), gone=True)
         found: dict[str, Attempt] = {}
         for line in jsonl_objects(content):
             cid = line.get("custom_id")
@@ -91,7 +109,11 @@ class AnthropicBatchApi:
             inner = error.get("error") if isinstance(error, dict) else None
             error_type = inner.get("type") if isinstance(inner, dict) else None
             status = ANTHROPIC_ERROR_STATUS.get(error_type, 500) if isinstance(error_type, str) else 500
-            return classify_response(status, {}, json.dumps(error).encode("utf-8"))
+            content = json.dumps(error).encode("utf-8")
+            attempt = classify_response(status, {}, content)
+            if account_error(status, content):  # billing_error, credit balance too low: the setting stops
+                return Attempt("abort", error=f"account error: {attempt.error}")
+            return attempt
         if kind == "canceled":
             return Attempt("retry", error="canceled: the batch was canceled before this request was processed")
         if kind == "expired":
@@ -99,6 +121,13 @@ class AnthropicBatchApi:
                 "retry", error="expired: the batch reached its 24-hour limit before this request was processed"
             )
         return Attempt("retry", error=f"unreadable batch result: {json.dumps(result)[:300]}")
+
+    async def cancel(self, http: BatchHttp, setting: Setting, batch_id: str) -> str:
+        """``POST .../batches/{id}/cancel``; the batch's ``processing_status`` after it (``canceling``, ...)."""
+        what = f"cancelling message batch {batch_id}"
+        url = self._url(setting, batch_id, "cancel")
+        data = await http.json("POST", url, what=what, headers=self._headers(setting))
+        return str(data.get("processing_status"))
 
 
 ANTHROPIC_BATCH = AnthropicBatchApi()

@@ -13,9 +13,22 @@ import aiohttp
 
 from execstate.records import Task
 from execstate.run._attempt import Attempt, int_or_none
-from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote, request_counts, response_id
+from execstate.run._batch import (
+    BatchHttp,
+    BatchStatus,
+    account_error,
+    jsonl_objects,
+    quote,
+    request_counts,
+    response_id,
+)
 from execstate.run._settings import Setting
+from execstate.run.providers import openai_responses
 from execstate.run.providers.openai import classify_response, request_body
+
+ACCOUNT_CODES = frozenset({"insufficient_quota", "billing_hard_limit_reached", "billing_not_active"})
+"""``error.code`` values of a result line or of a failed batch's ``errors`` that are account errors: the
+setting stops, the cells stay pending (no retry: waiting does not refill a quota)."""
 
 
 class OpenAIBatchApi:
@@ -26,14 +39,25 @@ class OpenAIBatchApi:
     poll ``GET {root}/batches/{id}`` until ``completed``, ``failed``, ``expired`` or ``cancelled``,
     then read ``GET {root}/files/{output_file_id}/content`` and the ``error_file_id`` one. An expired
     batch's unfinished requests come back in the error file with code ``batch_expired``.
+
+    A batch ``failed`` as a whole (validation, ``token_limit_exceeded`` for the organization's enqueued
+    tokens) is a batch event (``failure``); a 404 on a result file (files expire, 30 days by default) means the
+    results are gone. ``POST {root}/batches/{id}/cancel`` cancels. Limits: 50,000 requests and 200 MB per
+    input file (the API reference of ``POST /batches``).
     """
 
     name = "openai"
     endpoint = "/v1/chat/completions"
     ended = frozenset({"completed", "failed", "expired", "cancelled"})
+    max_requests = 50_000
+    max_bytes = 200_000_000
 
     def body(self, setting: Setting, task: Task) -> dict[str, Any]:
         return request_body(setting, task)
+
+    def line_attempt(self, line: dict[str, Any]) -> Attempt:
+        """The ``Attempt`` of one line of the output or error file."""
+        return openai_line_attempt(line)
 
     @staticmethod
     def _root(setting: Setting) -> str:
@@ -82,12 +106,58 @@ class OpenAIBatchApi:
                 continue
             url = f"{self._root(setting)}/files/{quote(file_id)}/content"
             what = f"reading {key.removesuffix('_id').replace('_', ' ')} {file_id} of batch {status.batch_id}"
-            content = await http.call("GET", url, what=what, headers=self._headers(setting))
+            content = await http.call("GET", url, what=what, headers=self._headers(setting), gone=True)
             for line in jsonl_objects(content):
                 cid = line.get("custom_id")
                 if isinstance(cid, str) and (cid not in found or found[cid].kind != "completed"):
-                    found[cid] = openai_line_attempt(line)
+                    found[cid] = self.line_attempt(line)
         return found, _openai_missing(status)
+
+    def failure(self, status: BatchStatus) -> Attempt | None:
+        """A batch ended ``failed`` as a whole: ``abort`` for an account error among its ``errors``, else
+        ``retry`` (re-submitted after a delay); ``None`` for any other end."""
+        if status.status != "failed":
+            return None
+        errors = status.data.get("errors")
+        data = errors.get("data") if isinstance(errors, dict) else None
+        items = [e for e in data or [] if isinstance(e, dict)]
+        detail = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in items) or "no reason given"
+        account = any(e.get("code") in ACCOUNT_CODES for e in items)
+        return Attempt("abort" if account else "retry", error=f"batch {status.batch_id} failed: {detail}")
+
+    async def cancel(self, http: BatchHttp, setting: Setting, batch_id: str) -> str:
+        """``POST /batches/{id}/cancel``; the batch's status after it (``cancelling``, ...)."""
+        url = f"{self._root(setting)}/batches/{quote(batch_id)}/cancel"
+        data = await http.json("POST", url, what=f"cancelling batch {batch_id}", headers=self._headers(setting))
+        return str(data.get("status"))
+
+
+class OpenAIResponsesBatchApi(OpenAIBatchApi):
+    """The Batch API over ``/v1/responses`` (``provider = "openai-responses"``): each line's body is the live
+    ``openai_responses.request_body``; a 200 line's body goes through ``openai_responses.parse_response``, any
+    other status through its ``error_attempt``."""
+
+    name = "openai-responses"
+    endpoint = "/v1/responses"
+
+    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
+        return openai_responses.request_body(setting, task)
+
+    def line_attempt(self, line: dict[str, Any]) -> Attempt:
+        response = line.get("response")
+        status = int_or_none(response.get("status_code")) if isinstance(response, dict) else None
+        if not isinstance(response, dict) or status is None:
+            return openai_line_attempt(line)
+        body = response.get("body")
+        if status == 200:
+            if not isinstance(body, dict):
+                return Attempt("retry", error=f"malformed batch result body: {json.dumps(body)[:300]}")
+            return openai_responses.parse_response(body)
+        content = json.dumps(body).encode("utf-8")
+        attempt = openai_responses.error_attempt(status, {}, content)
+        if account_error(status, content):
+            return Attempt("abort", error=f"account error: {attempt.error}")
+        return attempt
 
 
 def openai_line_attempt(line: dict[str, Any]) -> Attempt:
@@ -99,12 +169,18 @@ def openai_line_attempt(line: dict[str, Any]) -> Attempt:
     """
     response = line.get("response")
     if isinstance(response, dict) and int_or_none(response.get("status_code")) is not None:
+        status = int(response["status_code"])
         content = json.dumps(response.get("body")).encode("utf-8")
-        return classify_response(int(response["status_code"]), {}, content)
+        attempt = classify_response(status, {}, content)
+        if status != 200 and account_error(status, content):
+            return Attempt("abort", error=f"account error: {attempt.error}")
+        return attempt
     error = line.get("error")
     if isinstance(error, dict):
         code, message = error.get("code"), error.get("message")
         text = f"{code}: {message}" if message else str(code)
+        if code in ACCOUNT_CODES:
+            return Attempt("abort", error=f"account error: {text}")
         if code == "request_timeout":
             return Attempt("timeout", error=f"timeout: {text}")
         return Attempt("retry", error=text)
@@ -125,3 +201,4 @@ def _openai_missing(status: BatchStatus) -> str:
 
 
 OPENAI_BATCH = OpenAIBatchApi()
+OPENAI_RESPONSES_BATCH = OpenAIResponsesBatchApi()
