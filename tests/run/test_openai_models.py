@@ -417,3 +417,21 @@ def test_resolved_caps_of_an_unknown_model_are_the_default_row():
 
     caps = resolved_caps(Setting(name="x", model="gpt-9-preview"))
     assert (caps.family, caps.source, caps.efforts) == ("default", "default", ())
+
+
+@pytest.mark.parametrize(
+    ("problem", "needles"),
+    [
+        ("region", ("refused the request", "HTTP 403", "unsupported_country_region_territory", "region")),
+        ("revoked", ("refused the API key", "HTTP 401", "invalid_api_key", ENV)),
+    ],
+)
+def test_a_refused_region_or_revoked_key_is_refused_at_open_with_openais_reason(
+    tmp_path, key_env, fake, problem, needles
+):
+    fake.accounts["sk-openai-" + problem] = problem
+    key_env.setenv(ENV, "sk-openai-" + problem)
+    with pytest.raises(SettingsError) as err:
+        run_tasks([make_task(1)], settings(tmp_path, fake, "gpt-5.1"), tmp_path / "out")
+    assert all(n in str(err.value) for n in needles), str(err.value)
+    assert fake.responses() == [] and read_records(tmp_path / "out") == []

@@ -40,11 +40,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import aiohttp
+
+from execstate.errors import SettingsError
 from execstate.records import Task, Usage
 from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
 from execstate.run._settings import Opened, ProviderEntry, Setting
-from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, reachable, status_attempt
+from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, env_proxy, reachable, status_attempt
 from execstate.run.providers._models import OPENAI_DEFAULT, OPENAI_MODELS, ModelCaps, accepted, family_row
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -396,9 +399,34 @@ def parse_usage(usage: Any) -> Usage:
 
 
 async def preflight(setting: Setting, api_key: str | None) -> None:
-    """Check that the endpoint answers HTTP at all (``GET {base_url}/models``); see ``_http.reachable``."""
+    """Check that the endpoint answers HTTP at all (``GET {base_url}/models``); see ``_http.reachable``.
+
+    A 401/403 raises ``SettingsError`` quoting OpenAI's error (a wrong or revoked key, a refused region), so
+    the setting is refused before its first cell with the vendor's reason.
+    """
     url = setting.endpoint_root.rstrip("/") + "/models"
-    await reachable(setting, url, {"Authorization": f"Bearer {api_key}"} if api_key else {})
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.get(url, headers=headers, proxy=env_proxy(url)) as resp,
+        ):
+            status, content = resp.status, await resp.read()
+    except (aiohttp.ClientError, TimeoutError, ValueError):
+        await reachable(setting, url, headers)  # raises the shared "unreachable" error (or passes on a retry)
+        return
+    if status not in (401, 403):
+        return
+    attempt = error_attempt(status, {}, content)
+    if status == 401:
+        fix = f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
+        raise SettingsError(f"setting {setting.name!r}: {url} refused the API key ({attempt.error}); {fix}")
+    raise SettingsError(
+        f"setting {setting.name!r}: {url} refused the request ({attempt.error}); the key's account, project or "
+        f"region is not allowed: check the key in {setting.api_key_env or '(no api_key_env set)'} and where the "
+        "request comes from"
+    )
 
 
 async def _open(setting: Setting) -> Opened:
