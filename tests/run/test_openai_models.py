@@ -5,14 +5,17 @@ and service tier on every record, and streamed answers (chat and Responses), aga
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from run_helpers import make_task, read_records
+from run_helpers import cli_command, make_task, read_records
 
+from execstate.records import write_jsonl
 from execstate.run import SettingsError, load_settings, provider_entry, run_tasks
 from execstate.run.providers._http import SseEvent
 from execstate.run.providers.openai import classify_response, parse_chunks, resolved_caps
@@ -435,3 +438,27 @@ def test_a_refused_region_or_revoked_key_is_refused_at_open_with_openais_reason(
         run_tasks([make_task(1)], settings(tmp_path, fake, "gpt-5.1"), tmp_path / "out")
     assert all(n in str(err.value) for n in needles), str(err.value)
     assert fake.responses() == [] and read_records(tmp_path / "out") == []
+
+
+def test_the_command_refuses_a_model_value_and_resumes_a_stopped_setting(tmp_path, fake):
+    tasks = tmp_path / "tasks.jsonl"
+    write_jsonl(tasks, [make_task(i) for i in range(1, 5)])
+    refused = settings(tmp_path, fake, "gpt-5.1", reasoning="minimal")
+    env = {**os.environ, ENV: QUOTA}
+    out = tmp_path / "out"
+
+    def run(path: Path, key: str) -> subprocess.CompletedProcess[str]:
+        cmd = cli_command("run", "--tasks", str(tasks), "--settings", str(path), "--out", str(out))
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env={**env, ENV: key})
+
+    done = run(refused, QUOTA)
+    assert done.returncode == 2 and "'none', 'low', 'medium', 'high'" in done.stderr and fake.requests == []
+
+    path = settings(tmp_path, fake, "gpt-5.1", reasoning="off")
+    stopped = run(path, QUOTA)
+    assert "s: STOPPED:" in stopped.stdout and "insufficient_quota" in stopped.stdout
+    assert "0 recorded now, 4 missing" in stopped.stdout and read_records(out) == []
+    fixed = run(path, KEY)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "4 recorded now, 0 missing" in fixed.stdout
+    assert {r.served_model for r in read_records(out)} == {"gpt-5.1-2025-11-13"}
