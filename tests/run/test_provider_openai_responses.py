@@ -125,7 +125,7 @@ def test_reasoning_off_sends_the_documented_body_and_records_the_answer(tmp_path
 def test_reasoning_on_sends_effort_and_summary_and_records_the_summary_apart(tmp_path, key_env, fakes):
     fake = start(fakes, cached_tokens=7, cache_write_tokens=3)
     out = tmp_path / "out"
-    extra = 'reasoning = "high"\nmax_output_tokens = 4096'
+    extra = 'reasoning = "high"\nmax_output_tokens = 4096\nreasoning_summary = "auto"'
     assert run_tasks([make_task(3)], settings_file(tmp_path, fake, extra), out).ok
 
     (body,) = fake.responses()
@@ -188,7 +188,11 @@ def test_finish_reasons(tmp_path, key_env, fakes):
     }
     fake = start(fakes, script=lambda body, seen: outcomes.get(index_of(body)))
     out = tmp_path / "out"
-    summary = run_tasks([make_task(i) for i in range(1, 6)], settings_file(tmp_path, fake, 'reasoning = "medium"'), out)
+    summary = run_tasks(
+        [make_task(i) for i in range(1, 6)],
+        settings_file(tmp_path, fake, 'reasoning = "medium"\nreasoning_summary = "auto"'),
+        out,
+    )
 
     assert summary.ok
     recs = by_task(out)

@@ -1,8 +1,10 @@
 """A scripted OpenAI-compatible chat server on 127.0.0.1, for tests, benchmarks and offline demos.
 
 It speaks just enough HTTP/1.1 (keep-alive, Content-Length bodies) to serve
-``GET /v1/models`` and ``POST /v1/chat/completions``. A *script* maps each
-received request to an action:
+``GET /v1/models`` and ``POST /v1/chat/completions``; any other path is a 404
+in OpenAI's error shape, and, when the server is given a ``key``, a request
+without ``Authorization: Bearer <key>`` is a 401 ``invalid_api_key`` (neither
+reaches the script). A *script* maps each received chat request to an action:
 
     Reply(status, body, headers, delay_s)  answer (a dict body is sent as JSON)
     Drop(delay_s)                          close the connection without answering
@@ -87,8 +89,9 @@ def _default_script(request: Request) -> Action:
 class ScriptedServer:
     """Run the server on its own event loop in a daemon thread; thread-safe accessors for tests."""
 
-    def __init__(self, script: Script = _default_script) -> None:
+    def __init__(self, script: Script = _default_script, key: str | None = None) -> None:
         self.script = script
+        self.key = key
         self.requests: list[Request] = []
         self._cond = threading.Condition()
         self._loop = asyncio.new_event_loop()
@@ -176,7 +179,11 @@ class ScriptedServer:
                 parsed = await _read_request(reader)
                 if parsed is None:
                     break
-                path, headers, body = parsed
+                method, path, headers, body = parsed
+                refused = self._refused(method, path, headers)
+                if refused is not None:
+                    writer.write(_encode(refused))
+                    continue
                 if not await self._respond(path, headers, body, writer):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
@@ -185,6 +192,17 @@ class ScriptedServer:
             pass
         finally:
             writer.transport.abort()
+
+    def _refused(self, method: str, path: str, headers: dict[str, str]) -> Reply | None:
+        """OpenAI's 401 for a missing or wrong key (when the server has one), 404 for a path it does not serve."""
+        if self.key is not None and headers.get("authorization") != f"Bearer {self.key}":
+            sent = headers.get("authorization")
+            message = "Incorrect API key provided." if sent else "You didn't provide an API key."
+            return Reply(401, _openai_error(message, "invalid_request_error", "invalid_api_key"))
+        route = path.split("?", 1)[0]
+        if (method, route) not in (("GET", "/v1/models"), ("POST", "/v1/chat/completions")):
+            return Reply(404, _openai_error(f"Invalid URL ({method} {route})", "invalid_request_error", None))
+        return None
 
     async def _respond(self, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; ``False`` when the connection must close."""
@@ -218,13 +236,18 @@ class ScriptedServer:
         return req
 
 
-async def _read_request(reader: asyncio.StreamReader) -> tuple[str, dict[str, str], bytes] | None:
+def _openai_error(message: str, type_: str, code: str | None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": None, "code": code}}
+
+
+async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
     try:
         head = await reader.readuntil(b"\r\n\r\n")
     except asyncio.IncompleteReadError:
         return None
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ")
+    method = parts[0]
     path = parts[1] if len(parts) > 1 else "/"
     headers = {}
     for line in lines[1:]:
@@ -232,7 +255,7 @@ async def _read_request(reader: asyncio.StreamReader) -> tuple[str, dict[str, st
             k, v = line.split(":", 1)
             headers[k.strip().lower()] = v.strip()
     body = await reader.readexactly(int(headers.get("content-length", "0")))
-    return path, headers, body
+    return method, path, headers, body
 
 
 _REASONS = {

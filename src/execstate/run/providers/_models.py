@@ -76,7 +76,57 @@ def accepted(values: Sequence[str]) -> str:
 
 
 # -- OpenAI -----------------------------------------------------------------------------------------------
-# (rows: the OpenAI providers' table; filled in by the providers' modules)
+# ``openai`` (chat ``reasoning_effort``) and ``openai-responses`` (``reasoning.effort``) share these rows. The
+# effort values are the ones OpenAI's 400 ``unsupported_value`` names for each model; reasoning models take only
+# the default ``temperature``/``top_p`` (GPT-5.2 and later: any value, but only with effort ``none``).
+
+_OPENAI_REASONING = "https://platform.openai.com/docs/guides/reasoning"
+_OPENAI_LATEST = "https://platform.openai.com/docs/guides/latest-model"
+_OPENAI_MODELS = "https://platform.openai.com/docs/models/"
+_GPT5_1 = ("none", "low", "medium", "high")
+_GPT5_2 = ("none", "low", "medium", "high", "xhigh")
+_O_SERIES = ("low", "medium", "high")
+
+
+def _openai(
+    family: str, efforts: tuple[str, ...], off: str | None, sampling: str, source: str, cap: int | None = None
+) -> ModelCaps:
+    thinking = ("effort",) if efforts else ()
+    return ModelCaps(family, source, thinking, efforts, off, sampling, cap)
+
+
+OPENAI_MODELS: dict[str, ModelCaps] = {
+    row.family: row
+    for row in (
+        # GPT-5 (Aug 2025): minimal is the lowest effort; it cannot turn reasoning off.
+        _openai("gpt-5", ("minimal", "low", "medium", "high"), "minimal", "default-only", _OPENAI_REASONING, 128_000),
+        _openai("gpt-5-pro", ("high",), None, "default-only", _OPENAI_MODELS + "gpt-5-pro"),
+        _openai("gpt-5-codex", _O_SERIES, None, "default-only", _OPENAI_MODELS + "gpt-5-codex"),
+        _openai("gpt-5-chat", (), "omit", "send", _OPENAI_MODELS + "gpt-5-chat-latest"),
+        # GPT-5.1: none (the default) turns reasoning off; minimal is refused.
+        _openai("gpt-5.1", _GPT5_1, "none", "default-only", _OPENAI_MODELS + "gpt-5.1", 128_000),
+        _openai("gpt-5.1-codex", _O_SERIES, None, "default-only", _OPENAI_MODELS + "gpt-5.1-codex"),
+        _openai("gpt-5.1-codex-max", (*_O_SERIES, "xhigh"), None, "default-only", _OPENAI_MODELS + "gpt-5.1-codex-max"),
+        _openai("gpt-5.1-chat", ("medium",), None, "default-only", _OPENAI_MODELS + "gpt-5.1-chat-latest"),
+        # GPT-5.2 and later (gpt-5.2, gpt-5.4, ...): xhigh added; temperature/top_p only with effort none.
+        _openai("gpt-5.", _GPT5_2, "none", "without-thinking", _OPENAI_LATEST, 128_000),
+        _openai("gpt-5.2-pro", ("medium", "high", "xhigh"), None, "default-only", _OPENAI_MODELS + "gpt-5.2-pro"),
+        _openai("gpt-5.2-codex", (*_O_SERIES, "xhigh"), None, "default-only", _OPENAI_MODELS + "gpt-5.2-codex"),
+        _openai("gpt-5.2-chat", ("medium",), None, "default-only", _OPENAI_MODELS + "gpt-5.2-chat-latest"),
+        # o-series: low, medium, high; reasoning cannot be turned off.
+        _openai("o1", _O_SERIES, None, "default-only", _OPENAI_REASONING, 100_000),
+        _openai("o3", _O_SERIES, None, "default-only", _OPENAI_REASONING, 100_000),
+        _openai("o4-mini", _O_SERIES, None, "default-only", _OPENAI_REASONING, 100_000),
+        # Non-reasoning models: no effort at all, sampling keys sent.
+        _openai("gpt-4.1", (), "omit", "send", _OPENAI_MODELS + "gpt-4.1", 32_768),
+        _openai("gpt-4o", (), "omit", "send", _OPENAI_MODELS + "gpt-4o", 16_384),
+    )
+}
+"""OpenAI model families, longest prefix first wins (``gpt-5-mini`` and ``gpt-5-nano`` are rows of ``gpt-5``)."""
+
+OPENAI_DEFAULT = ModelCaps("default", "default", ("effort",), (), "omit", "send")
+"""A model no row names (a local server's, a newer one): ``reasoning`` sent as it is, ``off`` sends no effort,
+sampling keys sent; ``efforts`` empty means not known, so nothing is refused."""
 
 
 # -- Gemini -----------------------------------------------------------------------------------------------

@@ -2,12 +2,16 @@
 
 ``base_url`` includes the version path (``https://api.openai.com/v1``, the
 default). The SPEC prompt's system message is sent as ``instructions`` and the
-fixed user message as the one ``input`` message. ``reasoning`` other than
-``off`` is sent as ``reasoning.effort`` with ``reasoning.summary`` (the
-``reasoning_summary`` key, default ``auto``), and the summary the model returns
-is recorded as the response's ``reasoning``, never graded; ``off`` sends no
-``reasoning`` object (the model's own default applies). ``store`` (default
-false) asks OpenAI not to keep the responses.
+fixed user message as the one ``input`` message. ``reasoning`` is mapped to
+``reasoning.effort`` through the OpenAI capability table exactly as the chat
+provider maps it (``openai.effort_sent``: ``off`` sends the model's lowest
+form, ``none`` or gpt-5's ``minimal``; a value the model lacks is refused at
+load), and ``temperature``/``top_p`` as ``openai.sampling_sent`` decides.
+``reasoning.summary`` is opt-in (the ``reasoning_summary`` key, default
+``""``: an organization that is not verified gets a 400 for it on every
+request); a summary the model returns is recorded as the response's
+``reasoning``, never graded. ``store`` (default false) asks OpenAI not to keep
+the responses.
 
 How a response maps to a record:
 
@@ -17,8 +21,20 @@ How a response maps to a record:
     a refusal content part                -> text "", finish_reason "refusal"
     status failed, transient error code   -> retry (server_error, rate_limit_exceeded, vector_store_timeout)
     status failed, any other code         -> final (no-response, the code and message in the error)
-    HTTP 429 insufficient_quota           -> abort: no cell can succeed until the quota is raised
+    an account error (``openai.error_attempt``: quota, billing, region, key, unverified organization)
+                                          -> abort: no cell can succeed until the account is fixed
     other HTTP statuses                   -> the shared table of ``run/_attempt.py``
+
+The response's ``model`` (the dated snapshot that answered) is recorded as
+``served_model``, its ``service_tier`` as ``service_tier``, the
+``x-request-id`` header as ``request_id``.
+
+Streamed (``stream``, or ``max_output_tokens`` above the threshold): the events
+(``response.created``, ``response.output_text.delta``, ...) end with
+``response.completed``, ``response.incomplete`` or ``response.failed``, each
+carrying the whole Response object, which is parsed as a whole answer is. A
+stream without one is a ``retry`` (its partial text is never recorded); an
+``error`` event is classified as the HTTP error would be.
 """
 
 from __future__ import annotations
@@ -34,8 +50,20 @@ from execstate.records import Task, Usage
 from execstate.run._attempt import Attempt, AttemptKind, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
 from execstate.run._settings import Opened, ProviderEntry, Setting
-from execstate.run.providers._http import SNIPPET, HttpProvider, json_object, status_attempt
-from execstate.run.providers.openai import preflight
+from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, json_object
+from execstate.run.providers.openai import (
+    check_model,
+    effort_sent,
+    error_attempt,
+    error_detail,
+    is_account_error,
+    model_row,
+    output_tokens,
+    preflight,
+    resolved_caps,
+    sampling_sent,
+    with_request_id,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -51,8 +79,9 @@ class ResponsesOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    reasoning_summary: Literal["auto", "concise", "detailed", ""] = "auto"
-    """``reasoning.summary`` sent with a reasoning effort; ``""`` asks for no summary."""
+    reasoning_summary: Literal["auto", "concise", "detailed", ""] = ""
+    """``reasoning.summary`` sent with a reasoning effort other than ``none``; ``""`` (the default) asks for no
+    summary: an organization that is not verified is refused one."""
     store: bool = False
     """``store``: let OpenAI keep the responses (an eval need not; false by default)."""
 
@@ -66,6 +95,7 @@ class ResponsesProvider(HttpProvider):
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         super().__init__(setting, responses_url(setting), headers)
         self._options = setting.options(ResponsesOptions)
+        self.capabilities = resolved_caps(setting)
 
     def body(self, task: Task, sample: int) -> dict[str, Any]:
         return request_body(self.setting, task, self._options)
@@ -79,7 +109,10 @@ class ResponsesProvider(HttpProvider):
     def classify(self, status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
         if status != 200:
             return error_attempt(status, headers, content)
-        return self.parse(content)
+        return with_request_id(self.parse(content), headers)
+
+    def parse_events(self, events: list[SseEvent], headers: Mapping[str, str]) -> Attempt:
+        return with_request_id(parse_events(events), headers)
 
 
 def responses_url(setting: Setting) -> str:
@@ -90,11 +123,15 @@ def request_body(setting: Setting, task: Task, options: ResponsesOptions | None 
     """The JSON request for one task: model, the SPEC prompt, then the setting's fields.
 
     The system message becomes ``instructions`` and the user message the one
-    ``input`` item; ``max_output_tokens``, ``temperature`` and ``top_p`` only
-    when set; ``reasoning`` only when it is not ``off``; ``extra_body`` is
-    merged last and wins.
+    ``input`` item; ``reasoning`` only when the model gets an effort
+    (``openai.effort_sent``), with ``summary`` when one is asked for and the
+    effort is not ``none``; ``max_output_tokens`` (capped at the model's limit)
+    and the sampling keys only when set and sent; ``extra_body`` is merged last
+    and wins. Computed from the setting alone (``run --plan``, the cache and
+    the batch form build it offline).
     """
     opts = options if options is not None else setting.options(ResponsesOptions)
+    caps = model_row(setting)
     system, user = render_messages(task)
     body: dict[str, Any] = {
         "model": setting.model,
@@ -102,17 +139,16 @@ def request_body(setting: Setting, task: Task, options: ResponsesOptions | None 
         "input": [{"role": "user", "content": user["content"]}],
         "store": opts.store,
     }
-    if setting.reasoning != "off":
-        reasoning: dict[str, str] = {"effort": setting.reasoning}
-        if opts.reasoning_summary:
+    effort = effort_sent(setting, caps)
+    if effort is not None:
+        reasoning: dict[str, str] = {"effort": effort}
+        if opts.reasoning_summary and effort != "none":
             reasoning["summary"] = opts.reasoning_summary
         body["reasoning"] = reasoning
-    if setting.max_output_tokens is not None:
-        body["max_output_tokens"] = setting.max_output_tokens
-    if setting.temperature is not None:
-        body["temperature"] = setting.temperature
-    if setting.top_p is not None:
-        body["top_p"] = setting.top_p
+    tokens = output_tokens(setting, caps)
+    if tokens is not None:
+        body["max_output_tokens"] = tokens
+    body.update(sampling_sent(setting, caps, effort))
     body.update(setting.extra_body)
     return body
 
@@ -133,7 +169,7 @@ def parse_response(data: dict[str, Any]) -> Attempt:
         return _failed(data.get("error"))
     if status not in ("completed", "incomplete") or not isinstance(output, list):
         if isinstance(data.get("error"), dict):
-            return Attempt("retry", error=f"response carries an error: {_error_detail(data['error'])}")
+            return Attempt("retry", error=f"response carries an error: {error_detail(data['error'])}")
         snippet = json.dumps(data)[:SNIPPET]
         return Attempt("retry", error=f"not a finished Response object (status {status!r}): {snippet}")
     items = [item for item in output if isinstance(item, dict)]
@@ -143,7 +179,7 @@ def parse_response(data: dict[str, Any]) -> Attempt:
     usage = parse_usage(data.get("usage"))
     reasoning = _reasoning_text(items)
     if any(p.get("type") == "refusal" for p in parts):
-        return Attempt("completed", text="", reasoning=reasoning, finish_reason="refusal", usage=usage)
+        return _served(Attempt("completed", text="", reasoning=reasoning, finish_reason="refusal", usage=usage), data)
     text = "".join(p["text"] for p in parts if p.get("type") == "output_text" and isinstance(p.get("text"), str))
     if status == "completed":
         finish = "stop"
@@ -151,13 +187,46 @@ def parse_response(data: dict[str, Any]) -> Attempt:
         details = data.get("incomplete_details")
         reason = details.get("reason") if isinstance(details, dict) else None
         finish = INCOMPLETE_REASONS.get(reason, reason) if isinstance(reason, str) and reason else "incomplete"
-    return Attempt("completed", text=unicode_text(text), reasoning=reasoning, finish_reason=finish, usage=usage)
+    attempt = Attempt("completed", text=unicode_text(text), reasoning=reasoning, finish_reason=finish, usage=usage)
+    return _served(attempt, data)
+
+
+def _served(attempt: Attempt, data: dict[str, Any]) -> Attempt:
+    """The attempt with the Response's ``model`` (the snapshot that answered) and ``service_tier``."""
+    return replace(
+        attempt, served_model=_str_or_none(data.get("model")), service_tier=_str_or_none(data.get("service_tier"))
+    )
+
+
+FINAL_EVENTS = frozenset({"response.completed", "response.incomplete", "response.failed"})
+"""The events that end a Responses stream, each carrying the whole Response object."""
+
+
+def parse_events(events: list[SseEvent]) -> Attempt:
+    """The ``Attempt`` of a whole Responses event stream: the final event's Response, parsed as a whole answer;
+    an ``error`` event is classified as its HTTP error would be; no final event: ``retry``."""
+    for event in events:
+        data = event.json()
+        if not isinstance(data, dict):
+            continue
+        kind = data.get("type", event.event)
+        if kind == "error" or event.event == "error":
+            error: dict[str, Any] = data["error"] if isinstance(data.get("error"), dict) else data
+            detail = f"error event in the stream: {error_detail(error)}"
+            return Attempt("abort" if is_account_error(0, error) else "retry", error=detail)
+        if kind in FINAL_EVENTS and isinstance(data.get("response"), dict):
+            return parse_response(data["response"])
+    return Attempt("retry", error=f"stream ended without response.completed after {len(events)} events")
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _failed(error: Any) -> Attempt:
     code = error.get("code") if isinstance(error, dict) else None
     kind: AttemptKind = "retry" if code in TRANSIENT_FAILURES else "final"
-    detail = _error_detail(error) if isinstance(error, dict) else "no error object"
+    detail = error_detail(error) if isinstance(error, dict) else "no error object"
     return Attempt(kind, error=f"response failed: {detail}")
 
 
@@ -194,29 +263,6 @@ def parse_usage(usage: Any) -> Usage:
     )
 
 
-def error_attempt(status: int, headers: Mapping[str, str], content: bytes) -> Attempt:
-    """A non-200 answer: the shared status table, the error naming OpenAI's ``type``, ``code`` and
-    ``message``; a 429 ``insufficient_quota`` stops the setting (waiting does not refill a quota)."""
-    attempt = status_attempt(status, headers, content)
-    try:
-        error = json.loads(content).get("error")
-    except (ValueError, AttributeError):
-        error = None
-    if not isinstance(error, dict):
-        return attempt
-    attempt = replace(attempt, error=f"HTTP {status}: {_error_detail(error)}")
-    if status == 429 and "insufficient_quota" in (error.get("code"), error.get("type")):
-        return replace(attempt, kind="abort", retry_after_s=None)
-    return attempt
-
-
-def _error_detail(error: dict[str, Any]) -> str:
-    """``type=..., code=...: message`` from an OpenAI error object (only the fields it has)."""
-    labels = ", ".join(f"{k}={error[k]}" for k in ("type", "code", "param") if error.get(k) is not None)
-    message = str(error.get("message") or "")[:SNIPPET]
-    return f"{labels}: {message}" if labels else message or json.dumps(error)[:SNIPPET]
-
-
 MIN_OUTPUT_TOKENS = 16
 """The smallest ``max_output_tokens`` the Responses API accepts (400 ``integer_below_min_value`` below it)."""
 
@@ -234,6 +280,10 @@ def _check(setting: Setting) -> None:
                 f"provider 'openai-responses' does not use {key} (reasoning goes in reasoning.effort, the "
                 "limit in max_output_tokens); remove it, or override a request field with extra_body"
             )
+    try:
+        check_model(setting)
+    except ValueError as exc:
+        raise ValueError(f"provider 'openai-responses': {exc}") from None
 
 
 async def _open(setting: Setting) -> Opened:
