@@ -457,14 +457,10 @@ def request_counts(value: Any) -> dict[str, int]:
     return {str(k): v for k, v in value.items() if int_or_none(v) is not None}
 
 
-BATCH_FORMS: dict[str, str] = {"openai-responses": "execstate.run.providers.openai_batch:OPENAI_RESPONSES_BATCH"}
-"""Batch forms of built-in providers whose entry does not name one (the Batch API over ``/v1/responses``)."""
-
-
 def batch_form(provider: str) -> BatchApi | None:
     """Provider ``provider``'s batch form (``ProviderEntry.batch``: an object or ``"module:attr"``), or ``None``."""
     entry = provider_entry(provider)
-    form = entry.batch if entry.batch is not None else BATCH_FORMS.get(provider)
+    form = entry.batch
     if isinstance(form, str):
         form = load_attr(form)
     return form

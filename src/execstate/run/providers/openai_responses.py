@@ -304,5 +304,6 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
+    batch="execstate.run.providers.openai_batch:OPENAI_RESPONSES_BATCH",  # the Batch API over /v1/responses
     description="OpenAI's Responses API (POST /responses), reasoning summaries recorded",
 )
