@@ -477,8 +477,8 @@ async def read_model(setting: Setting, api_key: str | None) -> dict[str, Any] | 
     if status in (401, 403):
         detail = vendor_error(content)
         raise SettingsError(
-            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}"
-            f"{': ' + detail if detail else ''}); check the key in {setting.api_key_env or '(no api_key_env set)'}"
+            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}){': ' + detail if detail else ''}; "
+            f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
         )
     if status != 200:
         return None
