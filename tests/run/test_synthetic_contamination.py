@@ -27,9 +27,7 @@ def _digest(provider: SyntheticProvider) -> str:
         for sample in (0, 1):
             a = asyncio.run(provider.attempt(task, sample))
             # the usage as the three counts it had when the hash was pinned (later fields are not part of it)
-            usage = " ".join(
-                f"{k}={getattr(a.usage, k)!r}" for k in ("prompt_tokens", "completion_tokens", "reasoning_tokens")
-            )
+            usage = " ".join(f"{k}={getattr(a.usage, k)!r}" for k in ("prompt_tokens", "completion_tokens", "reasoning_tokens"))
             h.update(f"{a.text}\x1f{a.finish_reason}\x1f{usage}\n".encode())
     return h.hexdigest()
 
