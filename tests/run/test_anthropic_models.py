@@ -429,3 +429,34 @@ def test_parse_stream_reads_every_event_type_and_drops_an_unfinished_stream() ->
     assert unfinished.kind == "retry" and unfinished.text is None
     unknown = parse_stream([SseEvent("future_event", "{}"), *events], {})
     assert unknown.kind == "completed"
+
+
+def test_one_settings_file_with_todays_models_answers_every_cell(fakes, tmp_path: Path) -> None:
+    fake = _fake(fakes)
+    rows = [
+        ("opus47", "claude-opus-4-7", 'reasoning = "high"'),
+        ("sonnet45", "claude-sonnet-4-5", 'reasoning = "medium"\ntemperature = 0.2'),
+        ("opus41", "claude-opus-4-1", 'reasoning = "high"'),
+    ]
+    text = "".join(
+        f'[[setting]]\nname = "{name}"\nprovider = "anthropic"\nbase_url = "{fake.url}"\n'
+        f'api_key_env = "{KEY_ENV}"\nmodel = "{model}"\nconcurrency = 2\n{extra}\n\n'
+        for name, model, extra in rows
+    )
+    (tmp_path / "settings.toml").write_text(text)
+    tasks = [make_task(i) for i in range(3)]
+    assert run_tasks(tasks, tmp_path / "settings.toml", tmp_path / "out", progress=False).ok
+    records = read_records(tmp_path / "out")
+    assert len(records) == 9 and all(r.status == "completed" and r.attempts == 1 for r in records)
+    served = {r.setting: r.served_model for r in records}
+    assert served == {
+        "opus47": "claude-opus-4-7-20260416",
+        "sonnet45": "claude-sonnet-4-5-20250929",
+        "opus41": "claude-opus-4-1-20250805",
+    }
+    models = json.loads((tmp_path / "out" / "models.json").read_text())
+    assert {k: v["family"] for k, v in models.items()} == {
+        "opus47": "claude-opus-4-7",
+        "sonnet45": "claude-sonnet-4-5",
+        "opus41": "claude-opus-4-1",
+    }
