@@ -383,7 +383,7 @@ def test_batch_answers_go_to_the_cache_and_cached_cells_are_not_sent(tmp_path: P
 
 # -- a batch cell is recorded as live would record it ----------------------------------------------------
 
-_TIMING = {"batch_id", "latency_s", "started_at", "finished_at"}
+_TIMING = {"batch_id", "latency_s", "started_at", "finished_at", "request_id"}  # a live answer's request-id header
 
 
 def test_a_batch_cell_records_what_a_live_run_records(tmp_path: Path, vendor: Vendor) -> None:

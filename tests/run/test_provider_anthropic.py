@@ -72,7 +72,9 @@ def _fake(fakes: list[FakeAnthropic], **kwargs: Any) -> FakeAnthropic:
     return fake
 
 
-def _settings(tmp_path: Path, url: str, extra: str = "", backoff_max_s: float = 0) -> Path:
+def _settings(
+    tmp_path: Path, url: str, extra: str = "", backoff_max_s: float = 0, model: str = "claude-sonnet-4-5"
+) -> Path:
     path = tmp_path / "settings.toml"
     path.write_text(
         f"""
@@ -81,7 +83,7 @@ name = "claude"
 provider = "anthropic"
 base_url = "{url}"
 api_key_env = "{KEY_ENV}"
-model = "claude-test"
+model = "{model}"
 concurrency = 2
 max_attempts = 4
 backoff_initial_s = 0
@@ -92,8 +94,15 @@ backoff_max_s = {backoff_max_s}
     return path
 
 
-def _run(tmp_path: Path, url: str, extra: str = "", tasks: list[Task] | None = None, backoff_max_s: float = 0) -> Any:
-    settings = _settings(tmp_path, url, extra, backoff_max_s)
+def _run(
+    tmp_path: Path,
+    url: str,
+    extra: str = "",
+    tasks: list[Task] | None = None,
+    backoff_max_s: float = 0,
+    model: str = "claude-sonnet-4-5",
+) -> Any:
+    settings = _settings(tmp_path, url, extra, backoff_max_s, model)
     return run_tasks(tasks or [make_task(0)], settings, tmp_path / "out", progress=False)
 
 
@@ -105,10 +114,12 @@ def _messages(fake: FakeAnthropic) -> list[Any]:
 
 
 def test_request_without_reasoning_sends_sampling_fields_and_default_max_tokens(fakes, tmp_path: Path) -> None:
+    # Claude Sonnet 4 takes temperature and top_p together (4.1 and later take one of the two)
     fake = _fake(fakes)
-    summary = _run(tmp_path, fake.url, "temperature = 0.25\ntop_p = 0.5")
+    summary = _run(tmp_path, fake.url, "temperature = 0.25\ntop_p = 0.5", model="claude-sonnet-4")
     assert summary.ok
-    [models] = fake.seen("GET", "/v1/models")  # the reachability check, with the same headers
+    [models] = fake.seen("GET", "/v1/models")  # the model's capabilities, read at open with the same headers
+    assert models.path == "/v1/models/claude-sonnet-4"
     [seen] = _messages(fake)
     for request in (models, seen):
         assert request.headers["x-api-key"] == KEY
@@ -116,7 +127,7 @@ def test_request_without_reasoning_sends_sampling_fields_and_default_max_tokens(
     assert seen.headers["content-type"].startswith("application/json")
     task = make_task(0)
     assert seen.json() == {
-        "model": "claude-test",
+        "model": "claude-sonnet-4",
         "max_tokens": 8192,
         "temperature": 0.25,
         "top_p": 0.5,
@@ -125,7 +136,8 @@ def test_request_without_reasoning_sends_sampling_fields_and_default_max_tokens(
     }
     [record] = read_records(tmp_path / "out")
     assert (record.status, record.text, record.finish_reason) == ("completed", answer(0), "stop")
-    assert record.reasoning is None and record.provider == "anthropic" and record.model == "claude-test"
+    assert record.reasoning is None and record.provider == "anthropic" and record.model == "claude-sonnet-4"
+    assert record.served_model == "claude-sonnet-4-20250514"
 
 
 @pytest.mark.parametrize("level", ["minimal", "low", "medium", "high"])
@@ -178,7 +190,7 @@ def test_wire_request_is_what_the_fake_receives(fakes, tmp_path: Path) -> None:
 
 def test_default_base_url_is_the_vendor_root(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
-    path.write_text('[[setting]]\nname = "c"\nprovider = "anthropic"\nmodel = "claude-x"\n')
+    path.write_text('[[setting]]\nname = "c"\nprovider = "anthropic"\nmodel = "claude-sonnet-4-5"\n')
     [setting] = load_settings(path)
     assert setting.endpoint_root == "https://api.anthropic.com"
     request = provider_entry("anthropic").request
@@ -341,7 +353,9 @@ def test_wrong_key_is_refused_before_any_message_is_sent(fakes, tmp_path: Path, 
         ("permission_error", "abort"),
         ("not_found_error", "abort"),
         ("request_too_large", "final"),
-        ("billing_error", "final"),
+        ("billing_error", "abort"),  # an account error: the setting stops, the cell stays pending (issue 51)
+        ("authentication_error", "abort"),
+        ("invalid_request_error", "final"),
     ],
 )
 def test_status_table(status_type: str, kind: str) -> None:

@@ -72,7 +72,84 @@ def accepted(values: Sequence[str]) -> str:
 
 
 # -- Anthropic --------------------------------------------------------------------------------------------
-# (rows: the Anthropic provider's table; filled in by the provider's module)
+# Thinking forms: ``adaptive`` (``thinking = {type = "adaptive"}`` with ``output_config.effort``) and ``enabled``
+# (``budget_tokens``); efforts: the ``output_config.effort`` values the model takes. ``off`` is ``omit``
+# everywhere: without a ``thinking`` field these models do not think. Sampling: ``one`` = temperature or top_p,
+# not both (400 "cannot both be specified for this model"); ``default-only`` = neither ("`temperature` is
+# deprecated for this model"). Output caps from each model's overview page.
+
+_CLAUDE_DOCS = "https://platform.claude.com/docs/en"
+_ALL_EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+
+def _claude(
+    family: str, page: str, thinking: tuple[str, ...], efforts: tuple[str, ...], sampling: str, cap: int
+) -> ModelCaps:
+    return ModelCaps(
+        family=family,
+        source=f"{_CLAUDE_DOCS}/{page}",
+        thinking=thinking,
+        efforts=efforts,
+        off="omit",
+        sampling=sampling,
+        max_output_tokens=cap,
+    )
+
+
+ANTHROPIC_MODELS: dict[str, ModelCaps] = {
+    row.family: row
+    for row in (
+        # Adaptive only: "enabled" is a 400; temperature/top_p/top_k removed; xhigh new (migration guide, effort page).
+        _claude("claude-opus-4-8", "models/opus-4-8/overview", ("adaptive",), _ALL_EFFORTS, "default-only", 128_000),
+        _claude(
+            "claude-opus-4-7",
+            "about-claude/models/migration-guide#migrating-to-claude-opus-4-7",
+            ("adaptive",),
+            _ALL_EFFORTS,
+            "default-only",
+            128_000,
+        ),
+        # Adaptive and (deprecated) enabled; effort low..max without xhigh (adaptive-thinking and effort pages).
+        _claude(
+            "claude-opus-4-6",
+            "models/opus-4-6/overview",
+            ("adaptive", "enabled"),
+            ("low", "medium", "high", "max"),
+            "one",
+            128_000,
+        ),
+        _claude(
+            "claude-sonnet-4-6",
+            "models/sonnet-4-6/overview",
+            ("adaptive", "enabled"),
+            ("low", "medium", "high", "max"),
+            "one",
+            128_000,
+        ),
+        # Enabled (budget_tokens) only (extended-thinking page); Opus 4.5 also takes effort low|medium|high.
+        _claude("claude-opus-4-5", "models/opus-4-5/overview", ("enabled",), ("low", "medium", "high"), "one", 64_000),
+        _claude("claude-sonnet-4-5", "build-with-claude/extended-thinking", ("enabled",), (), "one", 64_000),
+        _claude("claude-haiku-4-5", "build-with-claude/extended-thinking", ("enabled",), (), "one", 64_000),
+        _claude("claude-opus-4-1", "build-with-claude/extended-thinking", ("enabled",), (), "one", 32_000),
+        _claude("claude-opus-4", "build-with-claude/extended-thinking", ("enabled",), (), "send", 32_000),
+        _claude("claude-sonnet-4", "build-with-claude/extended-thinking", ("enabled",), (), "send", 64_000),
+        _claude("claude-3-7-sonnet", "build-with-claude/extended-thinking", ("enabled",), (), "send", 64_000),
+    )
+}
+"""Anthropic model families; the longest prefix of the model id wins (``claude-opus-4-1-20250805``)."""
+
+ANTHROPIC_DEFAULT = ModelCaps(
+    family="default",
+    source="default",
+    thinking=("adaptive",),
+    efforts=_ALL_EFFORTS,
+    off="omit",
+    sampling="default-only",
+    max_output_tokens=None,
+)
+"""A Claude model newer than the table: the current form (adaptive thinking, every effort, no sampling keys, cap not
+known); ``thinking_style``, ``effort``, ``max_output_limit`` and ``sampling`` override it, and the models endpoint
+refuses the setting before its first cell where the model disagrees."""
 
 
 # -- OpenAI -----------------------------------------------------------------------------------------------
