@@ -182,14 +182,20 @@ def test_off_sends_no_thinking_and_no_effort(fakes, tmp_path: Path) -> None:
             'reasoning = "low"\nthinking_budget = 2048',
             r"thinking_budget is for thinking type 'enabled'.*accepts 'adaptive'.*thinking_style = 'enabled'",
         ),
-        ("claude-opus-4-1", "temperature = 0.2\ntop_p = 0.9", r"temperature or top_p, not both.*sampling = 'drop'"),
-        ("claude-opus-4-7", "temperature = 0.2", r"neither temperature nor top_p.*sampling = 'drop'"),
     ],
 )
 def test_a_value_the_model_lacks_is_refused_at_load(tmp_path: Path, model: str, extra: str, message: str) -> None:
     with pytest.raises(SettingsError, match=message) as info:
         load_settings(_settings(tmp_path, "http://127.0.0.1:9", model, extra))
     assert "claude" in str(info.value) and "\n" not in str(info.value).strip()
+
+
+def test_sampling_auto_leaves_out_what_the_model_refuses_and_says_so(fakes, tmp_path: Path) -> None:
+    fake = _fake(fakes)
+    assert _run(tmp_path, fake.url, "claude-opus-4-1", "temperature = 0.2\ntop_p = 0.9").ok
+    [body] = _bodies(fake)  # Opus 4.1 takes one of the two: the temperature is kept
+    assert body["temperature"] == 0.2 and "top_p" not in body
+    assert any(n.startswith("top_p not sent") for n in _models_json(tmp_path)["notes"])
 
 
 def test_sampling_drop_leaves_both_out_and_send_sends_them(fakes, tmp_path: Path) -> None:

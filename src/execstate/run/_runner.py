@@ -229,6 +229,9 @@ async def arun_tasks(
                 )
                 manifest = updated_manifest(old, tasks_file, sha, len(task_list), chosen, invocation)
                 manifest = _with_models(out, manifest, providers)
+                for name, provider in providers.items():  # how each setting's reasoning and sampling were sent
+                    notes = getattr(getattr(provider, "capabilities", None), "notes", ())
+                    summary.notes += [f"setting {name!r}: {note}" for note in notes]
                 write_manifest(out, manifest)
                 store.append(hits)  # cells the cache answered: durable before the first request goes out
                 with _collector_frozen():

@@ -43,12 +43,13 @@ max_tokens``: a table budget that does not fit under ``max_output_tokens`` is
 lowered to ``max_output_tokens - 1``, one that does not fit under the model's
 cap to ``cap - 8192``; a setting where no budget of 1024 fits is refused.
 
-Sampling (``sampling = "auto"``): ``temperature``/``top_p`` are not sent beside
-thinking (the API refuses them there); without thinking, a model that takes
-one of the two refuses a setting that gives both, and a model that takes
-neither refuses a setting that gives either (set ``sampling = "drop"`` to
-leave them out, ``"send"`` to send them anyway). ``extra_body`` is merged last
-and wins.
+Sampling (``sampling = "auto"``): what the model refuses is left out, and
+the capabilities' notes say so (``OUT/models.json``, the run's summary):
+``temperature``/``top_p`` beside thinking (the API refuses them there);
+``top_p`` when both are given to a model that takes one of the two (the
+temperature is kept); both on a model that takes neither. ``sampling =
+"drop"`` leaves them out always, ``"send"`` sends them anyway. ``extra_body``
+is merged last and wins.
 
 Statuses: 429, 529 (``overloaded_error``) and 5xx are retried, waiting at
 least the server's ``retry-after``; 400 and the other 4xx are final. The
@@ -370,15 +371,11 @@ def _sampling(setting: Setting, caps: ModelCaps, thinking: bool, notes: list[str
         notes.append(f"{names} not sent beside thinking (the API refuses them there)")
         return {}
     if caps.sampling == "default-only":
-        raise ValueError(
-            f"model {setting.model!r} accepts neither temperature nor top_p ({caps.source}); "
-            "remove them, or set sampling = 'drop'"
-        )
+        notes.append(f"{names} not sent (the model refuses them; sampling = 'send' sends them anyway)")
+        return {}
     if caps.sampling == "one" and len(given) == 2:
-        raise ValueError(
-            f"model {setting.model!r} accepts temperature or top_p, not both ({caps.source}); "
-            "remove one, or set sampling = 'drop'"
-        )
+        notes.append("top_p not sent (the model takes temperature or top_p, not both; sampling = 'send' sends both)")
+        return {"temperature": given["temperature"]}
     return given
 
 

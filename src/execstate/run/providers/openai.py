@@ -21,8 +21,8 @@ How a setting maps to the effort sent (``effort_sent``):
 ``temperature``/``top_p`` (``sampling_sent``): ``sampling = "auto"`` sends
 them where the row's ``sampling`` allows the value (``send``; ``default-only``
 only the default 1; ``without-thinking`` any value with effort ``none``) and
-refuses the setting at load otherwise; ``drop`` never sends them; ``send``
-always does. ``max_output_tokens`` is capped at the model's output limit
+leaves out a value the model refuses, noting it; ``drop`` never sends them;
+``send`` always does. ``max_output_tokens`` is capped at the model's output limit
 (``max_output_limit``, else the row's). What was decided is in the resolved
 ``ModelCaps.notes`` (OUT/models.json and the manifest).
 
@@ -154,8 +154,8 @@ def _choices(caps: ModelCaps) -> str:
 
 
 def sampling_sent(setting: Setting, caps: ModelCaps, effort: str | None) -> dict[str, float]:
-    """The ``temperature``/``top_p`` sent; ``ValueError`` naming the fix when ``sampling = "auto"`` and the model
-    refuses a value given (see the module doc)."""
+    """The ``temperature``/``top_p`` sent: with ``sampling = "auto"``, a value the model refuses (anything but
+    the default on a reasoning model) is left out, and ``resolved_caps`` notes it (see the module doc)."""
     given = {k: v for k in SAMPLING_KEYS if (v := getattr(setting, k)) is not None}
     if setting.sampling == "drop":
         return {}
@@ -163,15 +163,7 @@ def sampling_sent(setting: Setting, caps: ModelCaps, effort: str | None) -> dict
         return given
     if caps.sampling == "without-thinking" and effort == "none":
         return given
-    refused = [k for k, v in given.items() if v != SAMPLING_DEFAULT]
-    if refused:
-        when = " with reasoning effort other than 'none'" if caps.sampling == "without-thinking" else ""
-        names = " and ".join(refused)
-        raise ValueError(
-            f"model {setting.model!r} accepts only the default {names} ({SAMPLING_DEFAULT:g}){when}; remove "
-            f'{names}, or set sampling = "drop" to leave it out (sampling = "send" sends it anyway)'
-        )
-    return given
+    return {k: v for k, v in given.items() if v == SAMPLING_DEFAULT}
 
 
 def output_tokens(setting: Setting, caps: ModelCaps) -> int | None:
@@ -200,7 +192,8 @@ def resolved_caps(setting: Setting) -> ModelCaps:
     sent = sampling_sent(setting, caps, effort)
     dropped = [k for k in given if k not in sent]
     if dropped:
-        caps = caps.noting(f"{' and '.join(dropped)} not sent (sampling = {setting.sampling!r})")
+        why = "the model refuses them" if setting.sampling == "auto" else "sampling = 'drop'"
+        caps = caps.noting(f"{' and '.join(dropped)} not sent ({why}; sampling = 'send' sends them anyway)")
     tokens = output_tokens(setting, caps)
     if tokens is not None and tokens != setting.max_output_tokens:
         caps = caps.noting(f"max_output_tokens {setting.max_output_tokens} capped at the model's {tokens}")
