@@ -195,3 +195,106 @@ def test_a_provider_registered_from_outside_runs_a_pipeline(tmp_path, echo):
     assert manifest["settings"]["wrong"]["echo_wrong"] is True and "echo_wrong" not in manifest["settings"]["right"]
     with pytest.raises(Exception, match="unknown key 'echo_loud'"):
         Setting(name="x", provider="echo", echo_loud=1)
+
+
+TODAY = """
+[[setting]]
+name = "{name}"
+provider = "{provider}"
+base_url = "{url}"
+model = "{model}"
+api_key_env = "{key}"
+concurrency = 2
+backoff_initial_s = 0
+{extra}
+"""
+REFUSED = {
+    "gpt-5.1-minimal": ("openai-responses", "gpt-5.1", 'reasoning = "minimal"'),
+    "gemini-3-pro-minimal": ("gemini", "gemini-3-pro-preview", 'reasoning = "minimal"'),
+}
+ANSWERED = {
+    "opus-4.7-high": ("anthropic", "claude-opus-4-7", 'reasoning = "high"'),
+    "sonnet-4.5-medium": ("anthropic", "claude-sonnet-4-5", 'reasoning = "medium"\ntemperature = 0.2'),
+    "opus-4.1-high": ("anthropic", "claude-opus-4-1", 'reasoning = "high"'),
+    "gpt-5.1-off": ("openai-responses", "gpt-5.1", 'reasoning = "off"\ntemperature = 0.2'),
+    "gpt-5.1-unverified": ("openai-responses", "gpt-5.1", 'reasoning = "low"'),
+}
+UNVERIFIED_KEY = {"EXECSTATE_T_OPENAI_UNVERIFIED": "sk-o-unverified"}
+
+
+def test_todays_models_and_an_unverified_key_run_the_pipeline_or_are_refused_before_a_request(tmp_path):
+    """Issue 51's settings file: every setting is answered in full, or refused before any request with the
+    values its model accepts named; nothing reaches a vendor until the file is one they all accept."""
+    out = tmp_path / "out"
+    answer = Oracles(out / "build" / "tasks.jsonl")
+    anthropic = FakeAnthropic(key=KEYS["EXECSTATE_T_ANTHROPIC"], answer=answer)
+    responses = FakeOpenAIResponses(
+        key=KEYS["EXECSTATE_T_OPENAI"], answer=answer, accounts={UNVERIFIED_KEY["EXECSTATE_T_OPENAI_UNVERIFIED"]: "unverified"}
+    )
+    gemini = FakeGemini(key=KEYS["EXECSTATE_T_GEMINI"], answer=answer)
+    servers: list[Any] = [anthropic, responses, gemini]
+    for s in servers:
+        s.start()
+    url = {"anthropic": anthropic.url, "openai-responses": responses.url + "/v1", "gemini": gemini.url}
+    key = {"anthropic": "EXECSTATE_T_ANTHROPIC", "openai-responses": "EXECSTATE_T_OPENAI", "gemini": "EXECSTATE_T_GEMINI"}
+
+    def settings_file(rows: dict[str, tuple[str, str, str]]) -> Path:
+        text = "".join(
+            TODAY.format(
+                name=name,
+                provider=p,
+                url=url[p],
+                model=m,
+                key="EXECSTATE_T_OPENAI_UNVERIFIED" if name.endswith("unverified") else key[p],
+                extra=extra,
+            )
+            for name, (p, m, extra) in rows.items()
+        )
+        path = tmp_path / f"settings-{len(rows)}.toml"
+        path.write_text(text)
+        return path
+
+    env = {**os.environ, **KEYS, **UNVERIFIED_KEY}
+    try:
+        pipeline = lambda path: cli_command(  # noqa: E731
+            "pipeline", "--study", "none", *map(str, CASES), "--settings", str(path), "--out", str(out)
+        )
+        refused = subprocess.run(
+            pipeline(settings_file({**ANSWERED, **REFUSED})), env=env, capture_output=True, text=True, timeout=600
+        )
+        assert refused.returncode == 2, refused.stderr[-3000:]
+        lines = {n: line for line in refused.stderr.splitlines() for n in REFUSED if f"'{n}'" in line}
+        assert set(lines) == set(REFUSED), refused.stderr[-3000:]  # both named, one line each
+        assert "'none', 'low', 'medium', 'high'" in lines["gpt-5.1-minimal"]
+        assert "low, high" in lines["gemini-3-pro-minimal"]
+        assert not any(name in refused.stderr for name in ANSWERED)
+        assert anthropic.requests == [] and responses.requests == [] and gemini.requests == []
+
+        done = subprocess.run(pipeline(settings_file(ANSWERED)), env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+    finally:
+        for s in servers:
+            s.stop()
+
+    records = list(read_jsonl(out / "run" / "responses.jsonl", Response))
+    tasks = list(read_jsonl(out / "build" / "tasks.jsonl", Task))
+    assert len(records) == len(ANSWERED) * len(tasks)
+    assert all(r.status == "completed" and r.attempts == 1 for r in records), [r.errors for r in records][:3]
+    grades = list(read_jsonl(out / "grades.jsonl", Grade))
+    assert {g.status for g in grades} == {"correct-valid"}
+    served = {r.setting: r.served_model for r in records}
+    assert all(served[n] and served[n] != model for n, (_, model, _) in ANSWERED.items()), served  # dated snapshots
+    models = json.loads((out / "run" / "models.json").read_text())
+    assert set(models) == set(ANSWERED)
+    sent = {json.dumps(b) for b in responses.responses()}
+    assert not any('"summary"' in b for b in sent)  # summaries are opt-in: the unverified key is never refused
+    assert not any('"temperature"' in b for b in sent)  # gpt-5.1 refuses a temperature: left out, and noted
+    assert any("temperature not sent" in n for n in models["gpt-5.1-off"]["notes"])
+    for args in (
+        ("grade", "--run", str(out / "run")),
+        ("leaderboard", str(out / "run"), "--out", str(tmp_path / "board")),
+    ):
+        step = subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=300)
+        assert step.returncode == 0, step.stderr[-3000:]
+    overall = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["overall"]
+    assert {r["setting"]: r["served_models"] for r in overall} == served
