@@ -256,25 +256,39 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
-async def reachable(setting: Setting, url: str, headers: dict[str, str]) -> None:
-    """Check that an endpoint answers HTTP at all (``GET url``): any status counts except 401/403, which mean
-    the key was refused. Raises ``SettingsError`` naming the setting and the fix otherwise."""
+async def preflight_get(setting: Setting, url: str, headers: Mapping[str, str]) -> tuple[int, bytes]:
+    """``GET url`` before a setting's first cell (reachability, a models endpoint): the status and the body.
+
+    Raises ``SettingsError`` naming the setting and the fix when the endpoint does not answer HTTP at all."""
     from execstate.errors import SettingsError
 
     timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
     try:
         async with (
             aiohttp.ClientSession(timeout=timeout) as session,
-            session.get(url, headers=headers, proxy=env_proxy(url)) as resp,
+            session.get(url, headers=dict(headers), proxy=env_proxy(url)) as resp,
         ):
-            status = resp.status
+            return resp.status, await resp.read()
     except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
         raise SettingsError(
             f"setting {setting.name!r}: endpoint {setting.endpoint_root} is unreachable "
             f"({exc.__class__.__name__}: {exc}); start the server or correct base_url"
         ) from None
+
+
+def key_refused(setting: Setting, url: str, status: int, detail: str | None = None) -> Exception:
+    """The ``SettingsError`` of a preflight answered 401/403 (the vendor's reason in ``detail`` when given)."""
+    from execstate.errors import SettingsError
+
+    return SettingsError(
+        f"setting {setting.name!r}: {url} refused the API key (HTTP {status}){': ' + detail if detail else ''}; "
+        f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
+    )
+
+
+async def reachable(setting: Setting, url: str, headers: dict[str, str]) -> None:
+    """Check that an endpoint answers HTTP at all (``GET url``): any status counts except 401/403, which mean
+    the key was refused. Raises ``SettingsError`` naming the setting and the fix otherwise."""
+    status, _ = await preflight_get(setting, url, headers)
     if status in (401, 403):
-        raise SettingsError(
-            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}); "
-            f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
-        )
+        raise key_refused(setting, url, status)

@@ -75,7 +75,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiohttp
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
@@ -87,8 +86,9 @@ from execstate.run.providers._http import (
     SNIPPET,
     HttpProvider,
     SseEvent,
-    env_proxy,
     json_object,
+    key_refused,
+    preflight_get,
     status_attempt,
 )
 from execstate.run.providers._models import ANTHROPIC_DEFAULT, ANTHROPIC_MODELS, ModelCaps, accepted, family_row
@@ -458,25 +458,9 @@ async def read_model(setting: Setting, api_key: str | None) -> dict[str, Any] | 
     when it answers anything but a JSON object with 200 (a 404 is left to the first message, which stops the
     setting). Raises ``SettingsError`` when the endpoint is unreachable or refuses the key (401/403)."""
     url = model_url(setting)
-    timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.get(url, headers=request_headers(setting, api_key), proxy=env_proxy(url)) as resp,
-        ):
-            status = resp.status
-            content = await resp.read()
-    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-        raise SettingsError(
-            f"setting {setting.name!r}: endpoint {setting.endpoint_root} is unreachable "
-            f"({exc.__class__.__name__}: {exc}); start the server or correct base_url"
-        ) from None
+    status, content = await preflight_get(setting, url, request_headers(setting, api_key))
     if status in (401, 403):
-        detail = vendor_error(content)
-        raise SettingsError(
-            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}){': ' + detail if detail else ''}; "
-            f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
-        )
+        raise key_refused(setting, url, status, vendor_error(content))
     if status != 200:
         return None
     data = json_object(content)

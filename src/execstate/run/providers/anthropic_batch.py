@@ -22,21 +22,17 @@ from execstate.run._batch import (
     response_id,
 )
 from execstate.run._settings import Setting
-from execstate.run.providers.anthropic import classify_response, parse_message, request_body, request_headers
+from execstate.run.providers.anthropic import (
+    ERROR_STATUS,
+    classify_response,
+    parse_message,
+    request_body,
+    request_headers,
+)
 
-ANTHROPIC_ERROR_STATUS: dict[str, int] = {
-    "invalid_request_error": 400,
-    "authentication_error": 401,
-    "billing_error": 402,
-    "permission_error": 403,
-    "not_found_error": 404,
-    "request_too_large": 413,
-    "rate_limit_error": 429,
-    "api_error": 500,
-    "timeout_error": 504,
-    "overloaded_error": 529,
-}
-"""The HTTP status a live request would have got for an errored batch result's ``error.type``."""
+ANTHROPIC_ERROR_STATUS = ERROR_STATUS
+"""The HTTP status a live request would have got for an errored batch result's ``error.type`` (the live
+provider's table)."""
 
 
 class AnthropicBatchApi:

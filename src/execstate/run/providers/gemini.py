@@ -103,7 +103,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-import aiohttp
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
@@ -111,7 +110,15 @@ from execstate.records import Task, Usage
 from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
 from execstate.run._settings import Opened, ProviderEntry, Setting
-from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, env_proxy, json_object, status_attempt
+from execstate.run.providers._http import (
+    SNIPPET,
+    HttpProvider,
+    SseEvent,
+    json_object,
+    key_refused,
+    preflight_get,
+    status_attempt,
+)
 from execstate.run.providers._models import (
     GEMINI_BUDGETS,
     GEMINI_DEFAULT,
@@ -577,23 +584,9 @@ async def model_info(setting: Setting, headers: dict[str, str]) -> tuple[int, di
     """``models.get`` of the setting's model: the HTTP status and the ``Model`` object (``None`` unless 200).
     Raises ``SettingsError`` when the endpoint cannot be reached or refuses the key (401/403)."""
     url = model_url(setting)
-    timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.get(url, headers=headers, proxy=env_proxy(url)) as resp,
-        ):
-            status, content = resp.status, await resp.read()
-    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-        raise SettingsError(
-            f"setting {setting.name!r}: endpoint {setting.endpoint_root} is unreachable "
-            f"({exc.__class__.__name__}: {exc}); start the server or correct base_url"
-        ) from None
+    status, content = await preflight_get(setting, url, headers)
     if status in (401, 403):
-        raise SettingsError(
-            f"setting {setting.name!r}: {url} refused the API key (HTTP {status}); "
-            f"check the key in {setting.api_key_env or '(no api_key_env set)'}"
-        )
+        raise key_refused(setting, url, status)
     data = json_object(content) if status == 200 else None
     return status, data if isinstance(data, dict) else None
 

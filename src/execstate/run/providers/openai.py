@@ -40,14 +40,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-import aiohttp
-
 from execstate.errors import SettingsError
 from execstate.records import Task, Usage
 from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
 from execstate.run._prompt import render_messages
 from execstate.run._settings import Opened, ProviderEntry, Setting
-from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, env_proxy, reachable, status_attempt
+from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, preflight_get, status_attempt
 from execstate.run.providers._models import OPENAI_DEFAULT, OPENAI_MODELS, ModelCaps, accepted, family_row
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -399,16 +397,7 @@ async def preflight(setting: Setting, api_key: str | None) -> None:
     """
     url = setting.endpoint_root.rstrip("/") + "/models"
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    timeout = aiohttp.ClientTimeout(total=min(setting.connect_timeout_s, 30.0))
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.get(url, headers=headers, proxy=env_proxy(url)) as resp,
-        ):
-            status, content = resp.status, await resp.read()
-    except (aiohttp.ClientError, TimeoutError, ValueError):
-        await reachable(setting, url, headers)  # raises the shared "unreachable" error (or passes on a retry)
-        return
+    status, content = await preflight_get(setting, url, headers)
     if status not in (401, 403):
         return
     attempt = error_attempt(status, {}, content)
