@@ -229,14 +229,20 @@ def test_todays_models_and_an_unverified_key_run_the_pipeline_or_are_refused_bef
     answer = Oracles(out / "build" / "tasks.jsonl")
     anthropic = FakeAnthropic(key=KEYS["EXECSTATE_T_ANTHROPIC"], answer=answer)
     responses = FakeOpenAIResponses(
-        key=KEYS["EXECSTATE_T_OPENAI"], answer=answer, accounts={UNVERIFIED_KEY["EXECSTATE_T_OPENAI_UNVERIFIED"]: "unverified"}
+        key=KEYS["EXECSTATE_T_OPENAI"],
+        answer=answer,
+        accounts={UNVERIFIED_KEY["EXECSTATE_T_OPENAI_UNVERIFIED"]: "unverified"},
     )
     gemini = FakeGemini(key=KEYS["EXECSTATE_T_GEMINI"], answer=answer)
     servers: list[Any] = [anthropic, responses, gemini]
     for s in servers:
         s.start()
     url = {"anthropic": anthropic.url, "openai-responses": responses.url + "/v1", "gemini": gemini.url}
-    key = {"anthropic": "EXECSTATE_T_ANTHROPIC", "openai-responses": "EXECSTATE_T_OPENAI", "gemini": "EXECSTATE_T_GEMINI"}
+    key = {
+        "anthropic": "EXECSTATE_T_ANTHROPIC",
+        "openai-responses": "EXECSTATE_T_OPENAI",
+        "gemini": "EXECSTATE_T_GEMINI",
+    }
 
     def settings_file(rows: dict[str, tuple[str, str, str]]) -> Path:
         text = "".join(
