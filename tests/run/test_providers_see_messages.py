@@ -220,7 +220,9 @@ def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
 
 
 @pytest.mark.parametrize(
-    "sends", [{"request": _request}, {"batch": "execstate.run.providers.openai_batch:OPENAI_BATCH"}], ids=str
+    "sends",
+    [{"request": _request}, {"batch": "execstate.run.providers.openai_batch:OPENAI_BATCH"}],
+    ids=["request", "batch"],
 )
 def test_a_network_entry_that_declares_needs_task_is_refused(sends: dict[str, Any]) -> None:
     entry = ProviderEntry(name="leaky", open=_never, needs_task=True, **sends)

@@ -67,6 +67,8 @@ async def run_cell(
 ) -> Response:
     """Attempt one cell under the policy and return its one record.
 
+    The prompt is rendered once, before the first attempt, and each attempt sends the provider that
+    ``CellRequest``; the task itself goes only to a provider whose entry declares ``needs_task``.
     ``latency_s`` is the wall time of the last attempt; ``started_at`` and
     ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
     found in an error string is replaced by ``***``. A completed answer is also kept in ``cache``
