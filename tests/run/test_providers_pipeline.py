@@ -257,7 +257,7 @@ def test_todays_models_and_an_unverified_key_run_the_pipeline_or_are_refused_bef
 
     env = {**os.environ, **KEYS, **UNVERIFIED_KEY}
     try:
-        pipeline = lambda path: cli_command(  # noqa: E731
+        pipeline = lambda path: cli_command(
             "pipeline", "--study", "none", *map(str, CASES), "--settings", str(path), "--out", str(out)
         )
         refused = subprocess.run(
