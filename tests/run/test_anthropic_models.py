@@ -18,6 +18,7 @@ from run_helpers import answer, make_task, read_records
 from execstate.errors import SettingsError
 from execstate.records import Task
 from execstate.run import load_settings, run_tasks
+from execstate.run._prompt import render_messages
 from execstate.run.providers._http import SseEvent, sse_events
 from execstate.run.providers._models import ANTHROPIC_MODELS
 from execstate.run.providers.anthropic import parse_stream, request_body
@@ -223,7 +224,7 @@ def test_the_wire_request_is_computed_offline_and_equals_what_is_sent(fakes, tmp
     assert _run(tmp_path, fake.url, "claude-opus-4-6", 'reasoning = "max"').ok
     [setting] = load_settings(tmp_path / "settings.toml")
     [body] = _bodies(fake)
-    assert body == request_body(setting, make_task(0))
+    assert body == request_body(setting, render_messages(make_task(0)))
     assert body["thinking"]["type"] == "adaptive" and body["output_config"] == {"effort": "max"}
 
 

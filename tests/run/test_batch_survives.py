@@ -36,6 +36,7 @@ from execstate.run._batch import (
     run_batched,
     split_requests,
 )
+from execstate.run._prompt import render_messages
 from execstate.run._store import open_store
 from execstate.run.providers.anthropic_batch import ANTHROPIC_BATCH
 from execstate.run.providers.openai_batch import OPENAI_BATCH
@@ -201,7 +202,7 @@ def _provider(setting: Setting) -> Any:
         model = setting.model
         pipeline_check = False
 
-        async def attempt(self, task: Any, sample: int) -> Any:
+        async def attempt(self, request: Any) -> Any:
             raise AssertionError("a batch run sends nothing live")
 
         async def aclose(self) -> None:
@@ -355,7 +356,8 @@ def test_a_form_byte_limit_splits_batches_and_batch_open_caps_those_in_flight(
     tmp_path: Path, vendor: Vendor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     form = OPENAI_BATCH if vendor.provider == "openai" else ANTHROPIC_BATCH
-    one = len(json.dumps({"custom_id": "c" * 25, "params": form.body(vendor.setting(_Url()), make_task(0))}))
+    body = form.body(vendor.setting(_Url()), render_messages(make_task(0)))
+    one = len(json.dumps({"custom_id": "c" * 25, "params": body}))
     monkeypatch.setattr(form, "max_bytes", 2 * (one + LINE_OVERHEAD) + 10)  # two requests per batch
     with vendor.fake(hold=False) as fake:
         summary = run_tasks(_tasks(), [vendor.setting(fake, batch_open=1)], tmp_path, batch=True, progress=False)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from run_helpers import answer, fast_setting, make_task, read_records, task_index
 
-from execstate.run import run_tasks
+from execstate.run import cell_request, run_tasks
 from execstate.testing.loopback import Drop, Reply, Request, completion
 
 
@@ -190,14 +190,14 @@ def test_cancelling_a_request_is_not_mistaken_for_its_timeout(serve) -> None:
     provider = OpenAIProvider(fast_setting(server.url, timeout_s=30.0), None)
 
     async def go() -> None:
-        attempt = asyncio.ensure_future(provider.attempt(make_task(0), 0))
+        attempt = asyncio.ensure_future(provider.attempt(cell_request(make_task(0), 0)))
         await asyncio.to_thread(server.wait_for_requests, 1)
         attempt.cancel()  # e.g. Ctrl-C: must propagate, not become a recorded "timeout"
         with pytest.raises(asyncio.CancelledError):
             await attempt
         short = OpenAIProvider(fast_setting(server.url, timeout_s=0.2), None)
         try:
-            result = await short.attempt(make_task(1), 0)  # the deadline alone: a timeout, absorbed
+            result = await short.attempt(cell_request(make_task(1), 0))  # the deadline alone: a timeout, absorbed
         finally:
             await short.aclose()
         assert (result.kind, result.error) == ("timeout", "timeout: no complete response within 0.2 s")

@@ -20,6 +20,7 @@ from execstate.leaderboard._cost import response_cost
 from execstate.records import write_jsonl
 from execstate.run import Setting, run_tasks
 from execstate.run._batch import JOURNAL_NAME, BatchHttp, batch_form
+from execstate.run._prompt import render_messages
 from execstate.run.providers.gemini_batch import GEMINI_BATCH, GeminiBatchApi, result_attempt
 from execstate.testing.fake_gemini import FakeGemini, daily_quota
 
@@ -162,7 +163,7 @@ def test_cancel_ends_an_open_batch(tmp_path: Path) -> None:
         async def go() -> tuple[str, str, str]:
             http = BatchHttp(setting, random.Random(0), (KEY,))
             try:
-                body = GEMINI_BATCH.body(setting, make_task(0))
+                body = GEMINI_BATCH.body(setting, render_messages(make_task(0)))
                 name = await GEMINI_BATCH.submit(http, setting, [("c1", body)])
                 before = await GEMINI_BATCH.poll(http, setting, name)
                 await GEMINI_BATCH.cancel(http, setting, name)

@@ -16,6 +16,7 @@ from run_helpers import answer, make_task, read_records
 from execstate.errors import SettingsError
 from execstate.records import Task
 from execstate.run import run_tasks
+from execstate.run._prompt import render_messages
 from execstate.run._settings import Setting
 from execstate.run.providers._models import GEMINI_MODELS
 from execstate.run.providers.gemini import (
@@ -379,7 +380,7 @@ def test_the_offline_request_is_the_one_sent(fakes, tmp_path: Path) -> None:
     assert _run(tmp_path, fake.url, model="gemini-3-pro-preview", extra=extra).ok
     [seen] = _generated(fake)
     [setting] = load_settings(tmp_path / "settings.toml")
-    wire = provider_entry("gemini").request(setting, make_task(0), 0)
+    wire = provider_entry("gemini").request(setting, render_messages(make_task(0)), 0)
     assert wire.body == seen.json()
     assert wire.url == fake.url + "/v1beta/models/gemini-3-pro-preview:generateContent"
     assert wire.body["generationConfig"]["maxOutputTokens"] == 65_536

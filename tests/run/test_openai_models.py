@@ -16,7 +16,7 @@ import pytest
 from run_helpers import cli_command, make_task, read_records
 
 from execstate.records import write_jsonl
-from execstate.run import SettingsError, load_settings, provider_entry, run_tasks
+from execstate.run import SettingsError, load_settings, provider_entry, render_messages, run_tasks
 from execstate.run.providers._http import SseEvent
 from execstate.run.providers.openai import classify_response, parse_chunks, resolved_caps
 from execstate.run.providers.openai_responses import parse_events
@@ -220,7 +220,7 @@ def test_the_offline_request_is_the_mapped_request_sent(tmp_path, key_env, fake)
     assert run_tasks([task], path, tmp_path / "out").ok
     request = provider_entry("openai-responses").request
     assert request is not None
-    wire = request(load_settings(path)[0], task, 0)
+    wire = request(load_settings(path)[0], render_messages(task), 0)
     assert wire.body == fake.responses()[0]
     assert wire.body["reasoning"] == {"effort": "minimal", "summary": "auto"}
 

@@ -23,7 +23,7 @@ CASES = [
 
 @pytest.mark.parametrize(("rule", "oracle"), CASES)
 def test_the_oracle_provider_is_correct_under_every_rule(rule, oracle):
-    attempt = asyncio.run(OracleProvider().attempt(SimpleNamespace(oracle=oracle), 0))  # type: ignore[arg-type]
+    attempt = asyncio.run(OracleProvider().attempt_task(SimpleNamespace(oracle=oracle), 0))  # type: ignore[arg-type]
     found = extract(attempt.text or "")
     assert found.envelope_valid and found.answer is not None
     assert answer_matches(rule, found.answer, oracle)

@@ -17,7 +17,7 @@ from run_helpers import answer, make_task, read_records
 from execstate.errors import SettingsError
 from execstate.records import Task
 from execstate.run import load_settings, provider_entry, render_system, run_tasks
-from execstate.run._prompt import USER_MESSAGE
+from execstate.run._prompt import USER_MESSAGE, render_messages
 from execstate.run.providers.anthropic import (
     THINKING_BUDGETS,
     AnthropicProvider,
@@ -181,10 +181,10 @@ def test_wire_request_is_what_the_fake_receives(fakes, tmp_path: Path) -> None:
     [setting] = load_settings(tmp_path / "settings.toml")
     entry = provider_entry("anthropic")
     assert entry.request is not None
-    wire = entry.request(setting, make_task(0), 0)
+    wire = entry.request(setting, render_messages(make_task(0)), 0)
     [seen] = _messages(fake)
     assert wire.url == fake.url + "/v1/messages"
-    assert wire.body == seen.json() == request_body(setting, make_task(0))
+    assert wire.body == seen.json() == request_body(setting, render_messages(make_task(0)))
     assert wire.body["metadata"] == {"user_id": "u1"}  # extra_body merged
 
 
@@ -195,7 +195,7 @@ def test_default_base_url_is_the_vendor_root(tmp_path: Path) -> None:
     assert setting.endpoint_root == "https://api.anthropic.com"
     request = provider_entry("anthropic").request
     assert request is not None
-    assert request(setting, make_task(0), 0).url == "https://api.anthropic.com/v1/messages"
+    assert request(setting, render_messages(make_task(0)), 0).url == "https://api.anthropic.com/v1/messages"
 
 
 # --- settings refused -----------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_smallest_max_output_tokens_that_fits_thinking_is_accepted(tmp_path: Pat
     [setting] = load_settings(
         _settings(tmp_path, "http://127.0.0.1:9", 'reasoning = "medium"\nmax_output_tokens = 1025')
     )
-    body = request_body(setting, make_task(0))
+    body = request_body(setting, render_messages(make_task(0)))
     assert (body["max_tokens"], body["thinking"]["budget_tokens"]) == (1025, 1024)
 
 

@@ -138,9 +138,9 @@ def test_the_wire_request_is_what_is_sent(fakes, tmp_path: Path) -> None:
     assert _run(tmp_path, fake.url, extra='reasoning = "low"').ok
     [seen] = _generated(fake)
     [setting] = load_settings(tmp_path / "settings.toml")
-    wire = provider_entry("gemini").request(setting, make_task(0), 0)  # type: ignore[misc]
+    wire = provider_entry("gemini").request(setting, render_messages(make_task(0)), 0)  # type: ignore[misc]
     assert wire.url == fake.url + seen.path
-    assert wire.body == seen.json() == request_body(setting, make_task(0))
+    assert wire.body == seen.json() == request_body(setting, render_messages(make_task(0)))
 
 
 @pytest.mark.parametrize("reasoning", ["minimal", "low", "medium", "high"])

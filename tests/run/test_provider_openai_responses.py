@@ -174,7 +174,7 @@ def test_the_wire_request_is_the_request_sent(tmp_path, key_env, fakes):
     assert run_tasks([task], path, tmp_path / "out").ok
     request = provider_entry("openai-responses").request
     assert request is not None
-    wire = request(load_settings(path)[0], task, 0)
+    wire = request(load_settings(path)[0], render_messages(task), 0)
     assert wire.url == f"{fake.url}/v1/responses"
     assert wire.body == fake.responses()[0]
 

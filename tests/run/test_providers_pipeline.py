@@ -160,7 +160,7 @@ class EchoProvider:
         self.model: str | None = "echo-1"
         self.wrong = wrong
 
-    async def attempt(self, task: Task, sample: int) -> Attempt:
+    async def attempt_task(self, task: Task, sample: int) -> Attempt:
         answer = "wrong" if self.wrong else task.oracle.removesuffix("\n")
         return Attempt("completed", text=json.dumps({"output": answer}), finish_reason="stop")
 
@@ -174,7 +174,8 @@ async def _open_echo(setting: Setting) -> tuple[EchoProvider, list[str]]:
 
 @pytest.fixture
 def echo() -> Iterator[None]:
-    register_provider(ProviderEntry(name="echo", open=_open_echo, options=EchoOptions))  # type: ignore[arg-type]
+    entry = ProviderEntry(name="echo", open=_open_echo, options=EchoOptions, needs_task=True)  # type: ignore[arg-type]
+    register_provider(entry)
     yield
     unregister_provider("echo")
 

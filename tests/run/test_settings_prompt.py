@@ -119,14 +119,14 @@ def test_braces_and_placeholders_in_a_program_are_not_reinterpreted() -> None:
 
 def test_request_body_maps_reasoning_and_sends_no_sampling_fields_unless_set() -> None:
     s = Setting(name="x", base_url="http://h/v1", model="m", reasoning="high", max_output_tokens=100)
-    body = request_body(s, make_task(0))
+    body = request_body(s, render_messages(make_task(0)))
     assert body == {
         "model": "m",
         "messages": render_messages(make_task(0)),
         "reasoning_effort": "high",
         "max_completion_tokens": 100,
     }
-    off = request_body(Setting(name="x", base_url="http://h/v1", model="m"), make_task(0))
+    off = request_body(Setting(name="x", base_url="http://h/v1", model="m"), render_messages(make_task(0)))
     assert set(off) == {"model", "messages"}
 
 
@@ -143,7 +143,7 @@ def test_request_body_field_names_and_extra_body_override() -> None:
         max_tokens_field="max_tokens",
         extra_body={"reasoning": {"effort": "low"}, "temperature": 0.5},
     )
-    body = request_body(s, make_task(0))
+    body = request_body(s, render_messages(make_task(0)))
     assert "reasoning_effort" not in body and body["reasoning"] == {"effort": "low"}
     assert (body["temperature"], body["top_p"], body["max_tokens"]) == (0.5, 1.0, 7)
 

@@ -38,8 +38,8 @@ def test_wrong_answer_never_equals_the_oracle(oracle, u):
 def test_error_rate_rises_with_trace_length_and_answers_are_deterministic():
     provider = SyntheticProvider("setting-a")
     assert provider.p_correct(_task(100)) > provider.p_correct(_task(100_000)) > provider.p_correct(_task(10**8))
-    first = [asyncio.run(provider.attempt(_task(t), 0)).text for t in range(10, 5000, 37)]
-    again = [asyncio.run(SyntheticProvider("setting-a").attempt(_task(t), 0)).text for t in range(10, 5000, 37)]
+    first = [asyncio.run(provider.attempt_task(_task(t), 0)).text for t in range(10, 5000, 37)]
+    again = [asyncio.run(SyntheticProvider("setting-a").attempt_task(_task(t), 0)).text for t in range(10, 5000, 37)]
     assert first == again
 
 
@@ -48,7 +48,7 @@ def test_its_answers_grade_as_expected_and_are_flagged():
     statuses = []
     for n in range(200):
         task = _task(n)
-        attempt = asyncio.run(provider.attempt(task, 0))
+        attempt = asyncio.run(provider.attempt_task(task, 0))
         response = Response(
             task_id=task.task_id,
             setting="setting-b",

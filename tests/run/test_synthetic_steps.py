@@ -75,7 +75,7 @@ def test_a_wrong_step_changes_that_step_only():
     provider = SyntheticProvider("s", skill=1.0)
     seen = 0
     for sample in range(40):
-        text = asyncio.run(provider.attempt(task, sample)).text or ""
+        text = asyncio.run(provider.attempt_task(task, sample)).text or ""
         if not text.endswith("}"):  # cut by the output budget: no answer to read
             continue
         answer = json_value(text[text.index("{") :])["output"]
@@ -93,7 +93,7 @@ def test_a_line_count_is_right_or_off_by_one():
     answers = set()
     for j in range(60):
         task = line_count_task(f"s/l{j}", 10 + j, 0.5)
-        text = asyncio.run(provider.attempt(task, 0)).text or ""
+        text = asyncio.run(provider.attempt_task(task, 0)).text or ""
         if text.endswith("}"):
             answers.add(int(json.loads(text[text.index("{") :])["output"]) - (10 + j))
     assert answers == {0, 1}

@@ -26,7 +26,7 @@ def variant_copy(task: Task, name: str = "rename") -> Task:
 
 
 def _answers(provider: SyntheticProvider, tasks: list[Task]) -> list[tuple[str | None, str | None]]:
-    attempts = [asyncio.run(provider.attempt(t, s)) for t in tasks for s in (0, 1)]
+    attempts = [asyncio.run(provider.attempt_task(t, s)) for t in tasks for s in (0, 1)]
     return [(a.text, a.finish_reason) for a in attempts]
 
 

@@ -16,7 +16,7 @@ from execstate.run._local import (
 )
 from execstate.run._plan import PlanRow, format_plan, plan_run
 from execstate.run._policy import SettingAborted, backoff_s, run_cell
-from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, render_messages, render_system
+from execstate.run._prompt import SYSTEM_TEMPLATE, USER_MESSAGE, cell_request, render_messages, render_system
 from execstate.run._retry import RETRIED_NAME
 from execstate.run._runner import (
     RESPONSES_NAME,
@@ -33,8 +33,10 @@ from execstate.run._settings import Setting, load_settings
 from execstate.run._store import Repair, ResponseStore, open_store
 from execstate.run.providers import (
     Attempt,
+    CellRequest,
     Provider,
     ProviderEntry,
+    TaskProvider,
     WireRequest,
     provider_entry,
     provider_names,
@@ -57,6 +59,7 @@ __all__ = [
     "BatchCounts",
     "CacheWarning",
     "CancelledBatch",
+    "CellRequest",
     "LlamaServer",
     "LocalModelError",
     "OpenAIProvider",
@@ -76,11 +79,13 @@ __all__ = [
     "SettingsError",
     "StoreError",
     "SyntheticProvider",
+    "TaskProvider",
     "WireRequest",
     "acancel_batches",
     "arun_tasks",
     "backoff_s",
     "cancel_batches",
+    "cell_request",
     "classify_response",
     "default_cache_dir",
     "event_loop_run",

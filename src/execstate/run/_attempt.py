@@ -1,6 +1,13 @@
 """What one request attempt comes to: the ``Attempt`` a provider returns, the ``Provider`` protocol, and the
 request a cell makes.
 
+A provider sees what a cell asks, never the task: ``Provider.attempt`` gets a ``CellRequest`` (the rendered
+messages, the task id and the sample index), rendered once above the providers (``run/_prompt.py``
+``cell_request``). Only a provider whose registry entry declares ``needs_task`` (``oracle``, ``synthetic``: they
+send no request) is a ``TaskProvider`` and gets the task, oracle included, through ``attempt_task``; the registry
+refuses that declaration beside a ``request`` function or a batch form, so a provider that sends requests never
+sees the oracle.
+
 A provider never retries and never raises for a failed request: it returns an
 ``Attempt`` whose ``kind`` tells the policy in ``run/_policy.py`` what to do.
 
@@ -21,6 +28,7 @@ and ``service_tier``; each is ``None`` when the vendor does not send it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -49,6 +57,19 @@ class Attempt:
     """The service tier the vendor says served the request (``default``, ``flex``, ``priority``, ...)."""
 
 
+Messages = Sequence[Mapping[str, str]]
+"""Chat messages (``role``, ``content``): the SPEC system message, then the user message (``render_messages``)."""
+
+
+@dataclass(frozen=True)
+class CellRequest:
+    """What one cell asks a provider: the rendered messages and the ids of the cell, never the task itself."""
+
+    task_id: str
+    sample: int
+    messages: tuple[Mapping[str, str], ...]
+
+
 class Provider(Protocol):
     """Sends one attempt for a cell; never retries, never raises for request failures."""
 
@@ -56,12 +77,27 @@ class Provider(Protocol):
     model: str | None
     pipeline_check: bool
 
-    async def attempt(self, task: Task, sample: int) -> Attempt: ...
+    async def attempt(self, request: CellRequest) -> Attempt: ...
 
     async def aclose(self) -> None: ...
 
 
-Opened = tuple[Provider, list[str]]
+class TaskProvider(Protocol):
+    """A provider that answers from the task itself (``ProviderEntry.needs_task``): it sends no request."""
+
+    name: str
+    model: str | None
+    pipeline_check: bool
+
+    async def attempt_task(self, task: Task, sample: int) -> Attempt: ...
+
+    async def aclose(self) -> None: ...
+
+
+AnyProvider = Provider | TaskProvider
+"""What a ``ProviderEntry`` opens: a provider of messages, or (``needs_task``) one of tasks."""
+
+Opened = tuple[AnyProvider, list[str]]
 """A provider and the secrets (API keys) that must never be written to any record."""
 
 

@@ -75,9 +75,18 @@ from execstate.errors import StoreError, UsageError, load_attr
 from execstate.records import Response, Task
 from execstate.run._policy import SettingAborted, Sleep, backoff_s, run_cell
 from execstate.run._progress import RunProgress
+from execstate.run._prompt import render_messages
 from execstate.run._settings import Setting
 from execstate.run._store import CellKey, Repair, ResponseStore, repair_torn_tail
-from execstate.run.providers import Attempt, Provider, env_proxy, int_or_none, provider_entry, status_attempt
+from execstate.run.providers import (
+    AnyProvider,
+    Attempt,
+    Messages,
+    env_proxy,
+    int_or_none,
+    provider_entry,
+    status_attempt,
+)
 
 if TYPE_CHECKING:
     from execstate.run._cache import ResponseCache
@@ -287,8 +296,8 @@ class BatchApi(Protocol):
 
     name: str
 
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        """The request body of one cell: the live request's."""
+    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
+        """The request body of one cell, from its rendered messages: the live request's."""
         ...
 
     async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
@@ -523,7 +532,7 @@ class _Driver:
         self,
         setting: Setting,
         form: BatchApi,
-        provider: Provider,
+        provider: AnyProvider,
         journal: BatchJournal,
         state: JournalState,
         store: ResponseStore,
@@ -622,7 +631,7 @@ class _Driver:
                 n += 1
                 cid = f"{base}-{n}"
             ids.add(cid)
-            body = self.form.body(self.setting, task)
+            body = self.form.body(self.setting, render_messages(task))
             size = len(json.dumps({"custom_id": cid, "params": body}, ensure_ascii=False).encode("utf-8"))
             out.append(_Request(cid, (task.task_id, sample), body, size + LINE_OVERHEAD))
         return out
@@ -961,7 +970,7 @@ async def run_batched(
     setting: Setting,
     cells: Sequence[tuple[Task, int]],
     *,
-    provider: Provider,
+    provider: AnyProvider,
     journal: BatchJournal,
     state: JournalState,
     store: ResponseStore,
@@ -1153,7 +1162,7 @@ class BatchRun:
         self,
         setting: Setting,
         cells: Sequence[tuple[Task, int]],
-        provider: Provider,
+        provider: AnyProvider,
         *,
         secrets: tuple[str, ...],
         store: ResponseStore,

@@ -25,6 +25,7 @@ from typing import Any
 
 from execstate.errors import SettingsError
 from execstate.records import Response, Task, Usage
+from execstate.run._prompt import render_messages
 from execstate.run._settings import Setting
 from execstate.run.providers import Attempt, WireRequest, provider_entry
 
@@ -46,9 +47,10 @@ def default_cache_dir() -> Path:
 
 
 def wire_request(setting: Setting, task: Task, sample: int) -> WireRequest | None:
-    """The request a cell sends, or ``None`` for a provider that sends none."""
+    """The request a cell sends, or ``None`` for a provider that sends none: the prompt is rendered here, and the
+    provider's ``request`` function sees only the messages and the sample."""
     make = provider_entry(setting.provider).request
-    return None if make is None else make(setting, task, sample)
+    return None if make is None else make(setting, render_messages(task), sample)
 
 
 def request_key(setting: Setting, request: WireRequest, sample: int) -> str:

@@ -8,6 +8,9 @@
 - ``final`` attempts, and a spent budget, give a ``no-response`` record carrying
   every error string, in order.
 - ``abort`` raises ``SettingAborted``: nothing is recorded for the cell.
+
+The prompt is rendered here, once per cell, above the provider: a provider gets the cell's ``CellRequest``
+(messages and ids); only one whose entry declares ``needs_task`` (``oracle``, ``synthetic``) gets the task.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import cast
 
 from execstate.records import Response, Task
+from execstate.run._attempt import AnyProvider, CellRequest, TaskProvider
 from execstate.run._cache import ResponseCache
-from execstate.run._settings import Setting
+from execstate.run._prompt import cell_request
+from execstate.run._settings import Setting, provider_entry
 from execstate.run.providers import Attempt, Provider
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -48,7 +54,7 @@ def _now_iso() -> str:
 
 
 async def run_cell(
-    provider: Provider,
+    provider: AnyProvider,
     setting: Setting,
     task: Task,
     sample: int,
@@ -61,17 +67,20 @@ async def run_cell(
 ) -> Response:
     """Attempt one cell under the policy and return its one record.
 
+    The prompt is rendered once, before the first attempt, and each attempt sends the provider that
+    ``CellRequest``; the task itself goes only to a provider whose entry declares ``needs_task``.
     ``latency_s`` is the wall time of the last attempt; ``started_at`` and
     ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
     found in an error string is replaced by ``***``. A completed answer is also kept in ``cache``
     (looking cells up there is the runner's job, before any provider is opened). Raises ``SettingAborted``.
     """
     rng = rng or random.Random()
+    request = None if provider_entry(setting.provider).needs_task else cell_request(task, sample)
     errors: list[str] = []
     started_at = _now_iso()
     for number in range(1, setting.max_attempts + 1):
         t0 = time.perf_counter()
-        result = await provider.attempt(task, sample)
+        result = await _send(provider, task, sample, request)
         latency = time.perf_counter() - t0
         if result.error:
             errors.append(_redact(f"attempt {number}: {result.error}", secrets))
@@ -87,6 +96,13 @@ async def run_cell(
     raise AssertionError("unreachable: the last attempt always returns")
 
 
+async def _send(provider: AnyProvider, task: Task, sample: int, request: CellRequest | None) -> Attempt:
+    """One attempt: the rendered request to a provider of messages, the task only to a ``needs_task`` one."""
+    if request is None:
+        return await cast(TaskProvider, provider).attempt_task(task, sample)
+    return await cast(Provider, provider).attempt(request)
+
+
 def _should_retry(result: Attempt, setting: Setting, number: int) -> bool:
     if number >= setting.max_attempts:
         return False
@@ -96,7 +112,7 @@ def _should_retry(result: Attempt, setting: Setting, number: int) -> bool:
 
 
 def _record(
-    provider: Provider,
+    provider: AnyProvider,
     setting: Setting,
     task: Task,
     sample: int,

@@ -5,11 +5,15 @@ places, named by the task's ``PromptVariant``: a guided or placebo prompt adds
 one paragraph (``GUIDANCE_TEMPLATE``) before the format line, and the
 ``rationale-then-output`` contract replaces the format line
 (``RATIONALE_FORMAT``). A task without a variant gets the fixed prompt.
+
+The prompt is rendered here, once per cell, above the providers (``cell_request``): a provider that sends
+requests sees the messages and the cell's ids, never the task and its oracle.
 """
 
 from __future__ import annotations
 
 from execstate.records import Task, prompt_variant
+from execstate.run._attempt import CellRequest
 
 SYSTEM_TEMPLATE = (
     "Given the program and input below, determine the exact output.\n"
@@ -58,3 +62,8 @@ def render_messages(task: Task) -> list[dict[str, str]]:
         variant = prompt_variant(task)
         system = render_variant(system, variant.guidance, variant.contract == "rationale-then-output")
     return [{"role": "system", "content": system}, {"role": "user", "content": USER_MESSAGE}]
+
+
+def cell_request(task: Task, sample: int) -> CellRequest:
+    """What cell (``task``, ``sample``) asks a provider: the rendered messages and the ids, not the task."""
+    return CellRequest(task.task_id, sample, tuple(render_messages(task)))

@@ -37,7 +37,7 @@ from execstate.run._progress import RunProgress
 from execstate.run._retry import RETRY_CHOICES, move_no_responses
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
-from execstate.run.providers import Provider, provider_entry
+from execstate.run.providers import AnyProvider, provider_entry
 
 RESPONSES_NAME = RUN_RESPONSES_NAME
 
@@ -286,7 +286,7 @@ MODELS_NAME = "models.json"
 """What each setting's model accepts, as its provider resolved it before the first cell (``ModelCaps``)."""
 
 
-def _with_models(out: Path, manifest: RunManifest, providers: dict[str, Provider]) -> RunManifest:
+def _with_models(out: Path, manifest: RunManifest, providers: dict[str, AnyProvider]) -> RunManifest:
     """Record each opened provider's resolved ``capabilities`` in the manifest and ``OUT/models.json``
     (settings resolved by earlier invocations are kept)."""
     resolved: dict[str, dict[str, Any]] = {}
@@ -355,9 +355,9 @@ def _plan(setting: Setting, tasks: list[Task], samples: int, recorded: dict[Cell
     return _Plan(setting, cells)
 
 
-async def _open_providers(settings: list[Setting]) -> tuple[dict[str, Provider], tuple[str, ...]]:
+async def _open_providers(settings: list[Setting]) -> tuple[dict[str, AnyProvider], tuple[str, ...]]:
     """Build each setting's provider; for endpoints, check the key variable and reachability first."""
-    providers: dict[str, Provider] = {}
+    providers: dict[str, AnyProvider] = {}
     secrets: list[str] = []
     try:
         for s in settings:
@@ -453,7 +453,7 @@ class _Writer:
 
 async def _execute(
     plans: list[_Plan],
-    providers: dict[str, Provider],
+    providers: dict[str, AnyProvider],
     secrets: tuple[str, ...],
     store: ResponseStore,
     summary: RunSummary,
@@ -481,7 +481,7 @@ async def _execute(
 
 async def _run_plans(
     plans: list[_Plan],
-    providers: dict[str, Provider],
+    providers: dict[str, AnyProvider],
     secrets: tuple[str, ...],
     writer: _Writer,
     summary: RunSummary,
@@ -513,7 +513,7 @@ async def _run_plans(
 
 async def _run_plan(
     plan: _Plan,
-    provider: Provider,
+    provider: AnyProvider,
     secrets: tuple[str, ...],
     writer: _Writer,
     summary: RunSummary,

@@ -14,8 +14,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from execstate.errors import SettingsError, load_attr
-from execstate.records import Task
-from execstate.run._attempt import Provider, WireRequest
+from execstate.run._attempt import AnyProvider, Messages, WireRequest
 
 _Options = TypeVar("_Options", bound=BaseModel)
 Reasoning = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -221,7 +220,7 @@ class Setting(BaseModel):
 # and imported on first use; ``register_provider`` adds one from any package. The registry lives here, beside
 # ``Setting``, because validating a setting needs it and the entries open settings: one module, no circle.
 
-Opened = tuple[Provider, list[str]]
+Opened = tuple[AnyProvider, list[str]]
 """A provider and the secrets (API keys) that must never be written to any record."""
 
 
@@ -238,13 +237,18 @@ class ProviderEntry:
     """Common setting keys that must be set for this provider (``model``, ``base_url``)."""
     default_base_url: str | None = None
     """The vendor's API root, used when a setting gives no ``base_url``."""
-    request: Callable[[Setting, Task, int], WireRequest] | None = None
-    """The request a cell sends; ``None`` for providers that send none (no cache, nothing to plan)."""
+    request: Callable[[Setting, Messages, int], WireRequest] | None = None
+    """The request a cell sends, from its rendered messages and sample; ``None`` for providers that send none
+    (no cache, nothing to plan)."""
     batch: Any = None
     """The vendor's batch form (``run._batch.BatchApi``), or ``None`` when the provider has none."""
     check: Callable[[Setting], None] | None = None
     """Extra validation of a setting (raise ``ValueError`` with the fix); run after ``options``."""
     description: str = ""
+    needs_task: bool = False
+    """The provider answers from the task itself, oracle included (a ``TaskProvider``: ``attempt_task``), as
+    ``oracle`` and ``synthetic`` do; refused beside ``request`` or ``batch``: a provider that sends requests gets
+    the rendered messages only (``CellRequest``), never the oracle."""
 
 
 _BUILTIN: dict[str, str] = {
@@ -267,9 +271,19 @@ def register_provider(entry: ProviderEntry, *, replace: bool = False) -> None:
     """
     if not _NAME.match(entry.name):
         raise SettingsError(f"provider name {entry.name!r} must be lower-case letters, digits, '-' or '_'")
+    _check_entry(entry)
     if not replace and (entry.name in _REGISTERED or entry.name in _BUILTIN):
         raise SettingsError(f"provider {entry.name!r} is already registered; pass replace=True to replace it")
     _REGISTERED[entry.name] = entry
+
+
+def _check_entry(entry: ProviderEntry) -> None:
+    """Refuse an entry that would show the task (its oracle) to a provider that sends requests."""
+    if entry.needs_task and (entry.request is not None or entry.batch is not None):
+        raise SettingsError(
+            f"provider {entry.name!r} declares needs_task beside a request function or a batch form; a provider "
+            "that sends requests gets the rendered messages only (CellRequest), never the task and its oracle"
+        )
 
 
 def unregister_provider(name: str) -> None:
@@ -293,6 +307,7 @@ def provider_entry(name: str) -> ProviderEntry:
             "(a package adds one with execstate.run.register_provider)"
         )
     entry = load_attr(target)
+    _check_entry(entry)
     _REGISTERED[name] = entry
     return entry
 

@@ -5,7 +5,18 @@ A new provider is one module that defines a ``ProviderEntry`` and one call to
 lives beside the settings it validates).
 """
 
-from execstate.run._attempt import Attempt, AttemptKind, Provider, WireRequest, int_or_none, unicode_text
+from execstate.run._attempt import (
+    AnyProvider,
+    Attempt,
+    AttemptKind,
+    CellRequest,
+    Messages,
+    Provider,
+    TaskProvider,
+    WireRequest,
+    int_or_none,
+    unicode_text,
+)
 from execstate.run._settings import (
     Opened,
     ProviderEntry,
@@ -32,14 +43,18 @@ from execstate.run.providers._http import (
 __all__ = [
     "ABORT_STATUSES",
     "RETRY_STATUSES",
+    "AnyProvider",
     "Attempt",
     "AttemptKind",
+    "CellRequest",
     "Deadline",
     "HttpProvider",
+    "Messages",
     "Opened",
     "Provider",
     "ProviderEntry",
     "SseEvent",
+    "TaskProvider",
     "WireRequest",
     "env_proxy",
     "int_or_none",

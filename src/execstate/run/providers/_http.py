@@ -33,8 +33,7 @@ import aiohttp
 import sseclient
 import yarl
 
-from execstate.records import Task
-from execstate.run._attempt import Attempt
+from execstate.run._attempt import Attempt, CellRequest
 from execstate.run._settings import Setting
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
@@ -83,7 +82,8 @@ class HttpProvider:
         """Stream each request (``Setting.streaming``), when this provider can parse a stream."""
         self._stream_url = yarl.URL(self.stream_url(url)) if self.streaming else self._url
 
-    def body(self, task: Task, sample: int) -> dict[str, Any]:
+    def body(self, request: CellRequest) -> dict[str, Any]:
+        """The JSON body of one cell, from its rendered messages (the provider never sees the task)."""
         raise NotImplementedError
 
     def parse(self, content: bytes) -> Attempt:
@@ -119,8 +119,8 @@ class HttpProvider:
             )
         return self._session
 
-    async def attempt(self, task: Task, sample: int) -> Attempt:
-        body = self.body(task, sample)
+    async def attempt(self, request: CellRequest) -> Attempt:
+        body = self.body(request)
         url = self._url
         if self.streaming:
             body, url = self.stream_body(body), self._stream_url

@@ -78,9 +78,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
-from execstate.records import Task, Usage
-from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
-from execstate.run._prompt import render_messages
+from execstate.records import Usage
+from execstate.run._attempt import Attempt, CellRequest, Messages, WireRequest, int_or_none, unicode_text
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import (
     SNIPPET,
@@ -183,8 +182,8 @@ class AnthropicProvider(HttpProvider):
         self.capabilities: ModelCaps = plan.caps
         """The model's capabilities as resolved (written to ``OUT/models.json`` and the manifest)."""
 
-    def body(self, task: Task, sample: int) -> dict[str, Any]:
-        return _with_prompt(self._fixed, task, self.setting.extra_body)
+    def body(self, request: CellRequest) -> dict[str, Any]:
+        return _with_prompt(self._fixed, request.messages, self.setting.extra_body)
 
     def parse(self, content: bytes) -> Attempt:
         data = json_object(content)
@@ -379,8 +378,7 @@ def _sampling(setting: Setting, caps: ModelCaps, thinking: bool, notes: list[str
     return given
 
 
-def _with_prompt(fixed: dict[str, Any], task: Task, extra_body: dict[str, Any]) -> dict[str, Any]:
-    messages = render_messages(task)
+def _with_prompt(fixed: dict[str, Any], messages: Messages, extra_body: dict[str, Any]) -> dict[str, Any]:
     system = "".join(m["content"] for m in messages if m["role"] == "system")
     turns = [{"role": m["role"], "content": m["content"]} for m in messages if m["role"] != "system"]
     body = {**fixed, "system": system, "messages": turns}
@@ -388,14 +386,14 @@ def _with_prompt(fixed: dict[str, Any], task: Task, extra_body: dict[str, Any]) 
     return body
 
 
-def request_body(setting: Setting, task: Task) -> dict[str, Any]:
-    """The JSON request for one task: ``model``, ``max_tokens``, ``thinking``/``output_config`` or the sampling
+def request_body(setting: Setting, messages: Messages) -> dict[str, Any]:
+    """The JSON request for one cell: ``model``, ``max_tokens``, ``thinking``/``output_config`` or the sampling
     fields, ``system`` and the one user message, then ``extra_body`` (which wins).
 
     Raises ``ValueError`` for a setting the model cannot take (``request_plan``); a setting that passed
     validation never does.
     """
-    return _with_prompt(request_plan(setting).fields, task, setting.extra_body)
+    return _with_prompt(request_plan(setting).fields, messages, setting.extra_body)
 
 
 # --- the models endpoint ------------------------------------------------------------------------------
@@ -673,8 +671,8 @@ async def _open(setting: Setting) -> Opened:
     return provider, [key] if key else []
 
 
-def _request(setting: Setting, task: Task, sample: int) -> WireRequest:
-    return WireRequest(messages_url(setting), request_body(setting, task))
+def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
+    return WireRequest(messages_url(setting), request_body(setting, messages))
 
 
 def _check(setting: Setting) -> None:

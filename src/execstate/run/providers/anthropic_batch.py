@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from execstate.records import Task
-from execstate.run._attempt import Attempt
+from execstate.run._attempt import Attempt, Messages
 from execstate.run._batch import (
     BatchHttp,
     BatchStatus,
@@ -53,8 +52,8 @@ class AnthropicBatchApi:
     max_requests = 100_000
     max_bytes = 256_000_000
 
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        return request_body(setting, task)
+    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
+        return request_body(setting, messages)
 
     def _headers(self, setting: Setting) -> dict[str, str]:
         return request_headers(setting, setting.api_key())

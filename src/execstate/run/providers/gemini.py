@@ -106,9 +106,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
-from execstate.records import Task, Usage
-from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
-from execstate.run._prompt import render_messages
+from execstate.records import Usage
+from execstate.run._attempt import Attempt, CellRequest, Messages, WireRequest, int_or_none, unicode_text
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import (
     SNIPPET,
@@ -335,9 +334,10 @@ def models_url(setting: Setting) -> str:
     return f"{setting.endpoint_root.rstrip('/')}/{version}/models"
 
 
-def request_body(setting: Setting, task: Task) -> dict[str, Any]:
-    """The JSON request for one task: the SPEC prompt, the generation config, then ``extra_body`` (deep)."""
-    system, user = render_messages(task)
+def request_body(setting: Setting, messages: Messages) -> dict[str, Any]:
+    """The JSON request for one cell: its messages (the SPEC prompt), the generation config, then ``extra_body``
+    (deep)."""
+    system, user = messages
     config: dict[str, Any] = {}
     limit = output_tokens(setting)
     if limit is not None:
@@ -556,8 +556,8 @@ class GeminiProvider(HttpProvider):
         super().__init__(setting, generate_url(setting), {KEY_HEADER: api_key} if api_key else {})
         self.capabilities = resolved_capabilities(setting)
 
-    def body(self, task: Task, sample: int) -> dict[str, Any]:
-        return request_body(self.setting, task)
+    def body(self, request: CellRequest) -> dict[str, Any]:
+        return request_body(self.setting, request.messages)
 
     def parse(self, content: bytes) -> Attempt:
         data = json_object(content)
@@ -637,8 +637,8 @@ async def _open(setting: Setting) -> Opened:
     return provider, [key] if key else []
 
 
-def _request(setting: Setting, task: Task, sample: int) -> WireRequest:
-    return WireRequest(generate_url(setting), request_body(setting, task))
+def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
+    return WireRequest(generate_url(setting), request_body(setting, messages))
 
 
 def _check(setting: Setting) -> None:

@@ -33,8 +33,7 @@ import json
 import re
 from typing import Any
 
-from execstate.records import Task
-from execstate.run._attempt import Attempt
+from execstate.run._attempt import Attempt, Messages
 from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote
 from execstate.run._policy import SettingAborted
 from execstate.run._settings import Setting
@@ -82,8 +81,8 @@ class GeminiBatchApi:
         self._order: dict[str, list[str]] = {}
         """batch name -> custom_ids in request order, for results that come back without their key."""
 
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        return request_body(setting, task)
+    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
+        return request_body(setting, messages)
 
     @staticmethod
     def _headers(setting: Setting) -> dict[str, str]:

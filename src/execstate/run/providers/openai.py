@@ -41,9 +41,8 @@ from dataclasses import replace
 from typing import Any
 
 from execstate.errors import SettingsError
-from execstate.records import Task, Usage
-from execstate.run._attempt import Attempt, WireRequest, int_or_none, unicode_text
-from execstate.run._prompt import render_messages
+from execstate.records import Usage
+from execstate.run._attempt import Attempt, CellRequest, Messages, WireRequest, int_or_none, unicode_text
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, preflight_get, status_attempt
 from execstate.run.providers._models import OPENAI_DEFAULT, OPENAI_MODELS, ModelCaps, accepted, family_row
@@ -61,8 +60,8 @@ class OpenAIProvider(HttpProvider):
         super().__init__(setting, chat_url(setting), headers)
         self.capabilities = resolved_caps(setting)
 
-    def body(self, task: Task, sample: int) -> dict[str, Any]:
-        return request_body(self.setting, task)
+    def body(self, request: CellRequest) -> dict[str, Any]:
+        return request_body(self.setting, request.messages)
 
     def parse(self, content: bytes) -> Attempt:
         return parse_completion(content)
@@ -82,15 +81,15 @@ def chat_url(setting: Setting) -> str:
     return setting.endpoint_root.rstrip("/") + "/chat/completions"
 
 
-def request_body(setting: Setting, task: Task) -> dict[str, Any]:
-    """The JSON request for one task: model, the SPEC prompt, then the setting's fields.
+def request_body(setting: Setting, messages: Messages) -> dict[str, Any]:
+    """The JSON request for one cell: model, its messages (the SPEC prompt), then the setting's fields.
 
     The effort the model takes (``effort_sent``) goes in ``reasoning_field``;
     temperature and top-p only when set and sent (``sampling_sent``);
     ``extra_body`` is merged last and wins.
     """
     caps = model_row(setting)
-    body: dict[str, Any] = {"model": setting.model, "messages": render_messages(task)}
+    body: dict[str, Any] = {"model": setting.model, "messages": [dict(m) for m in messages]}
     effort = effort_sent(setting, caps)
     if effort is not None and setting.reasoning_field:
         body[setting.reasoning_field] = effort
@@ -417,8 +416,8 @@ async def _open(setting: Setting) -> Opened:
     return OpenAIProvider(setting, key), [key] if key else []
 
 
-def _request(setting: Setting, task: Task, sample: int) -> WireRequest:
-    return WireRequest(chat_url(setting), request_body(setting, task))
+def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
+    return WireRequest(chat_url(setting), request_body(setting, messages))
 
 
 ENTRY = ProviderEntry(

@@ -11,8 +11,7 @@ from typing import Any
 
 import aiohttp
 
-from execstate.records import Task
-from execstate.run._attempt import Attempt, int_or_none
+from execstate.run._attempt import Attempt, Messages, int_or_none
 from execstate.run._batch import (
     BatchHttp,
     BatchStatus,
@@ -52,8 +51,8 @@ class OpenAIBatchApi:
     max_requests = 50_000
     max_bytes = 200_000_000
 
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        return request_body(setting, task)
+    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
+        return request_body(setting, messages)
 
     def line_attempt(self, line: dict[str, Any]) -> Attempt:
         """The ``Attempt`` of one line of the output or error file."""
@@ -140,8 +139,8 @@ class OpenAIResponsesBatchApi(OpenAIBatchApi):
     name = "openai-responses"
     endpoint = "/v1/responses"
 
-    def body(self, setting: Setting, task: Task) -> dict[str, Any]:
-        return openai_responses.request_body(setting, task)
+    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
+        return openai_responses.request_body(setting, messages)
 
     def line_attempt(self, line: dict[str, Any]) -> Attempt:
         response = line.get("response")

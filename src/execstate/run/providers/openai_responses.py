@@ -46,9 +46,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from execstate.records import Task, Usage
-from execstate.run._attempt import Attempt, AttemptKind, WireRequest, int_or_none, unicode_text
-from execstate.run._prompt import render_messages
+from execstate.records import Usage
+from execstate.run._attempt import Attempt, AttemptKind, CellRequest, Messages, WireRequest, int_or_none, unicode_text
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, json_object
 from execstate.run.providers.openai import (
@@ -97,8 +96,8 @@ class ResponsesProvider(HttpProvider):
         self._options = setting.options(ResponsesOptions)
         self.capabilities = resolved_caps(setting)
 
-    def body(self, task: Task, sample: int) -> dict[str, Any]:
-        return request_body(self.setting, task, self._options)
+    def body(self, request: CellRequest) -> dict[str, Any]:
+        return request_body(self.setting, request.messages, self._options)
 
     def parse(self, content: bytes) -> Attempt:
         data = json_object(content)
@@ -119,8 +118,8 @@ def responses_url(setting: Setting) -> str:
     return setting.endpoint_root.rstrip("/") + "/responses"
 
 
-def request_body(setting: Setting, task: Task, options: ResponsesOptions | None = None) -> dict[str, Any]:
-    """The JSON request for one task: model, the SPEC prompt, then the setting's fields.
+def request_body(setting: Setting, messages: Messages, options: ResponsesOptions | None = None) -> dict[str, Any]:
+    """The JSON request for one cell: model, its messages (the SPEC prompt), then the setting's fields.
 
     The system message becomes ``instructions`` and the user message the one
     ``input`` item; ``reasoning`` only when the model gets an effort
@@ -132,7 +131,7 @@ def request_body(setting: Setting, task: Task, options: ResponsesOptions | None 
     """
     opts = options if options is not None else setting.options(ResponsesOptions)
     caps = model_row(setting)
-    system, user = render_messages(task)
+    system, user = messages
     body: dict[str, Any] = {
         "model": setting.model,
         "instructions": system["content"],
@@ -292,8 +291,8 @@ async def _open(setting: Setting) -> Opened:
     return ResponsesProvider(setting, key), [key] if key else []
 
 
-def _request(setting: Setting, task: Task, sample: int) -> WireRequest:
-    return WireRequest(responses_url(setting), request_body(setting, task))
+def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
+    return WireRequest(responses_url(setting), request_body(setting, messages))
 
 
 ENTRY = ProviderEntry(

@@ -20,7 +20,7 @@ class OracleProvider:
     model: str | None = "oracle"
     pipeline_check = True
 
-    async def attempt(self, task: Task, sample: int) -> Attempt:
+    async def attempt_task(self, task: Task, sample: int) -> Attempt:
         text = json.dumps({"output": task.oracle.removesuffix("\n")}, ensure_ascii=False)
         return Attempt("completed", text=text, finish_reason="stop")
 
@@ -32,4 +32,6 @@ async def _open(setting: Setting) -> Opened:
     return OracleProvider(), []
 
 
-ENTRY = ProviderEntry(name="oracle", open=_open, description="answers each task with its oracle (a pipeline check)")
+ENTRY = ProviderEntry(
+    name="oracle", open=_open, needs_task=True, description="answers each task with its oracle (a pipeline check)"
+)

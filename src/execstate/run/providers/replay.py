@@ -8,8 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.errors import SettingsError
-from execstate.records import Task
-from execstate.run._attempt import Attempt, unicode_text
+from execstate.run._attempt import Attempt, CellRequest, unicode_text
 from execstate.run._settings import Opened, ProviderEntry, Setting
 
 
@@ -37,14 +36,15 @@ class ReplayProvider:
         self.model: str | None = model or f"replay:{path.name}"
         self._texts = _load_replay(path)
 
-    async def attempt(self, task: Task, sample: int) -> Attempt:
-        for key in ((task.task_id, sample), (task.task_id, None)):
+    async def attempt(self, request: CellRequest) -> Attempt:
+        task_id, sample = request.task_id, request.sample
+        for key in ((task_id, sample), (task_id, None)):
             if key in self._texts:
                 text = self._texts[key]
                 if text is None:
-                    return Attempt("final", error=f"replay file {self.path} has text null for {task.task_id}")
+                    return Attempt("final", error=f"replay file {self.path} has text null for {task_id}")
                 return Attempt("completed", text=text, finish_reason="replay")
-        return Attempt("final", error=f"replay file {self.path} has no entry for task {task.task_id} sample {sample}")
+        return Attempt("final", error=f"replay file {self.path} has no entry for task {task_id} sample {sample}")
 
     async def aclose(self) -> None:
         return None

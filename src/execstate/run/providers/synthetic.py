@@ -180,7 +180,7 @@ class SyntheticProvider:
         """Chance that a response is cut by the output budget: 4% to 12%, rising with log trace length."""
         return 0.04 + 0.08 * min(1.0, math.log2(1 + (task.metrics.trace_length or 0)) / 24)
 
-    async def attempt(self, task: Task, sample: int) -> Attempt:
+    async def attempt_task(self, task: Task, sample: int) -> Attempt:
         draw = lambda what: _unit(self.seed, task.task_id, sample, what)
         correct = draw("correct") < self.p_correct(task)
         if "prompt" in task.meta:
@@ -270,5 +270,6 @@ ENTRY = ProviderEntry(
     name="synthetic",
     open=_open,
     options=SyntheticOptions,
+    needs_task=True,
     description="a seeded simulated predictor whose errors rise with trace length (a pipeline check)",
 )
