@@ -18,7 +18,7 @@ SRC = Path(execstate.__file__).resolve().parent
 
 # Lowest first. A module may import modules of its own group or of a lower group, never a higher one.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("execstate.errors",),
+    ("execstate.errors", "execstate.registry", "execstate.arms"),
     ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox"),
     ("execstate.metrics", "execstate.environments"),
     ("execstate.languages",),

@@ -28,7 +28,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from execstate import __version__
+from execstate import __version__, arms
 from execstate.errors import InputFileError, RecordError, bounded_reason
 
 SCHEMA_VERSION = 1
@@ -44,38 +44,22 @@ RUN_RESPONSES_NAME = "responses.jsonl"
 RUN_MANIFEST_NAME = "run_manifest.json"
 """A run directory's ``RunManifest``."""
 
-Arm = Literal[
-    "short-trace-final",
-    "long-trace-final",
-    "inside-loop-state",
-    "post-loop-state",
-    "function-output",  # CRUXEval-style: the value a function call returns
-    "function-input",  # CRUXEval-I: a call of the function that returns a given value
-    "short-trace-input",  # optional per case: a standard input on which the program prints the short output
-    "loop-trace",  # the projection at the top of each of the first iterations of the inside checkpoint's loop run
-    "line-count",  # how many times one marked line of the program runs on the short input
-]
-ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state")
-"""The four arms of a case, in the stable order tasks are written."""
-FINAL_ARMS: tuple[Arm, ...] = ("short-trace-final", "long-trace-final")
-STATE_ARMS: tuple[Arm, ...] = ("inside-loop-state", "post-loop-state")
-FUNCTION_ARMS: tuple[Arm, ...] = ("function-output", "function-input")
-"""The arms of a function-call item (CRUXEval): tabulated after the four arms, never in the paired analyses."""
-PROGRAM_INPUT_ARM: Arm = "short-trace-input"
-"""The optional input arm of a stdin case (``input_arm = true`` in its spec): any input that makes the program print
-the short input's output is right (grading rule ``program-input``); off for the paper's grid."""
-EXTRA_ARMS: tuple[Arm, ...] = (*FUNCTION_ARMS, PROGRAM_INPUT_ARM)
-"""Arms tabulated after the paper's four, never in the paired analyses."""
-LOOP_TRACE_ARM: Arm = "loop-trace"
-"""The projection at the top of each of the first ``m`` iterations of the loop execution holding the inside
-checkpoint (the answer a JSON list of ``m`` objects; its grade records the longest correct prefix)."""
-LINE_COUNT_ARM: Arm = "line-count"
-"""How many times one marked line of the program's own code runs on the short input (an integer)."""
-FURTHER_ARMS: tuple[Arm, ...] = (LOOP_TRACE_ARM, LINE_COUNT_ARM)
-"""Arms a case emits only when asked (``arms = [...]``, ``--add-arms``): analysed in their own tables (step curve,
-line counts, coherence), never in the paper's (``paper_tasks`` leaves them out)."""
-CASE_ARMS: tuple[Arm, ...] = (*ARMS, *FURTHER_ARMS)
-"""The arms a case spec's ``arms`` may list, in the order a case's tasks are written."""
+Arm = str
+"""An arm's name: one of ``execstate.arms.ARM_REGISTRY`` (the built-in arms, or one a package registered).
+The arms themselves (groups, labels, hooks) are data in ``execstate.arms``; ``Task`` refuses an unknown arm."""
+
+_MOVED_TO_ARMS = frozenset(
+    ("ARMS", "FINAL_ARMS", "STATE_ARMS", "FUNCTION_ARMS", "PROGRAM_INPUT_ARM", "EXTRA_ARMS", "LOOP_TRACE_ARM",
+     "LINE_COUNT_ARM", "FURTHER_ARMS", "CASE_ARMS")
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """The arm vocabularies moved to ``execstate.arms``; old imports from here still work."""
+    if name in _MOVED_TO_ARMS:
+        return getattr(arms, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 GradingRule = Literal[
     "json-or-tokens", "int-alpha-tokens", "bytes", "python-literal", "python-call", "program-input", "integer"
@@ -222,6 +206,13 @@ class Task(Record):
             raise ValueError(f"unknown language {value!r} (known: {known})")
         return value
 
+    @field_validator("arm")
+    @classmethod
+    def _known_arm(cls, value: str) -> str:
+        if not arms.is_arm(value):
+            raise ValueError(str(arms.ARM_REGISTRY.miss(value)))
+        return value
+
     @field_validator("meta", mode="before")
     @classmethod
     def _meta_from_json(cls, value: Any) -> Any:
@@ -281,10 +272,39 @@ def is_variant(task: Task) -> bool:
     return "variant_of" in task.meta
 
 
+TaskKind = Literal["published", "fresh", "variant", "sweep", "ladder", "pilot"]
+"""Where a task comes from, computed from its ``meta`` (files keep their bytes): a ``published`` case's own
+inputs, a ``fresh`` re-issue on new inputs (``meta["fresh"]``), a source ``variant`` (``meta["variant_of"]``),
+a checkpoint ``sweep`` extra (``meta["sweep"]``), a rung of an input ``ladder`` (``meta["ladder"]``) or a
+``pilot`` prompt variant (``meta["prompt"]``)."""
+TASK_KINDS: tuple[TaskKind, ...] = ("published", "fresh", "variant", "sweep", "ladder", "pilot")
+
+
+def task_kind(task: Task) -> TaskKind:
+    """The task's kind (``TaskKind``). A task that is two at once (a fresh task of a sweep) is the first of
+    sweep, variant, ladder, pilot, fresh: the kind that keeps it out of the most analyses."""
+    meta = task.meta
+    if meta.get("sweep"):
+        return "sweep"
+    if "variant_of" in meta:
+        return "variant"
+    if meta.get("ladder"):
+        return "ladder"
+    if "prompt" in meta:
+        return "pilot"
+    if is_fresh(task):
+        return "fresh"
+    return "published"
+
+
+PAPER_KINDS: frozenset[TaskKind] = frozenset(("published", "fresh", "pilot"))
+"""The kinds the paper's tables take (fresh tasks are split off by the fresh section, pilot tasks by the pilot)."""
+
+
 def paper_tasks(tasks: Iterable[Task]) -> list[Task]:
-    """The tasks of the paper's four-arm protocol: every task except checkpoint-sweep extras, the further
-    arms (``FURTHER_ARMS``: loop traces and line counts, analysed in their own tables) and source variants."""
-    return [t for t in tasks if not is_sweep(t) and t.arm not in FURTHER_ARMS and not is_variant(t)]
+    """The tasks of the paper's protocol: the kinds of ``PAPER_KINDS`` asked in an arm the paper's tables count
+    (``ArmSpec.in_paper_tables``: not the further arms, which have their own sections)."""
+    return [t for t in tasks if task_kind(t) in PAPER_KINDS and arms.arm_spec(t.arm).in_paper_tables]
 
 
 FRESH_SUFFIX = "~fresh"
