@@ -41,7 +41,8 @@ class Registry(Generic[T]):
     """Named entries of one kind, built-in (lazily imported), registered at run time, or from entry points.
 
     ``check`` validates an entry when it is loaded (a wrong type or a name that disagrees); ``name_of`` reads an
-    entry's own name, which must equal the name it is registered under when given.
+    entry's own name, which must equal the name it is registered under when given. ``home`` (``"execstate."``)
+    marks entry points whose target is execstate's own: they count as built-in (``home_names``).
     """
 
     def __init__(
@@ -53,6 +54,7 @@ class Registry(Generic[T]):
         check: Callable[[str, T], None] | None = None,
         name_of: Callable[[T], str] | None = None,
         fix: str = "",
+        home: str | None = None,
     ) -> None:
         self.kind = kind
         """What an entry is, for messages: ``arm``, ``provider``."""
@@ -66,6 +68,7 @@ class Registry(Generic[T]):
         self._name_of = name_of
         self._fix = fix
         self._lock = threading.RLock()
+        self._home = home
 
     # ------------------------------------------------------------------ declaring
     def register(self, name: str, entry: T, *, replace: bool = False) -> None:
@@ -88,11 +91,17 @@ class Registry(Generic[T]):
         """The built-in names, in declaration order."""
         return tuple(self._builtin)
 
+    def home_names(self) -> tuple[str, ...]:
+        """execstate's own names: the built-in ones, then entry points whose target is under ``home`` (a registry
+        whose built-in entries must not be named from below declares them as execstate's own entry points)."""
+        own = [n for n, target in self._plugins().items() if self._home and target.startswith(self._home)]
+        return (*self._builtin, *(n for n in own if n not in self._builtin))
+
     def declared(self) -> list[str]:
         """Every name, in order: built-in, registered at run time, then entry points (sorted). Loads no entry."""
-        names = list(self._builtin)
-        names += [n for n in self._registered if n not in self._builtin]
-        names += sorted(n for n in self._plugins() if n not in self._builtin and n not in self._registered)
+        names = list(self.home_names())
+        names += [n for n in self._registered if n not in names]
+        names += sorted(n for n in self._plugins() if n not in names)
         return names
 
     def names(self) -> list[str]:
@@ -166,6 +175,7 @@ class Registry(Generic[T]):
             self._check(name, entry)
 
     def _plugins(self) -> dict[str, str]:
+        """Entry-point name -> ``"module:attr"``, read once per process."""
         if self._entry_points is None:
             with self._lock:
                 if self._entry_points is None:

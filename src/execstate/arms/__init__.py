@@ -14,111 +14,27 @@ and three optional hooks named as ``"module:attr"`` (imported only when used):
   synthetic provider answers with the oracle when right and a near miss otherwise, shifting its logit by
   ``synthetic_bonus``.
 
-The built-in arms are in ``_builtin``; another package adds one through the entry-point group
+The built-in arms are in ``_builtin`` (declared as entry points in ``pyproject.toml``); another package adds
+one through the entry-point group
 ``execstate.arms`` (``docs/extending.md``, "a new arm"). Only this package and the registry name arms:
 the rest of the library asks ``arm_names(...)`` and ``arm_spec(...)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from execstate.errors import UsageError
+from execstate.arms._spec import GROUPS, ArmGroup, ArmSpec, check_spec
 from execstate.registry import Registry
-
-ArmGroup = Literal["paper", "extra", "further"]
-GROUPS: tuple[ArmGroup, ...] = ("paper", "extra", "further")
-
-
-@dataclass(frozen=True)
-class ArmSpec:
-    """One arm, declared once."""
-
-    name: str
-    """The arm as written in ``Task.arm`` and task ids (``<case id>/<arm>``)."""
-    group: ArmGroup
-    """``paper`` (the four arms of the paired analyses), ``extra`` (tabulated after them, never paired) or
-    ``further`` (only when a case asks; ``paper_tasks`` leaves them out; analysed in their own sections)."""
-    family: str
-    """What kind of question: ``final`` (a program's output), ``state`` (a checkpoint's state), ``function``
-    (a call's value or input), ``input`` (an input for an output), ``trace`` (states over steps), ``count``
-    (an integer about the run), or a plug-in's own word."""
-    answer_kind: Literal["text", "json"]
-    """``text`` or ``json``: how the answer is shown and parsed (``Task.answer_kind``)."""
-    order: int
-    """Where its tasks come among a case's tasks (ascending; ties by name)."""
-    label: str = ""
-    """A short label for tables and figures (``short``, ``inside``); the name when empty."""
-    color: str | None = None
-    """Its colour in figures (``#4c72b0``); grey when None."""
-    default_rule: str | None = None
-    """The grading rule its tasks get when the case names none; None: the study's rule."""
-    input_name: str | None = None
-    """The input the arm is asked on, ``short`` or ``long``, when it is one of the case's two."""
-    checkpoint: str | None = None
-    """The checkpoint of a state arm: ``inside`` or ``post``."""
-    case_arm: bool = True
-    """True when a case spec's ``arms`` may list it (built from a program case); False for arms made by a
-    dataset loader (CRUXEval's function arms) or a spec switch (the input arm)."""
-    capability: str | None = None
-    """The language protocol the arm needs (``LoopTracing``); a language without it does not pose the arm."""
-    plan: str | None = None
-    """``"module:attr"`` of the builder hook that makes the arm's plan row (see the module docstring)."""
-    grade_detail: str | None = None
-    """``"module:attr"`` of the grader hook adding fields to a grade."""
-    simulate: str | None = None
-    """``"module:attr"`` of the synthetic provider's answer model for the arm."""
-    synthetic_bonus: float = 0.0
-    """The synthetic provider's logit shift for the arm (how much easier than a long final output)."""
-    description: str = ""
-
-    @property
-    def short(self) -> str:
-        """The label, or the name when the spec has none."""
-        return self.label or self.name
-
-    @property
-    def paired(self) -> bool:
-        """True for the paper's four arms: the paired analyses compare them."""
-        return self.group == "paper"
-
-    @property
-    def in_paper_tables(self) -> bool:
-        """True for arms the paper's tables count (``paper`` and ``extra``); further arms have their own."""
-        return self.group != "further"
-
-
-def _check(name: str, spec: object) -> None:
-    if not isinstance(spec, ArmSpec):
-        raise UsageError(f"arm {name!r} is a {type(spec).__name__}, not an ArmSpec. Fix: point it at an ArmSpec")
-    if spec.group not in GROUPS:
-        raise UsageError(f"arm {name!r} has group {spec.group!r}; it must be one of {', '.join(GROUPS)}")
-    if spec.answer_kind not in ("text", "json"):
-        raise UsageError(f"arm {name!r} has answer_kind {spec.answer_kind!r}; it must be 'text' or 'json'")
-
 
 ARM_REGISTRY: Registry[ArmSpec] = Registry(
     "arm",
     group="execstate.arms",
-    builtin={
-        name: f"execstate.arms._builtin:{attr}"
-        for name, attr in (
-            ("short-trace-final", "SHORT_FINAL"),
-            ("long-trace-final", "LONG_FINAL"),
-            ("inside-loop-state", "INSIDE_STATE"),
-            ("post-loop-state", "POST_STATE"),
-            ("function-output", "FUNCTION_OUTPUT"),
-            ("function-input", "FUNCTION_INPUT"),
-            ("short-trace-input", "PROGRAM_INPUT"),
-            ("loop-trace", "LOOP_TRACE"),
-            ("line-count", "LINE_COUNT"),
-        )
-    },
-    check=_check,
+    home="execstate.",
+    check=check_spec,
     name_of=lambda spec: spec.name,
 )
-"""Every arm by name: the built-in ones, then any registered at run time or through entry points."""
+"""Every arm by name. The built-in ones are execstate's own entry points (``pyproject.toml``), declared like
+a plug-in's: their hooks name the builder, the grader and the synthetic provider, which a module this low
+must not name (the import graph counts ``"module:attr"`` strings)."""
 
 
 def arm_spec(name: str) -> ArmSpec:
@@ -143,7 +59,7 @@ def arm_specs(
     ``builtin`` keeps only execstate's own arms (the paper's fixed vocabularies, whatever a plug-in adds)."""
     groups = (group,) if isinstance(group, str) else group
     families = (family,) if isinstance(family, str) else family
-    names = ARM_REGISTRY.builtin_names() if builtin else ARM_REGISTRY.declared()
+    names = ARM_REGISTRY.home_names() if builtin else ARM_REGISTRY.declared()
     specs = [ARM_REGISTRY.get(n) for n in names]
     chosen = [
         s

@@ -3,7 +3,7 @@ plug-in's arms between them."""
 
 from __future__ import annotations
 
-from execstate.arms import ArmSpec
+from execstate.arms._spec import ArmSpec
 
 SHORT_FINAL = ArmSpec(
     "short-trace-final", "paper", "final", "text", 10, label="short", color="#4c72b0", input_name="short",
@@ -38,10 +38,12 @@ PROGRAM_INPUT = ArmSpec(
 )  # fmt: skip
 LOOP_TRACE = ArmSpec(
     "loop-trace", "further", "trace", "json", 80, label="trace", input_name="long", checkpoint="inside",
-    capability="LoopTracing", synthetic_bonus=0.0,
+    capability="LoopTracing", synthetic_bonus=0.0, plan="execstate.builder._further:loop_trace_row",
+    grade_detail="execstate.grade._grader:trace_steps", simulate="execstate.run.providers.synthetic:simulate_trace",
     description="the projection at the top of each of the first m iterations of the inside checkpoint's loop run",
 )  # fmt: skip
 LINE_COUNT = ArmSpec(
     "line-count", "further", "count", "text", 90, label="count", input_name="short", capability="LineCounting",
-    default_rule="integer", description="how many times one marked line of the program runs on the short input",
+    default_rule="integer", plan="execstate.builder._further:line_count_row",
+    description="how many times one marked line of the program runs on the short input",
 )  # fmt: skip
