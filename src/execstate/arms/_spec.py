@@ -98,4 +98,4 @@ def load_hook(hook: Hook) -> Callable[..., Any] | None:
         return hook
     from execstate.errors import load_attr
 
-    return load_attr(hook)  # type: ignore[no-any-return]
+    return load_attr(hook)
