@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 from execstate.arms import arm_spec
 from execstate.errors import PlanError, RecordError, UsageError, load_attr
-from execstate.grade._call_rule import CallVerdict, check_calls
+from execstate.grade._call_rule import CallVerdict
 from execstate.grade._envelope import Extraction, extract, extract_rationale
-from execstate.grade._program_input import check_program_inputs
-from execstate.grade._rules import EXECUTED_RULES, answer_matches, correct_prefix, step_marks
+from execstate.grade._match import correct_prefix, step_marks
+from execstate.grade._rules import answer_matches, is_executed, rule_verdicts
 from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -114,9 +114,9 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     if found.answer is None:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
     answer = _SURROGATE.sub("\ufffd", found.answer)
-    if task.grading_rule in EXECUTED_RULES:
+    if is_executed(task.grading_rule):
         if verdict is None:
-            [verdict] = _call_verdicts([(task, found.answer)])
+            [verdict] = rule_verdicts([(task, found.answer)])
         status = _status(verdict.correct, found.envelope_valid and verdict.is_call)
         return Grade(status=status, envelope_valid=found.envelope_valid, answer=answer, reason=verdict.reason, **common)
     correct = answer_matches(task.grading_rule, found.answer, task.oracle)
@@ -155,32 +155,6 @@ def _extracted(task: Task, response: Response) -> Extraction:
     """The answer of a completed response under the task's response contract."""
     rationale = prompt_variant(task).contract == "rationale-then-output"
     return extract_rationale(response.text) if rationale else extract(response.text)
-
-
-def _call_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
-    """Executed-rule verdicts of (task, extracted answer) pairs, in order: ``python-call`` ones run in the sandbox
-    in batches, ``program-input`` ones each a run of the task's program on the answered input."""
-    inputs = [i for i, (task, _) in enumerate(answers) if task.grading_rule == "program-input"]
-    calls = [i for i in range(len(answers)) if i not in set(inputs)]
-    found: dict[int, CallVerdict] = {}
-    if inputs:
-        found.update(zip(inputs, check_program_inputs([answers[i] for i in inputs])))
-    if calls:
-        found.update(zip(calls, _python_calls([answers[i] for i in calls])))
-    return [found[i] for i in range(len(answers))]
-
-
-def _python_calls(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
-    """``python-call`` verdicts of (task, extracted answer) pairs, run in the sandbox in batches."""
-    cases = []
-    for task, answer in answers:
-        if "output" not in task.meta:
-            raise RecordError(
-                f"task {task.task_id} has rule {task.grading_rule} but no meta.output (the value the call must "
-                "return). Fix: grade a tasks file written by `execstate build`"
-            )
-        cases.append((task.source, answer, str(task.meta["output"])))
-    return check_calls(cases, lambdas=[bool(task.meta.get("lambda_arguments")) for task, _ in answers])
 
 
 def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:
@@ -270,9 +244,9 @@ def _executed_cells(
     pending: list[tuple[Cell, Task, str]] = []
     for cell in plan:
         task, response = by_task[cell.task_id], by_cell[cell]
-        if task.grading_rule in EXECUTED_RULES and response.status != "no-response":
+        if is_executed(task.grading_rule) and response.status != "no-response":
             answer = _extracted(task, response).answer
             if answer is not None:
                 pending.append((cell, task, answer))
-    verdicts = _call_verdicts([(task, answer) for _, task, answer in pending]) if pending else []
+    verdicts = rule_verdicts([(task, answer) for _, task, answer in pending]) if pending else []
     return {cell: verdict for (cell, _, _), verdict in zip(pending, verdicts)}
