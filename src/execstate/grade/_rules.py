@@ -93,6 +93,8 @@ RULE_REGISTRY: Registry[RuleSpec] = Registry(
     builtin={spec.name: spec for spec in _BUILTIN},
     check=_check,
     name_of=lambda spec: spec.name,
+    fix="register one (execstate.grade.register_rule) or declare it in another package's "
+    '[project.entry-points."execstate.grading_rules"]',
 )
 """Every grading rule by name: the built-in ones, those registered at run time, then entry points."""
 
