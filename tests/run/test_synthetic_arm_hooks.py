@@ -1,6 +1,7 @@
 """The synthetic provider reads the arm spec: its logit shift is the spec's ``synthetic_bonus``, an arm with a
 ``simulate`` hook is answered by the hook (a loop trace by ``simulate_trace``), and a plug-in arm without one,
-registered at run time, gets the default model: the oracle when right, a near miss otherwise, deterministically."""
+registered at run time, gets the default model: the oracle when right, a near miss otherwise, deterministically.
+A toy arm with both hooks runs through ``run_tasks`` (synthetic) and ``grade_all``."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import asyncio
 import json
 import math
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from further_records import case_task, loop_trace_task
 
 from execstate.arms import ArmSpec, arm_spec, register_arm, unregister_arm
 from execstate.errors import UsageError
-from execstate.records import Task
-from execstate.run import SyntheticProvider
+from execstate.grade import grade_all
+from execstate.records import Response, Task, read_jsonl
+from execstate.run import RESPONSES_NAME, Setting, SyntheticProvider, run_tasks
 from execstate.run.providers.synthetic import CellDraws, simulate_trace, simulated_answer, wrong_answer
 
 TOY = "toy-synthetic"
@@ -94,3 +97,20 @@ def test_the_loop_trace_spec_names_simulate_trace():
     doomed = SyntheticProvider("s", skill=-30.0)  # every step wrong, each changed
     wrong = json.loads(simulate_trace(task, CellDraws(doomed, task, 0), True))
     assert all(got != want for got, want in zip(wrong, json.loads(task.oracle)))
+
+
+def test_a_toy_arm_with_both_hooks_runs_and_grades(toy_arm, tmp_path: Path):
+    def simulate(task: Task, draws: CellDraws, right: bool) -> str:
+        return task.oracle.strip() if right else task.oracle.strip() + " and pears"
+
+    def detail(task: Task, answer: str | None) -> dict[str, object]:
+        return {"steps": "1" if answer == task.oracle.strip() else "0"}
+
+    register_arm(ArmSpec(TOY, "further", "toy", "text", 500, simulate=simulate, grade_detail=detail), replace=True)
+    tasks = [case_task(f"toy/c{j}", toy_arm, f"{j} apples\n") for j in range(30)]
+    setting = Setting(name="toy-synthetic", provider="synthetic", synthetic_skill=0.5)
+    run_tasks(tasks, [setting], tmp_path, progress=False)
+    grades = grade_all(tasks, read_jsonl(tmp_path / RESPONSES_NAME, Response), settings=[setting.name])
+    answered = [g for g in grades if g.answer is not None]
+    assert len(answered) > 20 and {g.steps for g in answered} == {"0", "1"}  # right and wrong ones
+    assert all((g.steps == "1") == g.status.startswith("correct") for g in answered)
