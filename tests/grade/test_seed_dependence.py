@@ -23,7 +23,7 @@ import pytest
 
 from execstate.builder import BuildOptions
 from execstate.cli import main
-from execstate.grade import GRADE_HASH_SEEDS, grade_all, grade_response
+from execstate.grade import GRADE_HASH_SEEDS, answer_matches, grade_all, grade_response
 from execstate.grade import _program_input as program_input
 from execstate.grade._seeds import SEED_NAMES, grading_variations, seed_dependence
 from execstate.languages import Language, Variation, make_language
@@ -311,7 +311,7 @@ def test_program_input_runs_python_under_the_eight_seeds_and_cpp_under_its_own_t
     task = _program_task()
     if language == "cpp":
         task = Task.model_validate(task.model_dump() | {"language": "cpp", "source": CPP_PROGRAM})
-    [verdict] = program_input.check_program_inputs([(task, "=a b c\n")])
+    [verdict] = program_input.check_program_inputs([(task, "=a b c\n")], answer_matches)
     assert verdict.correct and verdict.reason is None
     [lang] = spied
     assert lang.seeds == (list(GRADE_HASH_SEEDS) if language == "python" else [0, 1, 2])

@@ -15,7 +15,9 @@ def _rewrite(run_dir, snapshot_of) -> list[Response]:
     path = run_dir / "responses.jsonl"
     responses = list(read_jsonl(path, Response))
     changed = [
-        r.model_copy(update={"served_model": snapshot_of(i), "finished_at": f"2026-12-06T00:{i // 60:02d}:{i % 60:02d}"})
+        r.model_copy(
+            update={"served_model": snapshot_of(i), "finished_at": f"2026-12-06T00:{i // 60:02d}:{i % 60:02d}"}
+        )
         for i, r in enumerate(responses)
     ]
     write_jsonl(path, changed)

@@ -44,6 +44,6 @@ LOOP_TRACE = ArmSpec(
 )  # fmt: skip
 LINE_COUNT = ArmSpec(
     "line-count", "further", "count", "text", 90, label="count", input_name="short", capability="LineCounting",
-    default_rule="integer", plan="execstate.builder._further:line_count_row",
+    default_rule="integer", synthetic_bonus=0.5, plan="execstate.builder._further:line_count_row",
     description="how many times one marked line of the program runs on the short input",
 )  # fmt: skip

@@ -1,11 +1,23 @@
-"""execstate.grade stage: envelope check, answer extraction, oracle-equivalence rules, accuracy tables."""
+"""execstate.grade stage: envelope check, answer extraction, grading rules (one registry), accuracy tables."""
 
 from execstate.grade._call_rule import CallVerdict, check_calls, parse_call
 from execstate.grade._cruxeval import CruxevalScore, pass_at_k, read_generations, score_file, score_generations
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._grader import Cell, GradePlanError, grade_all, grade_response, plan_cells
 from execstate.grade._plan import GRADES_NAME, GradeRun, RunPlan, grade_run, load_run_plan, plan_run_cells
-from execstate.grade._rules import EXECUTED_RULES, RULES, answer_matches, json_equal
+from execstate.grade._rules import (
+    EXECUTED_RULES,
+    RULE_REGISTRY,
+    RULES,
+    RuleSpec,
+    answer_matches,
+    is_executed,
+    json_equal,
+    register_rule,
+    rule_spec,
+    rule_verdicts,
+    unregister_rule,
+)
 from execstate.grade._seeds import GRADE_HASH_SEEDS
 from execstate.grade._tables import AccuracyTables, accuracy_tables, format_markdown, print_tables, write_tables
 
@@ -14,6 +26,7 @@ __all__ = [
     "GRADES_NAME",
     "GRADE_HASH_SEEDS",
     "RULES",
+    "RULE_REGISTRY",
     "AccuracyTables",
     "CallVerdict",
     "Cell",
@@ -21,6 +34,7 @@ __all__ = [
     "Extraction",
     "GradePlanError",
     "GradeRun",
+    "RuleSpec",
     "RunPlan",
     "accuracy_tables",
     "answer_matches",
@@ -31,6 +45,7 @@ __all__ = [
     "grade_all",
     "grade_response",
     "grade_run",
+    "is_executed",
     "json_equal",
     "load_run_plan",
     "parse_call",
@@ -39,7 +54,11 @@ __all__ = [
     "plan_run_cells",
     "print_tables",
     "read_generations",
+    "register_rule",
+    "rule_spec",
+    "rule_verdicts",
     "score_file",
     "score_generations",
+    "unregister_rule",
     "write_tables",
 ]

@@ -33,9 +33,11 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from execstate.errors import RecordError
 from execstate.grade._cruxeval_upstream import TIMEOUT_S, Verdict, run_seeded_checks
-from execstate.grade._rules import python_literal
+from execstate.grade._match import python_literal
 from execstate.grade._seeds import SEED_NAMES, seed_dependence
+from execstate.records import Task
 
 FUNCTION = "f"
 """The name the answered call must call (CRUXEval's functions are all ``f``)."""
@@ -175,3 +177,17 @@ def check_calls(
             continue
         verdicts.append(agreed([_returned(v, output) for v in next(ran)], SEED_NAMES))
     return verdicts
+
+
+def python_call_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
+    """The ``python-call`` rule of the registry: the verdict on each ``(task, extracted answer)``, in order, run
+    in the sandbox in batches (``check_calls``) against the task's target ``meta.output``."""
+    cases = []
+    for task, answer in answers:
+        if "output" not in task.meta:
+            raise RecordError(
+                f"task {task.task_id} has rule {task.grading_rule} but no meta.output (the value the call must "
+                "return). Fix: grade a tasks file written by `execstate build`"
+            )
+        cases.append((task.source, answer, str(task.meta["output"])))
+    return check_calls(cases, lambdas=[bool(task.meta.get("lambda_arguments")) for task, _ in answers])

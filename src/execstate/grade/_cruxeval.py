@@ -38,7 +38,7 @@ from execstate.errors import RecordError, UsageError, require_file
 from execstate.grade._call_rule import OUTCOMES as CALL_OUTCOMES
 from execstate.grade._call_rule import Call, check_calls, parse_call
 from execstate.grade._cruxeval_upstream import check_program, run_seeded_checks
-from execstate.grade._rules import is_python_literal, python_literal
+from execstate.grade._match import is_python_literal, python_literal
 from execstate.grade._seeds import SEED_NAMES, seed_dependence
 from execstate.studies.cruxeval import DATA_PATH, load_items, takes_function
 

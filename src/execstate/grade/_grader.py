@@ -13,14 +13,31 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from execstate.errors import PlanError, RecordError, UsageError
-from execstate.grade._call_rule import CallVerdict, check_calls
+from execstate.arms import arm_spec
+from execstate.errors import PlanError, RecordError, UsageError, load_attr
+from execstate.grade._call_rule import CallVerdict
 from execstate.grade._envelope import Extraction, extract, extract_rationale
-from execstate.grade._program_input import check_program_inputs
-from execstate.grade._rules import EXECUTED_RULES, answer_matches, correct_prefix, step_marks
-from execstate.records import LOOP_TRACE_ARM, Grade, GradeStatus, Response, Task, prompt_variant
+from execstate.grade._match import correct_prefix, step_marks
+from execstate.grade._rules import answer_matches, is_executed, rule_verdicts
+from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_GRADER_FIELDS = frozenset(
+    (
+        "schema_version",
+        "task_id",
+        "setting",
+        "sample",
+        "status",
+        "envelope_valid",
+        "answer",
+        "rule",
+        "pipeline_check",
+        "reason",
+    )
+)
+_DETAIL_FIELDS = frozenset(Grade.model_fields) - _GRADER_FIELDS
+"""The ``Grade`` fields a ``grade_detail`` hook may set (``steps``, ``prefix``); the others are the grader's."""
 
 
 class Cell(NamedTuple):
@@ -69,12 +86,12 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     A ``rationale-then-output`` task (the invariant pilot) grades only the ``output`` string of its
     ``{"rationale": ..., "output": ...}`` object (``extract_rationale``); every other task, the SPEC 9 envelope.
 
-    A ``loop-trace`` task's grade also records its steps (``steps``, ``prefix``: ``_rules.step_marks``), all wrong
-    when no answer could be extracted. A ``no-response`` response grades ``no-response``. A completed response with
-    no extractable answer is ``wrong-invalid`` with ``answer=None``. ``answer``
-    keeps the extracted text, except that lone surrogates (from ``\\ud800``-style
-    escapes) become U+FFFD so the record is valid UTF-8; correctness is decided
-    on the exact text. Never raises for any response text.
+    An arm whose spec has a ``grade_detail`` hook adds that hook's fields to the grade (``grade_detail``; a
+    ``loop-trace`` task's steps and prefix, ``trace_steps``), also when no answer could be extracted. A
+    ``no-response`` response grades ``no-response``. A completed response with no extractable answer is
+    ``wrong-invalid`` with ``answer=None``. ``answer`` keeps the extracted text, except that lone surrogates
+    (from ``\\ud800``-style escapes) become U+FFFD so the record is valid UTF-8; correctness is decided on the
+    exact text. Never raises for any response text.
 
     A ``python-call`` task (input prediction) is decided by running its function in the sandbox on the
     answered call: ``verdict`` is that run's result when the caller batched it (``grade_planned`` does),
@@ -93,15 +110,13 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     if response.status == "no-response":
         return Grade(status="no-response", envelope_valid=None, answer=None, **common)
     found = _extracted(task, response)
-    if task.arm == LOOP_TRACE_ARM:
-        marks = step_marks(found.answer, task.oracle)
-        common.update(steps=marks, prefix=correct_prefix(marks))
+    common.update(grade_detail(task, found.answer))
     if found.answer is None:
         return Grade(status="wrong-invalid", envelope_valid=False, answer=None, **common)
     answer = _SURROGATE.sub("\ufffd", found.answer)
-    if task.grading_rule in EXECUTED_RULES:
+    if is_executed(task.grading_rule):
         if verdict is None:
-            [verdict] = _call_verdicts([(task, found.answer)])
+            [verdict] = rule_verdicts([(task, found.answer)])
         status = _status(verdict.correct, found.envelope_valid and verdict.is_call)
         return Grade(status=status, envelope_valid=found.envelope_valid, answer=answer, reason=verdict.reason, **common)
     correct = answer_matches(task.grading_rule, found.answer, task.oracle)
@@ -110,36 +125,36 @@ def grade_response(task: Task, response: Response, verdict: CallVerdict | None =
     )
 
 
+def grade_detail(task: Task, answer: str | None) -> dict[str, object]:
+    """The extra grade fields the task's arm asks for: its spec's ``grade_detail`` hook called with the task and
+    the extracted answer (None when there is none); no fields for an arm without the hook.
+
+    ``UsageError`` naming the hook when it returns a field the ``Grade`` record does not have (the schema is
+    fixed: a hook fills existing optional fields, it does not add new ones)."""
+    hook = arm_spec(task.arm).grade_detail
+    if hook is None:
+        return {}
+    detail = dict((load_attr(hook) if isinstance(hook, str) else hook)(task, answer))
+    unknown = sorted(set(detail) - _DETAIL_FIELDS)
+    if unknown:
+        raise UsageError(
+            f"the grade_detail hook of arm {task.arm!r} returned field(s) {', '.join(unknown)} that a Grade does not "
+            f"have. Fix: return only some of {', '.join(sorted(_DETAIL_FIELDS))}"
+        )
+    return detail
+
+
+def trace_steps(task: Task, answer: str | None) -> dict[str, object]:
+    """The ``grade_detail`` hook of a loop trace: its step marks (``steps``, ``_rules.step_marks``: one ``1`` or
+    ``0`` per oracle step, all ``0`` without an answer) and the longest correct prefix (``prefix``)."""
+    marks = step_marks(answer, task.oracle)
+    return {"steps": marks, "prefix": correct_prefix(marks)}
+
+
 def _extracted(task: Task, response: Response) -> Extraction:
     """The answer of a completed response under the task's response contract."""
     rationale = prompt_variant(task).contract == "rationale-then-output"
     return extract_rationale(response.text) if rationale else extract(response.text)
-
-
-def _call_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
-    """Executed-rule verdicts of (task, extracted answer) pairs, in order: ``python-call`` ones run in the sandbox
-    in batches, ``program-input`` ones each a run of the task's program on the answered input."""
-    inputs = [i for i, (task, _) in enumerate(answers) if task.grading_rule == "program-input"]
-    calls = [i for i in range(len(answers)) if i not in set(inputs)]
-    found: dict[int, CallVerdict] = {}
-    if inputs:
-        found.update(zip(inputs, check_program_inputs([answers[i] for i in inputs])))
-    if calls:
-        found.update(zip(calls, _python_calls([answers[i] for i in calls])))
-    return [found[i] for i in range(len(answers))]
-
-
-def _python_calls(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
-    """``python-call`` verdicts of (task, extracted answer) pairs, run in the sandbox in batches."""
-    cases = []
-    for task, answer in answers:
-        if "output" not in task.meta:
-            raise RecordError(
-                f"task {task.task_id} has rule {task.grading_rule} but no meta.output (the value the call must "
-                "return). Fix: grade a tasks file written by `execstate build`"
-            )
-        cases.append((task.source, answer, str(task.meta["output"])))
-    return check_calls(cases, lambdas=[bool(task.meta.get("lambda_arguments")) for task, _ in answers])
 
 
 def _planned_samples(responses: Sequence[Response], settings: list[str], samples: int | None) -> dict[str, int]:
@@ -229,9 +244,9 @@ def _executed_cells(
     pending: list[tuple[Cell, Task, str]] = []
     for cell in plan:
         task, response = by_task[cell.task_id], by_cell[cell]
-        if task.grading_rule in EXECUTED_RULES and response.status != "no-response":
+        if is_executed(task.grading_rule) and response.status != "no-response":
             answer = _extracted(task, response).answer
             if answer is not None:
                 pending.append((cell, task, answer))
-    verdicts = _call_verdicts([(task, answer) for _, task, answer in pending]) if pending else []
+    verdicts = rule_verdicts([(task, answer) for _, task, answer in pending]) if pending else []
     return {cell: verdict for (cell, _, _), verdict in zip(pending, verdicts)}

@@ -18,13 +18,12 @@ some and wrong in others, it is wrong and flagged ``seed-dependent``, its reason
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from execstate.builder import BuildOptions
 from execstate.errors import RecordError, remove_tree
 from execstate.grade._call_rule import CallVerdict, agreed
-from execstate.grade._rules import answer_matches
 from execstate.grade._seeds import grading_variations
 from execstate.languages import make_language
 from execstate.records import Task
@@ -33,17 +32,24 @@ from execstate.sandbox import SandboxResult
 _SHOWN = 80
 
 
-def check_program_inputs(answers: Sequence[tuple[Task, str]], options: BuildOptions | None = None) -> list[CallVerdict]:
-    """The verdict on each ``(task, answered input)``, in order: the program run on the input in the sandbox."""
+Matches = Callable[[str, str, str], bool]
+"""``(rule, answer, oracle) -> bool``: the registry's ``answer_matches`` (given by the caller, which sits above)."""
+
+
+def check_program_inputs(
+    answers: Sequence[tuple[Task, str]], matches: Matches, options: BuildOptions | None = None
+) -> list[CallVerdict]:
+    """The verdict on each ``(task, answered input)``, in order: the program run on the input in the sandbox, its
+    output compared with ``meta.output`` by ``matches(meta.output_rule, printed, output)``."""
     opts = options or BuildOptions()
     work = Path(tempfile.mkdtemp(prefix="execstate-grade-input-"))
     try:
-        return [_verdict(task, answer, opts, work) for task, answer in answers]
+        return [_verdict(task, answer, opts, work, matches) for task, answer in answers]
     finally:
         remove_tree(work)
 
 
-def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path) -> CallVerdict:
+def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path, matches: Matches) -> CallVerdict:
     if "output" not in task.meta or "output_rule" not in task.meta:
         raise RecordError(
             f"task {task.task_id} has rule program-input but no meta.output and meta.output_rule (what the program "
@@ -52,16 +58,16 @@ def _verdict(task: Task, answer: str, opts: BuildOptions, work: Path) -> CallVer
     lang = make_language(task.language, opts)
     data = answer.encode("utf-8", "surrogatepass")
     variations = grading_variations(lang.variations)
-    runs = [_run_verdict(task, lang.run(task.source, data, work, seed=v.seed)) for v in variations]
+    runs = [_run_verdict(task, lang.run(task.source, data, work, seed=v.seed), matches) for v in variations]
     return agreed(runs, [v.name for v in variations])
 
 
-def _run_verdict(task: Task, res: SandboxResult) -> CallVerdict:
+def _run_verdict(task: Task, res: SandboxResult, matches: Matches) -> CallVerdict:
     """The verdict on one run of the program on the answered input."""
     if not res.ok:
         return CallVerdict(False, True, f"the program fails on this input: {res.describe()}"[:300], "raised")
     printed = res.stdout.decode("utf-8", "replace")
-    if answer_matches(str(task.meta["output_rule"]), printed, str(task.meta["output"])):
+    if matches(str(task.meta["output_rule"]), printed, str(task.meta["output"])):
         return CallVerdict(True, True, None)
     shown = printed if len(printed) <= _SHOWN else printed[: _SHOWN - 3] + "..."
     return CallVerdict(False, True, f"the program prints {shown!r} on this input", "returned another value")

@@ -1,232 +1,184 @@
-"""Oracle-equivalence rules: does an extracted answer equal a task's oracle (SPEC section 9)?
+"""Grading rules from one registry: every rule a task may name, built in, registered at run time or from a package.
 
-Every rule is a pure function ``(answer, oracle) -> bool`` that never raises:
-anything that cannot be parsed, or is too large or deep to compare, is simply
-not equal. Answers are parsed (``json``, ``ast.literal_eval``), never evaluated.
+A rule is a ``RuleSpec``, of one of two kinds:
 
-Rules (decisions where SPEC 9 is silent are marked *decided*):
+- a *pure* rule, ``match(answer, oracle) -> bool`` that never raises (``json-or-tokens``, ``int-alpha-tokens``,
+  ``bytes``, ``python-literal``, ``integer``: ``_match``); ``answer_matches`` applies it;
+- an *executed* rule, ``verdicts([(task, answer), ...]) -> [CallVerdict, ...]``, decided by running code in the
+  sandbox and given every answer of a grading run at once so it can batch them (``python-call``: ``_call_rule``;
+  ``program-input``: ``_program_input``); the grader applies it (``rule_verdicts``).
 
-``json-or-tokens``
-    If the oracle parses as JSON, the answer must parse as JSON and be
-    structurally equal: numbers by exact value (``1 == 1.0``; floats are IEEE
-    doubles as Python reads them), bools are not numbers, object key order is
-    ignored. *Decided:* ``NaN``/``Infinity`` are not JSON, an object with a
-    repeated key does not parse (it is ambiguous), surrounding whitespace is
-    allowed on both sides. Otherwise the two texts' whitespace-separated
-    token lists (``str.split()``) must be equal.
-``int-alpha-tokens``
-    The ordered sequences of tokens ``[+-]?[0-9]+`` (compared as integers, so
-    ``007 == 7`` and ``-0 == 0``) and runs of letters (*decided:* Unicode
-    letters, case-sensitive) must be equal; every other character separates.
-``bytes``
-    The answer must equal the oracle exactly, after removing the oracle's one
-    final newline (stdout's). The answer itself is not stripped.
-``python-literal``
-    Both sides (outer whitespace stripped) are read with ``ast.literal_eval``
-    and compared with Python ``==`` -- the comparison CRUXEval's own
-    ``assert <output> == <generation>`` makes (so ``True == 1`` and ``1 == 1.0``).
-    An answer that is not a literal is wrong.
-
-``integer``
-    (A line count.) The answer, outer whitespace stripped, must be one
-    decimal integer, ``[+-]?[0-9]+``, equal to the oracle's by value
-    (``+07 == 7``); ``7.0``, ``7 times`` or ``"7"`` are wrong.
-
-A ``loop-trace`` task (a JSON list of states) is graded by the case's rule on
-the whole answer, and its steps one by one (``step_marks``): step ``i`` is
-right when the answer's ``i``-th item is a JSON value equal to the oracle's
-``i``-th state; the grade records the marks and the longest correct prefix.
-
-One rule is not a pure function of the two texts: ``python-call`` (input
-prediction) runs the task's function in the sandbox (``_call_rule``), so it is
-listed in ``EXECUTED_RULES`` and the grader applies it, not ``answer_matches``.
+The built-in rules are declared here as objects (this module sits above the modules that implement them, and
+nothing they import imports it). Another package adds a rule through the entry-point group
+``execstate.grading_rules`` (``toy = "toy_plugin.rules:TOY_RULE"``, a ``RuleSpec``); a test or a notebook with
+``register_rule``. A task names its rule in ``Task.grading_rule``; an unknown name is a ``RegistryMiss``
+naming the known rules.
 """
 
 from __future__ import annotations
 
-import ast
-import json
-import re
-from collections.abc import Callable
-from decimal import Decimal
-from functools import lru_cache
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from execstate.records import GRADING_RULES
+from execstate.errors import UsageError
+from execstate.grade._call_rule import CallVerdict, python_call_verdicts
+from execstate.grade._match import (
+    bytes_equal,
+    correct_prefix,
+    int_alpha_tokens,
+    integer,
+    is_python_literal,
+    json_equal,
+    json_or_tokens,
+    python_literal,
+    step_marks,
+)
+from execstate.grade._program_input import check_program_inputs
+from execstate.records import Task
+from execstate.registry import Registry
 
-_NUMBER = (int, float, Decimal)
-_INT_ALPHA = re.compile(r"[+-]?[0-9]+|[^\W\d_]+")
-_PARSE_FAILURES = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, OverflowError)
-
-
-class _Unparsable:
-    """Marker for an oracle that does not parse (cached like a parsed value)."""
-
-
-_UNPARSABLE = _Unparsable()
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise ValueError("repeated key in JSON object")
-    return obj
+Match = Callable[[str, str], bool]
+"""A pure rule: ``(answer, oracle) -> bool``, never raising for any text."""
+Verdicts = Callable[[Sequence[tuple[Task, str]]], Sequence[CallVerdict]]
+"""An executed rule: the verdict on each ``(task, extracted answer)``, in order."""
 
 
-def _parse_int(text: str) -> int | Decimal:
-    return int(text) if len(text) <= 4000 else Decimal(text)
+@dataclass(frozen=True)
+class RuleSpec:
+    """One grading rule: exactly one of ``match`` (pure) and ``verdicts`` (executed) is set."""
+
+    name: str
+    """The name a task gives in ``grading_rule`` (``json-or-tokens``)."""
+    match: Match | None = None
+    """The pure rule: True when the extracted answer equals the oracle; must never raise."""
+    verdicts: Verdicts | None = None
+    """The executed rule: a ``CallVerdict`` per ``(task, answer)``, in order (``reason`` says why one is wrong)."""
+    description: str = ""
+
+    @property
+    def executed(self) -> bool:
+        """True for a rule decided by running code (``verdicts``), which needs the task, not only its oracle."""
+        return self.verdicts is not None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+def _check(name: str, spec: object) -> None:
+    if not isinstance(spec, RuleSpec):
+        raise UsageError(f"grading rule {name!r} is a {type(spec).__name__}, not a RuleSpec. Fix: point it at one")
+    if (spec.match is None) == (spec.verdicts is None):
+        raise UsageError(
+            f"grading rule {name!r} must set exactly one of match (a pure rule) and verdicts (an executed rule). "
+            "Fix: give it one of the two"
+        )
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_int=_parse_int, parse_constant=_reject_constant)
+def _program_input_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
+    """``program-input``: each answered input run through the task's program, its output compared under the
+    case's own rule (``meta.output_rule``, read from this registry)."""
+    return check_program_inputs(answers, answer_matches)
 
 
-def _parse_json(text: str) -> Any:
-    try:
-        return _DECODER.decode(text.strip())
-    except _PARSE_FAILURES:
-        return _UNPARSABLE
+_BUILTIN = (
+    RuleSpec("json-or-tokens", json_or_tokens, description="equal JSON values when the oracle is JSON, else tokens"),
+    RuleSpec("int-alpha-tokens", int_alpha_tokens, description="signed integers by value and letter runs, in order"),
+    RuleSpec("bytes", bytes_equal, description="exact text, less the oracle's final newline"),
+    RuleSpec("python-literal", python_literal, description="Python literals equal under =="),
+    RuleSpec("python-call", verdicts=python_call_verdicts, description="a call of f returning the output"),
+    RuleSpec("program-input", verdicts=_program_input_verdicts, description="an input making the program print it"),
+    RuleSpec("integer", integer, description="one decimal integer equal by value"),
+)
+
+RULE_REGISTRY: Registry[RuleSpec] = Registry(
+    "grading rule",
+    group="execstate.grading_rules",
+    builtin={spec.name: spec for spec in _BUILTIN},
+    check=_check,
+    name_of=lambda spec: spec.name,
+    fix="register one (execstate.grade.register_rule) or declare it in another package's "
+    '[project.entry-points."execstate.grading_rules"]',
+)
+"""Every grading rule by name: the built-in ones, those registered at run time, then entry points."""
+
+RULES: dict[str, Match] = {spec.name: spec.match for spec in _BUILTIN if spec.match is not None}
+"""execstate's own pure rules by name (a fixed view for property tests; the grader reads ``RULE_REGISTRY``)."""
+EXECUTED_RULES: tuple[str, ...] = tuple(spec.name for spec in _BUILTIN if spec.executed)
+"""execstate's own executed rules (``python-call``, ``program-input``); ``is_executed`` answers for any rule."""
 
 
-@lru_cache(maxsize=4096)
-def _parse_json_oracle(oracle: str) -> Any:
-    return _parse_json(oracle)
+def rule_spec(name: str) -> RuleSpec:
+    """The rule ``name``; ``RegistryMiss`` (a ``UsageError`` and ``KeyError``) naming the known rules."""
+    return RULE_REGISTRY.get(name)
 
 
-def json_equal(a: Any, b: Any) -> bool:
-    """Structural equality of two decoded JSON values (iterative, so depth is no problem)."""
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if isinstance(x, bool) or isinstance(y, bool):
-            if not (isinstance(x, bool) and isinstance(y, bool) and x == y):
-                return False
-        elif (
-            (isinstance(x, _NUMBER) and isinstance(y, _NUMBER))
-            or (isinstance(x, str) and isinstance(y, str))
-            or x is None
-            or y is None
-        ):
-            if x != y:
-                return False
-        elif isinstance(x, list) and isinstance(y, list):
-            if len(x) != len(y):
-                return False
-            stack.extend(zip(x, y))
-        elif isinstance(x, dict) and isinstance(y, dict):
-            if x.keys() != y.keys():
-                return False
-            stack.extend((x[k], y[k]) for k in x)
-        else:
-            return False
-    return True
+def is_executed(name: str) -> bool:
+    """True when rule ``name`` is decided by running code; ``RegistryMiss`` for an unknown rule."""
+    return rule_spec(name).executed
 
 
-def json_or_tokens(answer: str, oracle: str) -> bool:
-    """Rule ``json-or-tokens``: JSON values when the oracle is JSON, else whitespace tokens."""
-    want = _parse_json_oracle(oracle)
-    if want is _UNPARSABLE:
-        return answer.split() == oracle.split()
-    got = _parse_json(answer)
-    return got is not _UNPARSABLE and json_equal(got, want)
+def register_rule(spec: RuleSpec, *, replace: bool = False) -> None:
+    """Add a grading rule for this process (a test, a notebook); a package declares an ``execstate.grading_rules``
+    entry point instead."""
+    RULE_REGISTRY.register(spec.name, spec, replace=replace)
 
 
-def _int_alpha_tokens(text: str) -> list[tuple[bool, str]]:
-    tokens = []
-    for tok in _INT_ALPHA.findall(text):
-        if tok[-1].isdigit():  # [0-9] run: normalise sign and leading zeros, no int() size limit
-            digits = tok.lstrip("+-").lstrip("0") or "0"
-            tokens.append((True, "-" + digits if tok[0] == "-" and digits != "0" else digits))
-        else:
-            tokens.append((False, tok))
-    return tokens
-
-
-def int_alpha_tokens(answer: str, oracle: str) -> bool:
-    """Rule ``int-alpha-tokens``: signed integers by value and letter runs, in order."""
-    return _int_alpha_tokens(answer) == _int_alpha_tokens(oracle)
-
-
-def bytes_equal(answer: str, oracle: str) -> bool:
-    """Rule ``bytes``: exact equality with the oracle minus its one final newline."""
-    return answer == oracle.removesuffix("\n")
-
-
-def _literal(text: str) -> Any:
-    try:
-        return ast.literal_eval(text.strip())
-    except _PARSE_FAILURES:
-        return _UNPARSABLE
-
-
-def is_python_literal(text: str) -> bool:
-    """True when ``ast.literal_eval`` reads ``text`` (outer whitespace stripped); never raises."""
-    return _literal(text) is not _UNPARSABLE
-
-
-@lru_cache(maxsize=4096)
-def _literal_oracle(oracle: str) -> Any:
-    return _literal(oracle)
-
-
-def python_literal(answer: str, oracle: str) -> bool:
-    """Rule ``python-literal``: ``ast.literal_eval`` both sides, compare with ``==``."""
-    want = _literal_oracle(oracle)
-    got = _literal(answer)
-    if want is _UNPARSABLE or got is _UNPARSABLE:
-        return False
-    try:
-        return bool(got == want)
-    except _PARSE_FAILURES:
-        return False
-
-
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-
-
-def integer(answer: str, oracle: str) -> bool:
-    """Rule ``integer`` (a line count): the answer, outer whitespace stripped, is one decimal integer (an optional
-    sign, digits only) equal to the oracle's."""
-    got, want = answer.strip(), oracle.strip()
-    return bool(_INTEGER.fullmatch(got)) and _int_alpha_tokens(got) == _int_alpha_tokens(want)
-
-
-def step_marks(answer: str | None, oracle: str) -> str:
-    """A ``loop-trace`` answer's steps against the oracle's list: ``1`` where the answer's item at that position is
-    a JSON value equal to the oracle's step (``json_equal``: numbers by value, key order ignored), else ``0``; all
-    ``0`` when the answer is not a JSON list (or there is none). One character per oracle step."""
-    want = _parse_json_oracle(oracle)
-    if not isinstance(want, list):
-        raise ValueError("a loop-trace oracle is a JSON list")
-    got = _parse_json(answer) if answer is not None else _UNPARSABLE
-    items = got if isinstance(got, list) else []
-    return "".join("1" if i < len(items) and json_equal(items[i], step) else "0" for i, step in enumerate(want))
-
-
-def correct_prefix(marks: str) -> int:
-    """The longest correct prefix of ``step_marks``: how many steps were right before the first wrong one."""
-    return len(marks) - len(marks.lstrip("1"))
-
-
-RULES: dict[str, Callable[[str, str], bool]] = {
-    "json-or-tokens": json_or_tokens,
-    "int-alpha-tokens": int_alpha_tokens,
-    "bytes": bytes_equal,
-    "python-literal": python_literal,
-    "integer": integer,
-}
-EXECUTED_RULES: tuple[str, ...] = ("python-call", "program-input")
-"""Rules decided by running code in the sandbox (``execstate.grade._call_rule``); the grader batches them."""
-assert sorted((*RULES, *EXECUTED_RULES)) == sorted(GRADING_RULES), "every grading rule needs an implementation"
+def unregister_rule(name: str) -> None:
+    """Remove a rule added with ``register_rule``."""
+    RULE_REGISTRY.unregister(name)
 
 
 def answer_matches(rule: str, answer: str, oracle: str) -> bool:
-    """True when ``answer`` equals ``oracle`` under ``rule``; never raises for text input.
+    """True when ``answer`` equals ``oracle`` under the pure rule ``rule``; never raises for text input.
 
-    An unknown rule name raises ``KeyError`` (a bug in the task file, not in the answer), and so does an
-    executed rule (``EXECUTED_RULES``), which needs the task, not only its oracle.
+    An unknown rule name raises ``RegistryMiss`` (a ``KeyError``: a bug in the task file, not in the answer); an
+    executed rule raises ``UsageError``, since it needs the task, not only its oracle (``rule_verdicts``).
     """
-    return RULES[rule](answer, oracle)
+    spec = rule_spec(rule)
+    if spec.match is None:
+        raise UsageError(
+            f"grading rule {rule!r} is decided by running code, not by comparing two texts. "
+            "Fix: grade the task with grade_response (or rule_verdicts)"
+        )
+    return spec.match(answer, oracle)
+
+
+def rule_verdicts(answers: Sequence[tuple[Task, str]]) -> list[CallVerdict]:
+    """The verdicts on ``(task, extracted answer)`` pairs whose tasks have executed rules, in order: each rule
+    gets all of its pairs in one call (so it can batch its sandbox runs). ``UsageError`` when a rule is pure or
+    returns another number of verdicts than it was given answers."""
+    by_rule: dict[str, list[int]] = {}
+    for i, (task, _) in enumerate(answers):
+        by_rule.setdefault(task.grading_rule, []).append(i)
+    found: dict[int, CallVerdict] = {}
+    for rule, indices in by_rule.items():
+        spec = rule_spec(rule)
+        if spec.verdicts is None:
+            raise UsageError(f"grading rule {rule!r} is pure. Fix: compare its answers with answer_matches")
+        verdicts = list(spec.verdicts([answers[i] for i in indices]))
+        if len(verdicts) != len(indices):
+            raise UsageError(
+                f"grading rule {rule!r} gave {len(verdicts)} verdicts for {len(indices)} answers. "
+                "Fix: return one CallVerdict per (task, answer), in order"
+            )
+        found.update(zip(indices, verdicts))
+    return [found[i] for i in range(len(answers))]
+
+
+__all__ = [
+    "EXECUTED_RULES",
+    "RULES",
+    "RULE_REGISTRY",
+    "Match",
+    "RuleSpec",
+    "Verdicts",
+    "answer_matches",
+    "correct_prefix",
+    "is_executed",
+    "is_python_literal",
+    "json_equal",
+    "python_literal",
+    "register_rule",
+    "rule_spec",
+    "rule_verdicts",
+    "step_marks",
+    "unregister_rule",
+]
+"""The registry's API, and the ``_match`` functions other modules read from here."""

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from execstate.arms import arm_names
 from execstate.builder import corpus_table
-from execstate.records import ARMS, CORRECT_STATUSES, Grade, Task, is_fresh, is_sweep
+from execstate.records import CORRECT_STATUSES, Grade, Task, is_fresh, is_sweep
 from execstate.tables import Table, make_table, to_markdown
 from execstate.tables import write_tables as write_table_files
 
@@ -101,8 +102,10 @@ def _group(grades: Iterable[Grade], key: Any) -> dict[Any, list[Grade]]:
 
 
 def _arm_order(tasks: Sequence[Task]) -> list[str]:
+    """The arms of ``tasks``: the paired (``paper``) arms in arm order, then the others in first-seen order."""
     present: list[str] = list(dict.fromkeys(t.arm for t in tasks))
-    return [a for a in ARMS if a in present] + [a for a in present if a not in ARMS]
+    paired = arm_names(group="paper")
+    return [a for a in paired if a in present] + [a for a in present if a not in paired]
 
 
 def by_setting_table(grades: Sequence[Grade]) -> list[Row]:

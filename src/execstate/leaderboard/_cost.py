@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from execstate.records import ARMS, CORRECT_STATUSES, Grade, Response, Task
+from execstate.arms import arm_names
+from execstate.records import CORRECT_STATUSES, Grade, Response, Task
 
 ALL_ARMS = "all"
 
@@ -112,9 +113,11 @@ def cost_rows(
     responses: Iterable[Response],
     settings: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
-    """Per setting (sorted) its all-arms row, then one per arm: token sums, mean output tokens, cost and cost
-    per correct answer (correct = graded correct among the completed responses), and the reasoning flag."""
+    """Per setting (sorted) its all-arms row, then one per arm (the paired arms in arm order, then the others by
+    name): token sums, mean output tokens, cost and cost per correct answer (correct = graded correct among the
+    completed responses), and the reasoning flag."""
     arm = {t.task_id: t.arm for t in tasks}
+    paired = arm_names(group="paper")
     correct = {(g.task_id, g.setting, g.sample) for g in grades if g.status in CORRECT_STATUSES}
     done = [r for r in responses if r.status == "completed" and r.task_id in arm]
     rows = []
@@ -123,7 +126,7 @@ def cost_rows(
         ok = lambda rs: sum((r.task_id, r.setting, r.sample) in correct for r in rs)
         rows.append(_row(setting, ALL_ARMS, settings[setting], mine, ok(mine)))
         present = dict.fromkeys(arm[r.task_id] for r in mine)
-        for a in [a for a in ARMS if a in present] + sorted(a for a in present if a not in ARMS):
+        for a in [a for a in paired if a in present] + sorted(a for a in present if a not in paired):
             part = [r for r in mine if arm[r.task_id] == a]
             rows.append(_row(setting, a, settings[setting], part, ok(part)))
     return rows

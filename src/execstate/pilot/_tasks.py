@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from execstate.arms import arm_specs
 from execstate.errors import UsageError
 from execstate.records import CONDITIONS, CONTRACTS, Condition, Contract, PromptVariant, Task, prompt_variant
 
-PILOT_ARM = "long-trace-final"
 DEFAULT_CONDITIONS: tuple[Condition, ...] = ("baseline", "guided")
 """Placebo guidance is available (``conditions=CONDITIONS``) but off by default."""
 
 
+def pilot_arm() -> str:
+    """The arm whose prompt the pilot varies: execstate's paired final-output arm asked on the long input
+    (``long-trace-final``)."""
+    [spec] = [s for s in arm_specs(group="paper", family="final", builtin=True) if s.input_name == "long"]
+    return spec.name
+
+
 def pilot_task_id(case_id: str, condition: str, contract: str) -> str:
     """``<case_id>/long-trace-final/<condition>/<contract>``."""
-    return f"{case_id}/{PILOT_ARM}/{condition}/{contract}"
+    return f"{case_id}/{pilot_arm()}/{condition}/{contract}"
 
 
 def check_plan(conditions: Sequence[str], contracts: Sequence[str]) -> None:
@@ -44,10 +51,11 @@ def pilot_tasks(
     has no placebo statement.
     """
     check_plan(conditions, contracts)
+    arm = pilot_arm()
     out: list[Task] = []
     left_out: list[str] = []
     for task in tasks:
-        if task.arm != PILOT_ARM:
+        if task.arm != arm:
             continue
         invariant = task.meta.get("invariant")
         if not invariant:

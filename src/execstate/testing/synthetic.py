@@ -14,7 +14,8 @@ import hashlib
 
 import numpy as np
 
-from execstate.records import ARMS, Grade, Metrics, Task
+from execstate.arms import arm_names, arm_spec
+from execstate.records import Grade, Metrics, Task
 from execstate.studies import default_grading_rule, get_study, shared_source_studies
 
 STUDIES: tuple[tuple[str, str, int], ...] = tuple(
@@ -31,7 +32,13 @@ SETTINGS: dict[str, float] = {
     "delta-off": 2.6,
 }
 """Setting name -> baseline error log odds."""
-_ARM_SHIFT = {"short-trace-final": -1.5, "long-trace-final": 0.0, "inside-loop-state": 0.6, "post-loop-state": 0.8}
+_ARM_SHIFTS = (-1.5, 0.0, 0.6, 0.8)
+"""The error log odds shift of each paired arm, in arm order (short, long, inside, post)."""
+
+
+def _arm_shifts() -> dict[str, float]:
+    """Paired arm -> its error log odds shift (``_ARM_SHIFTS``); other arms shift nothing."""
+    return dict(zip(arm_names(group="paper", builtin=True), _ARM_SHIFTS, strict=True))
 
 
 def _case_tasks(study: str, language: str, index: int, rng: np.random.Generator) -> list[Task]:
@@ -43,14 +50,15 @@ def _case_tasks(study: str, language: str, index: int, rng: np.random.Generator)
     cyclomatic = 88 if shared else int(rng.integers(3, 60))
     long_trace = rng.normal(13.0, 2.0)
     tasks = []
-    for arm in ARMS:
-        log_trace = long_trace - (rng.uniform(2, 5) if arm == "short-trace-final" else 0.0)
-        if arm == "inside-loop-state":
+    for arm in arm_names(group="paper", builtin=True):
+        spec = arm_spec(arm)
+        log_trace = long_trace - (rng.uniform(2, 5) if spec.input_name == "short" else 0.0)
+        if spec.checkpoint == "inside":
             log_trace -= 1.0
         log_peak = 2.0 + 0.4 * (log_trace - 11) + rng.normal(0, 1.0)
         trace, peak = int(2**log_trace) + 1, max(1, int(2**log_peak))
         load = max(peak, int(2 ** (log_trace + log_peak - 3.0 + rng.normal(0, 0.3))))
-        state = arm.endswith("state")
+        state = spec.family == "state"
         tasks.append(
             Task(
                 task_id=f"{case_id}/{arm}",
@@ -92,9 +100,10 @@ def synthetic_grades(
     centred = log_trace - log_trace.mean()
     shas = sorted({t.source_sha256 for t in tasks})
     effect = dict(zip(shas, rng.normal(0, cluster_sd, len(shas)) if cluster_sd else np.zeros(len(shas))))
+    shift = _arm_shifts()
     grades = []
     for setting, base in settings.items():
-        eta = np.array([base + _ARM_SHIFT.get(t.arm, 0.0) + effect[t.source_sha256] for t in tasks])
+        eta = np.array([base + shift.get(t.arm, 0.0) + effect[t.source_sha256] for t in tasks])
         eta += np.log(trace_odds_ratio) * centred
         wrong = rng.random(len(tasks)) < 1 / (1 + np.exp(-eta))
         invalid = rng.random(len(tasks)) < invalid_rate

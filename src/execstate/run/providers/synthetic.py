@@ -7,6 +7,9 @@ known ground truth. Every record it writes is flagged ``pipeline_check``.
 
     P(correct) = sigmoid(skill - slope * log2(1 + trace_length) + arm_bonus [+ contamination] [- variant_penalty])
 
+``arm_bonus`` is the arm spec's ``synthetic_bonus`` (``execstate.arms``): how much easier the arm is than a
+long final output.
+
 ``contamination`` (0 unless a setting's ``synthetic_contamination`` sets it) is
 added for every task that is not fresh (``records.is_fresh``): a simulated model
 that has seen the published inputs, for the published-vs-fresh analysis.
@@ -14,23 +17,25 @@ that has seen the published inputs, for the published-vs-fresh analysis.
 subtracted for every task of a source variant (``meta["variant_of"]``): a simulated
 model that leans on the published surface, for the original-vs-variant analysis.
 
-Wrong answers are the kinds the wrong-answer taxonomy tells apart (SPEC 11),
-chosen by a seeded draw: mostly the oracle with one number changed by one
-(or, without a number, one character changed); for a state task sometimes
-the state at a neighbouring checkpoint (``meta["neighbours"]``), the object
-without its braces (not JSON) or without its last field; for a final task
-sometimes the output on the other arm's input or a number far off. One answer
+An arm whose spec has a ``simulate`` hook is answered by it (``hook(task, draws, right) -> str``: the task, the
+cell's seeded ``CellDraws`` and whether the cell's main draw came out right). Every other arm is answered with
+the oracle when right, else wrong in one of the kinds the wrong-answer taxonomy tells apart (SPEC 11), chosen
+by a seeded draw from the arm's family: mostly the oracle with one number changed by one (or, without a number,
+one character changed); for a ``state`` arm sometimes the state at a neighbouring checkpoint
+(``meta["neighbours"]``), the object without its braces (not JSON) or without its last field; for a ``final``,
+``function`` or ``input`` arm sometimes the output on the other arm's input or a number far off; for any other
+family (a ``count``, a plug-in's arm) always the near miss. One answer
 in ten drops the envelope and puts prose before the JSON object, to exercise
 conservative extraction. A few responses (more on long traces) are cut off:
 ``finish_reason = "length"`` and half an envelope, so no answer. Token usage
 is reported: reasoning tokens grow with the trace, completion tokens add the
 answer's length.
 
-A ``loop-trace`` task is answered step by step: step i (1-based) is right with probability
-``sigmoid(logit - step_decay * (i - 1))`` (the logit above; ``step_decay`` 0.35 unless a setting's
-``synthetic_step_decay`` sets it), each step its own seeded draw, and every wrong step's object is the
+A ``loop-trace`` task is answered step by step (its ``simulate`` hook, ``simulate_trace``): step i (1-based) is
+right with probability ``sigmoid(logit - step_decay * (i - 1))`` (the logit above; ``step_decay`` 0.35 unless a
+setting's ``synthetic_step_decay`` sets it), each step its own seeded draw, and every wrong step's object is the
 oracle's with one number moved by one, so the step curve falls with i. A ``line-count`` task is right with
-the probability above, else the count is off by one.
+the probability above, else the count is off by one (the near miss).
 
 Invariant-pilot tasks (a ``PromptVariant`` in their meta) are answered under
 their contract (a ``{"rationale", "output"}`` object for
@@ -46,31 +51,24 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from execstate.records import LINE_COUNT_ARM, LOOP_TRACE_ARM, STATE_ARMS, Task, Usage, is_fresh, prompt_variant
+from execstate.arms import arm_spec
+from execstate.errors import UsageError, load_attr
+from execstate.records import Task, Usage, is_fresh, prompt_variant
 from execstate.run._attempt import Attempt
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.values import json_text, json_value
 
-_ARM_BONUS = {
-    "short-trace-final": 1.0,
-    "function-output": 1.0,
-    "function-input": 0.5,
-    "short-trace-input": 0.5,
-    "long-trace-final": 0.0,
-    "inside-loop-state": -0.3,
-    "post-loop-state": -0.2,
-    "loop-trace": 0.0,  # the logit of its first step; each later step loses ``step_decay``
-    "line-count": 0.5,
-}
 _NUMBER = re.compile(r"-?\d+")
 STEP_DECAY = 0.35
 """Logit a loop-trace step loses per step after the first (the default of ``synthetic_step_decay``)."""
 GUIDED_BONUS = 0.6
 """Logit added to a guided pilot task's chance of a right answer (simulated; placebo gets none)."""
+_OUTPUT_FAMILIES = ("final", "function", "input")
+"""Arm families whose answer is a program's or a call's output: wrong as another input's output or a far number."""
 
 
 def _unit(*parts: object) -> float:
@@ -114,10 +112,14 @@ def loop_trace_answer(task: Task, right: list[bool], u: list[float]) -> str:
 
 
 def realistic_wrong(task: Task, kind: float, u: float) -> str:
-    """A wrong answer of a kind picked by ``kind`` in [0, 1) (see the module docstring); never the oracle."""
+    """A wrong answer of a kind picked by ``kind`` in [0, 1) from those of the arm's family (see the module
+    docstring); never the oracle."""
     oracle = task.oracle.rstrip("\n")
     near = [n for n in task.meta.get("neighbours", []) if n.get("state", n.get("output", "")).rstrip("\n") != oracle]
-    if task.arm in STATE_ARMS:
+    family = arm_spec(task.arm).family
+    if family not in ("state", *_OUTPUT_FAMILIES):
+        return wrong_answer(task.oracle, u)
+    if family == "state":
         states = [n["state"] for n in sorted(near, key=lambda n: abs(n["d"]))[:2]]
         if kind < 0.35 and states:
             return states[int(u * len(states))]
@@ -167,7 +169,7 @@ class SyntheticProvider:
 
     def _logit(self, task: Task) -> float:
         trace = task.metrics.trace_length or 0
-        logit = self.skill - self.slope * math.log2(1 + trace) + _ARM_BONUS.get(task.arm, 0.0)
+        logit = self.skill - self.slope * math.log2(1 + trace) + arm_spec(task.arm).synthetic_bonus
         if "prompt" in task.meta and prompt_variant(task).condition == "guided":
             logit += GUIDED_BONUS
         if not is_fresh(task):
@@ -181,13 +183,14 @@ class SyntheticProvider:
         return 0.04 + 0.08 * min(1.0, math.log2(1 + (task.metrics.trace_length or 0)) / 24)
 
     async def attempt_task(self, task: Task, sample: int) -> Attempt:
-        draw = lambda what: _unit(self.seed, task.task_id, sample, what)
+        draws = CellDraws(self, task, sample)
+        draw = draws.uniform
         correct = draw("correct") < self.p_correct(task)
         if "prompt" in task.meta:
             return self._pilot_attempt(
                 task, sample, task.oracle if correct else wrong_answer(task.oracle, draw("edit"))
             )
-        answer = self._answer(task, correct, draw)
+        answer = simulated_answer(task, draws, correct)
         envelope = json.dumps({"output": answer}, ensure_ascii=False)
         if draw("envelope") < 0.1:
             envelope = "Tracing the program step by step, the answer is:\n" + envelope
@@ -201,18 +204,6 @@ class SyntheticProvider:
             reasoning_tokens=reasoning,
         )
         return Attempt("completed", text=envelope, finish_reason=finish, usage=usage)
-
-    def _answer(self, task: Task, correct: bool, draw: Callable[[str], float]) -> str:
-        """The answer text: the oracle or a wrong one (loop traces step by step, line counts off by one)."""
-        if task.arm == LOOP_TRACE_ARM:
-            m = len(json_value(task.oracle))
-            right = [draw(f"step{i}") < self.p_step(task, i) for i in range(1, m + 1)]
-            return loop_trace_answer(task, right, [draw(f"edit{i}") for i in range(1, m + 1)])
-        if correct:
-            return task.oracle
-        if task.arm == LINE_COUNT_ARM:
-            return wrong_answer(task.oracle, draw("edit"))
-        return realistic_wrong(task, draw("kind"), draw("edit"))
 
     def _pilot_attempt(self, task: Task, sample: int, answer: str) -> Attempt:
         """A pilot task's answer under its contract, with simulated reasoning tokens."""
@@ -230,6 +221,54 @@ class SyntheticProvider:
 
     async def aclose(self) -> None:
         return None
+
+
+@dataclass(frozen=True)
+class CellDraws:
+    """The seeded randomness of one synthetic cell (setting x task x sample), as an arm's ``simulate`` hook gets it.
+
+    ``uniform(label)`` is a number in [0, 1) fixed by the setting, the task, the sample and ``label`` (the same
+    on any machine; use one label per independent choice); ``chance(shift)`` is the provider's probability of a
+    right answer to the task with its logit moved by ``shift``; ``provider`` holds the setting's knobs
+    (``step_decay``, ``skill``)."""
+
+    provider: SyntheticProvider
+    task: Task
+    sample: int
+
+    def uniform(self, label: str) -> float:
+        """A deterministic number in [0, 1) for this cell and ``label``."""
+        return _unit(self.provider.seed, self.task.task_id, self.sample, label)
+
+    def chance(self, shift: float = 0.0) -> float:
+        """P(right) for the task with the provider's logit plus ``shift`` (``chance()`` is ``p_correct``)."""
+        return 1 / (1 + math.exp(-(self.provider._logit(self.task) + shift)))
+
+
+def simulated_answer(task: Task, draws: CellDraws, right: bool) -> str:
+    """The answer text of one cell (see the module docstring): the arm's ``simulate`` hook's when its spec has
+    one, else the oracle when ``right`` and a wrong answer of the arm's family otherwise (``realistic_wrong``).
+
+    ``UsageError`` naming the hook when it returns anything but a string."""
+    hook = arm_spec(task.arm).simulate
+    if hook is None:
+        return task.oracle if right else realistic_wrong(task, draws.uniform("kind"), draws.uniform("edit"))
+    answer = (load_attr(hook) if isinstance(hook, str) else hook)(task, draws, right)
+    if not isinstance(answer, str):
+        raise UsageError(
+            f"the simulate hook of arm {task.arm!r} returned a {type(answer).__name__}, not the answer text. "
+            "Fix: return the answer as a string (JSON text for a json arm)"
+        )
+    return answer
+
+
+def simulate_trace(task: Task, draws: CellDraws, right: bool) -> str:
+    """The ``simulate`` hook of a loop trace: each step its own draw, step i right with probability
+    ``provider.p_step(task, i)`` (falling by ``step_decay`` per step); ``right``, the cell's overall draw, is not
+    used (the answer is right exactly when every step is)."""
+    m = len(json_value(task.oracle))
+    steps = [draws.uniform(f"step{i}") < draws.provider.p_step(task, i) for i in range(1, m + 1)]
+    return loop_trace_answer(task, steps, [draws.uniform(f"edit{i}") for i in range(1, m + 1)])
 
 
 class SyntheticOptions(BaseModel):

@@ -33,6 +33,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from execstate.arms import arm_names
 from execstate.errors import RecordError
 from execstate.metrics import cyclomatic
 from execstate.records import Arm, GradingRule, Metrics, Task
@@ -40,6 +41,13 @@ from execstate.records import Arm, GradingRule, Metrics, Task
 DATA_PATH = Path(__file__).with_name("cruxeval.jsonl")
 """The bundled copy of CRUXEval's ``cruxeval.jsonl``."""
 STUDY = "cruxeval"
+
+
+def _function_arms() -> tuple[Arm, Arm]:
+    """execstate's two function arms in arm order: output prediction (``function-output``, CRUXEval-O), then
+    input prediction (``function-input``, CRUXEval-I)."""
+    output_arm, input_arm = arm_names(family="function", builtin=True)
+    return output_arm, input_arm
 
 
 def load_items(path: Path | str | None = None) -> dict[str, dict[str, Any]]:
@@ -104,7 +112,7 @@ def item_task(item: dict[str, Any]) -> Task:
     CRUXEval's released output literal; ``python-literal`` compares by value.
     """
     meta = {"call": f"f({item['input']})", "arguments": item["input"]}
-    return _task(item, "function-output", _output_source(item), item["output"], "python-literal", meta)
+    return _task(item, _function_arms()[0], _output_source(item), item["output"], "python-literal", meta)
 
 
 INPUT_QUESTION = (
@@ -167,7 +175,7 @@ def item_input_task(item: dict[str, Any]) -> Task:
         question += LAMBDA_NOTE
         meta["lambda_arguments"] = True
     source = f"{item['code'].rstrip()}\n\n\n" + question
-    return _task(item, "function-input", source, call, "python-call", meta)
+    return _task(item, _function_arms()[1], source, call, "python-call", meta)
 
 
 def cruxeval_tasks(path: Path | str | None = None) -> list[Task]:
