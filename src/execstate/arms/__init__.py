@@ -10,7 +10,8 @@ and three optional hooks named as ``"module:attr"`` (imported only when used):
 - ``plan``: builds the arm's plan row from a checked case (``execstate.builder.ArmContext`` -> ``PlanRow`` or
   ``NotPosed``); the builder calls it for every arm a case asks for that has one;
 - ``grade_detail``: the extra fields of a grade (``(task, answer) -> dict``), e.g. a loop trace's steps;
-- ``simulate``: how the synthetic provider answers the arm (``(task, rng, right) -> str``); without it the
+- ``simulate``: how the synthetic provider answers the arm (``(task, draws, right) -> str``, ``draws`` a
+  ``CellDraws``: seeded uniforms and chances for the cell); without it the
   synthetic provider answers with the oracle when right and a near miss otherwise, shifting its logit by
   ``synthetic_bonus``.
 
@@ -22,7 +23,7 @@ the rest of the library asks ``arm_names(...)`` and ``arm_spec(...)``.
 
 from __future__ import annotations
 
-from execstate.arms._spec import GROUPS, ArmGroup, ArmSpec, check_spec
+from execstate.arms._spec import GROUPS, ArmGroup, ArmSpec, Hook, check_spec, load_hook
 from execstate.registry import Registry
 
 ARM_REGISTRY: Registry[ArmSpec] = Registry(
@@ -138,6 +139,7 @@ __all__ = [
     "STATE_ARMS",
     "ArmGroup",
     "ArmSpec",
+    "Hook",
     "arm_color",
     "arm_label",
     "arm_names",
@@ -145,6 +147,7 @@ __all__ = [
     "arm_spec",
     "arm_specs",
     "is_arm",
+    "load_hook",
     "register_arm",
     "unregister_arm",
 ]
