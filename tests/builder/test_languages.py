@@ -230,3 +230,23 @@ def test_the_command_line_names_no_language_and_no_language_option():
             a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
         }
         assert not {n for n in names if n.startswith(("Cpp", "Python")) and n.endswith(("Options", "Language"))}
+
+
+def test_the_languages_are_one_registry_declared_as_data():
+    """``execstate.languages.LANGUAGES`` is the ``Registry[LanguageEntry]`` of ``execstate.language_entries``
+    (entry-point group ``execstate.languages``): its built-in entries name their adapters as strings, so reading
+    them imports no adapter, and a miss names the close languages."""
+    from execstate import language_entries
+    from execstate.registry import Registry
+
+    assert isinstance(LANGUAGES, Registry) and LANGUAGES is language_entries.LANGUAGES
+    assert LANGUAGES.group == "execstate.languages"
+    assert all(isinstance(LANGUAGES.get(name).adapter, str) for name in LANGUAGE_NAMES)
+    with pytest.raises(UsageError, match="unknown language 'pyhton'; did you mean 'python'"):
+        LANGUAGES.get("pyhton")
+
+
+def test_a_registered_language_is_a_registry_entry(lines):
+    assert LANGUAGES.get("lines") is ENTRY and list(LANGUAGES)[-1] == "lines"
+    with pytest.raises(UsageError, match="not a short lower-case identifier"):
+        register_language(replace(ENTRY, name="Lines", program="main.l2"))
