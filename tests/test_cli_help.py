@@ -224,3 +224,19 @@ def test_the_entry_point_reader_finds_what_importlib_metadata_finds(plugin_path,
             expected.setdefault(ep.name, ep.value)
         assert {ep.name: ep.value for ep in entry_points(group)} == expected, group
     assert {ep.name: ep.value for ep in entry_points("execstate.languages")} == {"toylang": "toy_lang_plugin:ENTRY"}
+
+
+def test_an_entry_point_that_does_not_load_is_one_line(plugin_path):
+    """A broken plug-in (its entry names no module) fails ``execstate build --help`` with one line naming it."""
+    (plugin_path / "toy_lang_plugin-0.dist-info" / "entry_points.txt").write_text(
+        "[execstate.languages]\ntoylang = no_such_plugin:ENTRY\n", encoding="utf-8"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(plugin_path), str(SRC)]))
+    done = subprocess.run(
+        [sys.executable, "-m", "execstate", "build", "--help"], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "execstate build: error: 'no_such_plugin:ENTRY': no module 'no_such_plugin'. "
+        "Fix: name an existing module:attribute"
+    ]

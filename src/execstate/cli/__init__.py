@@ -95,8 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, run the command, and turn any execstate error into one line and exit status 2."""
     argv = sys.argv[1:] if argv is None else argv
     command = command_of(argv)
-    args = make_parser(only=(command,) if command else ()).parse_args(argv)
-    debug = args.debug or os.environ.get("EXECSTATE_DEBUG", "") not in ("", "0")
+    debug = "--debug" in argv or os.environ.get("EXECSTATE_DEBUG", "") not in ("", "0")
+    try:
+        args = make_parser(only=(command,) if command else ()).parse_args(argv)
+    except Exception as exc:  # the parser reads the registries: another package's entry may not load
+        from execstate.errors import ExecstateError
+
+        if debug or not isinstance(exc, ExecstateError):
+            raise
+        print(f"{' '.join(filter(None, ('execstate', command)))}: {exc.label}: {exc}", file=sys.stderr)
+        return exc.exit_code
     from execstate.errors import ExecstateError
 
     try:
