@@ -121,7 +121,7 @@ def add_executor(p: argparse.ArgumentParser) -> None:
 
 MEASURE_FACTOR = 10.0
 """``BuildOptions.measure_factor``'s default, spelled here so ``--help`` need not import the languages package
-(``tests/test_cli_help.py`` checks the two agree, as it does ``BUDGETS``)."""
+(``tests/test_cli_defaults.py`` checks the two agree, as it does ``BUDGETS``)."""
 BUDGETS: dict[str, tuple[int | None, str]] = {
     "--trace-budget": (20_000_000, "instruction events (C++: line executions)"),
     "--state-budget": (5_000_000_000, "state slots walked, summed over the run"),
