@@ -19,7 +19,7 @@ SRC = Path(execstate.__file__).resolve().parent
 # Lowest first. A module may import modules of its own group or of a lower group, never a higher one.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.errors", "execstate.registry", "execstate.arms"),
-    ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox"),
+    ("execstate", "execstate.records", "execstate.tables", "execstate.sandbox", "execstate.language_entries"),
     ("execstate.metrics", "execstate.environments"),
     ("execstate.languages",),
     ("execstate.studies",),
@@ -142,6 +142,44 @@ def test_command_help_imports_no_heavy_library(command):
         f"    except SystemExit:\n        pass"
     )
     assert _loaded_after(code) == []
+
+
+LIGHT_DOOR_AVOIDS = ("execstate.languages", "execstate.metrics", "execstate.sandbox")
+"""What no ``--help`` may import: the languages layer (its adapters), the metrics and the sandbox."""
+
+
+def _execstate_loaded_after(code: str) -> list[str]:
+    """The ``execstate`` modules imported, in a fresh interpreter, once ``code`` has run."""
+    probe = f"import sys\n{code}\nimport json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('execstate'))))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _avoided(modules: list[str]) -> list[str]:
+    return [m for m in modules if any(m == a or m.startswith(a + ".") for a in LIGHT_DOOR_AVOIDS)]
+
+
+@pytest.mark.parametrize("argv", [["--help"], *([c, "--help"] for c in _commands())], ids=" ".join)
+def test_help_imports_no_language_metrics_or_sandbox(argv):
+    """``execstate --help`` and every ``execstate COMMAND --help`` read the languages' options and the arms as data:
+    neither the languages package nor the metrics nor the sandbox is imported (issue 52)."""
+    code = (
+        f"import contextlib, io\nfrom execstate.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main({argv!r})\n"
+        f"    except SystemExit:\n        pass"
+    )
+    loaded = _execstate_loaded_after(code)
+    assert "execstate.cli" in loaded
+    assert _avoided(loaded) == []
+
+
+def test_the_help_probe_sees_an_import_of_the_languages():
+    """The probe above can fail: a ``--help`` after importing the languages package reports it and what it pulls."""
+    code = "import execstate.languages\nfrom execstate.cli import make_parser\nmake_parser()"
+    assert {"execstate.languages", "execstate.metrics", "execstate.sandbox"} <= set(
+        _avoided(_execstate_loaded_after(code))
+    )
 
 
 def test_the_readme_names_every_package_and_only_real_ones():

@@ -48,3 +48,18 @@ def test_build_bounds_defaults_equal_the_build_options():
             fields["max_checkpoint_bytes"],
         )
         assert (args.cxx, tuple(shlex.split(args.cxxflags))) == (CppOptions().cxx, CppOptions().cxxflags)
+        budgets = (args.trace_budget, args.state_budget, args.object_budget)
+        assert budgets == (fields["trace_budget"], fields["state_budget"], fields["object_budget"])
+
+
+def test_the_parsers_spelled_defaults_are_the_build_options():
+    """``cli._build`` spells BuildOptions' defaults so ``--help`` need not import the languages package; they agree."""
+    from execstate.cli import _build
+    from execstate.languages import BuildOptions
+
+    assert BuildOptions.measure_factor == _build.MEASURE_FACTOR
+    assert {flag: default for flag, (default, _) in _build.BUDGETS.items()} == {
+        "--trace-budget": BuildOptions.trace_budget,
+        "--state-budget": BuildOptions.state_budget,
+        "--object-budget": BuildOptions.object_budget,
+    }

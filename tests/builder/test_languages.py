@@ -127,8 +127,8 @@ def test_registering_refuses_a_name_or_file_another_language_has(lines):
         unregister_language("cpp")
 
 
-ADAPTERS_AND_REGISTRY = ("languages/_registry.py", "languages/python/language.py", "languages/cpp/")
-"""Where language names are spelled: the registry and the adapters (the C++ adapter is a package)."""
+ADAPTERS_AND_REGISTRY = ("language_entries.py", "languages/python/language.py", "languages/cpp/")
+"""Where language names are spelled: the registry's entries and the adapters (the C++ adapter is a package)."""
 OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
     "records.py": (2, "LANGUAGE_NAMES, the public format's closed set; a test checks the registry agrees"),
     "studies/__init__.py": (11, "data: each study declares its cases' languages, as a case spec's `language` does"),
@@ -139,7 +139,10 @@ OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
     "metrics/_probe.py": (2, "the key `python` of the probe's result: the interpreter's version"),
     "metrics/_report.py": (1, "the same key in `execstate metrics` output"),
     "metrics/cpp/_compile.py": (1, "the folder name of the C++ compile cache"),
-    "environments/_install.py": (1, "the key `python` of an environment's record and cache key: the interpreter's version"),
+    "environments/_install.py": (
+        1,
+        "the key `python` of an environment's record and cache key: the interpreter's version",
+    ),
 }
 """Every other string literal equal to a language name, with why it is not a module spelling a language.
 Each count is exact: one more literal anywhere fails the test."""
@@ -174,7 +177,7 @@ def test_no_module_outside_the_adapters_and_the_registry_spells_a_language_name(
     outside = {rel: hits for rel, hits in spelled.items() if not rel.startswith(ADAPTERS_AND_REGISTRY)}
     assert {rel: len(hits) for rel, hits in outside.items()} == {rel: n for rel, (n, _) in OTHER_SPELLINGS.items()}
     assert all(text.startswith("LANGUAGE_NAMES") for _, text in outside["records.py"])
-    assert {"languages/_registry.py", "languages/python/language.py", "languages/cpp/language.py"} <= set(spelled)
+    assert {"language_entries.py", "languages/python/language.py", "languages/cpp/language.py"} <= set(spelled)
 
 
 def test_the_spelling_scan_finds_a_planted_name(tmp_path):
@@ -227,3 +230,23 @@ def test_the_command_line_names_no_language_and_no_language_option():
             a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
         }
         assert not {n for n in names if n.startswith(("Cpp", "Python")) and n.endswith(("Options", "Language"))}
+
+
+def test_the_languages_are_one_registry_declared_as_data():
+    """``execstate.languages.LANGUAGES`` is the ``Registry[LanguageEntry]`` of ``execstate.language_entries``
+    (entry-point group ``execstate.languages``): its built-in entries name their adapters as strings, so reading
+    them imports no adapter, and a miss names the close languages."""
+    from execstate import language_entries
+    from execstate.registry import Registry
+
+    assert isinstance(LANGUAGES, Registry) and LANGUAGES is language_entries.LANGUAGES
+    assert LANGUAGES.group == "execstate.languages"
+    assert all(isinstance(LANGUAGES.get(name).adapter, str) for name in LANGUAGE_NAMES)
+    with pytest.raises(UsageError, match="unknown language 'pyhton'; did you mean 'python'"):
+        LANGUAGES.get("pyhton")
+
+
+def test_a_registered_language_is_a_registry_entry(lines):
+    assert LANGUAGES.get("lines") is ENTRY and list(LANGUAGES)[-1] == "lines"
+    with pytest.raises(UsageError, match="not a short lower-case identifier"):
+        register_language(replace(ENTRY, name="Lines", program="main.l2"))

@@ -1,8 +1,12 @@
 """Command line: a thin layer over the library, one module per stage; every error is printed once, as one line.
 
-Only ``argparse`` and ``pathlib`` are imported to build the parser; each
-command imports the stage it runs when it runs, so ``execstate --help`` and
-``execstate COMMAND --help`` start in a few tens of milliseconds.
+Only ``argparse`` and ``pathlib`` are imported to build the parser, and only the
+options of the command being run are built: ``execstate --help`` lists every
+command from its module's ``COMMANDS`` and builds none of their options, and
+``execstate build --help`` reads the languages' options as data
+(``execstate.language_entries``). Each command imports the stage it runs when it
+runs, so neither imports a stage, a language adapter, the metrics or the sandbox
+(``tests/test_cli_help.py``; ``benchmarks/cli.py`` times them).
 
 Exit status: 0 done; 1 done but incomplete (a run with missing cells, a build
 that admitted no case, an import that imported nothing); 2 an error (one line:
@@ -54,17 +58,31 @@ _DESCRIPTION = (
 )
 
 
-def make_parser() -> argparse.ArgumentParser:
-    """The ``execstate`` parser with every stage's subcommands; each sets ``func(args) -> exit code``."""
+def make_parser(only: tuple[str, ...] | None = None) -> argparse.ArgumentParser:
+    """The ``execstate`` parser with every stage's subcommands; each sets ``func(args) -> exit code``.
+
+    ``only``: build the options of these commands (and of the others of their module) only; every other command
+    is listed with its one-line help and takes no option. ``main`` passes the command its argv names, so
+    ``execstate --help`` builds no command's options. None: every command's options."""
     parser = argparse.ArgumentParser(prog="execstate", description=_DESCRIPTION)
     parser.add_argument("--version", action="version", version=_version())
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error (or EXECSTATE_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for stage in _STAGES:
-        stage.register(sub)
-    for command in sub.choices.values():  # --debug also after the command name
-        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        if only is None or set(only) & set(stage.COMMANDS):
+            stage.register(sub)
+        else:
+            for name, line in stage.COMMANDS.items():
+                sub.add_parser(name, help=line)
+    for each in sub.choices.values():  # --debug also after the command name
+        each.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the top-level options take no value);
+    None when there is none (``execstate --help``)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def _version() -> str:
@@ -75,8 +93,18 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, run the command, and turn any execstate error into one line and exit status 2."""
-    args = make_parser().parse_args(argv)
-    debug = args.debug or os.environ.get("EXECSTATE_DEBUG", "") not in ("", "0")
+    argv = sys.argv[1:] if argv is None else argv
+    command = command_of(argv)
+    debug = "--debug" in argv or os.environ.get("EXECSTATE_DEBUG", "") not in ("", "0")
+    try:
+        args = make_parser(only=(command,) if command else ()).parse_args(argv)
+    except Exception as exc:  # the parser reads the registries: another package's entry may not load
+        from execstate.errors import ExecstateError
+
+        if debug or not isinstance(exc, ExecstateError):
+            raise
+        print(f"{' '.join(filter(None, ('execstate', command)))}: {exc.label}: {exc}", file=sys.stderr)
+        return exc.exit_code
     from execstate.errors import ExecstateError
 
     try:

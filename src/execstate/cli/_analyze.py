@@ -13,14 +13,18 @@ from execstate.cli._grade import add_run_or_files
 SEED, REPLICATES, PERMUTATIONS = 20250101, 10_000, 10_000
 
 
+COMMANDS: dict[str, str] = {
+    "analyze": "statistics, figures and the HTML report of graded tasks",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
+
 def _names(text: str | None) -> tuple[str, ...] | None:
     return None if text is None else tuple(n for n in (s.strip() for s in text.split(",")) if n)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "analyze", help="statistics, figures and the HTML report of graded tasks", description=__doc__
-    )
+    p = subparsers.add_parser("analyze", help=COMMANDS["analyze"], description=__doc__)
     add_run_or_files(
         p,
         "--grades",

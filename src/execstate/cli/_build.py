@@ -8,11 +8,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+COMMANDS: dict[str, str] = {
+    "build": "build execution-checked tasks from case specs or a built-in study",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "build", help="build execution-checked tasks from case specs or a built-in study", description=__doc__
-    )
+    p = sub.add_parser("build", help=COMMANDS["build"], description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="case.toml files or directories searched for case.toml")
     p.add_argument(
         "--study",
@@ -63,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _variant_names(text: str) -> tuple[str, ...]:
     """``--variants``: variant names, comma-separated."""
-    from execstate.languages import VARIANTS
+    from execstate.language_entries import VARIANTS  # data: no adapter is imported
 
     names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
     if not names or any(n not in VARIANTS for n in names):
@@ -72,27 +75,35 @@ def _variant_names(text: str) -> tuple[str, ...]:
 
 
 def add_arms(p: argparse.ArgumentParser) -> None:
-    """``--add-arms``: further arms every case gets (``BuildOptions.add_arms``)."""
+    """``--add-arms``: further arms every case gets (``BuildOptions.add_arms``), listed from the arm registry."""
+    from execstate.arms import arm_spec
+
+    listed = "; ".join(f"{name} ({arm_spec(name).description})" for name in _further())
     p.add_argument(
         "--add-arms",
         metavar="ARMS",
         type=_further_arms,
         default=(),
-        help="comma-separated further arms every case also gets: loop-trace (the projection at each of the first "
-        "iterations of the checkpoint's loop run), line-count (how many times a marked line runs); the built-in "
-        "classic and networkx studies ask for both in their study.toml (docs/spec.md, section 2)",
+        help=f"comma-separated further arms every case also gets: {listed or 'none is registered'}. A study may "
+        "ask for them in its study.toml (docs/spec.md, section 2)",
     )
+
+
+def _further() -> tuple[str, ...]:
+    """The arms ``--add-arms`` offers, in arm order: every arm of the group ``further`` a case may ask for."""
+    from execstate.arms import arm_names
+
+    return arm_names(group="further", case_arm=True)
 
 
 def _further_arms(text: str) -> tuple[str, ...]:
     """``--add-arms``: names of further arms, comma-separated."""
-    from execstate.records import FURTHER_ARMS
-
+    further = _further()
     names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
-    unknown = [n for n in names if n not in FURTHER_ARMS]
+    unknown = [n for n in names if n not in further]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: give further arms among {', '.join(FURTHER_ARMS)} (the paper's four are always built)"
+            f"{text!r}: give further arms among {', '.join(further)} (the paper's arms are always built)"
         )
     return names
 
@@ -108,15 +119,26 @@ def add_executor(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
 
 
+MEASURE_FACTOR = 10.0
+"""``BuildOptions.measure_factor``'s default, spelled here so ``--help`` need not import the languages package
+(``tests/test_cli_defaults.py`` checks the two agree, as it does ``BUDGETS``)."""
+BUDGETS: dict[str, tuple[int | None, str]] = {
+    "--trace-budget": (20_000_000, "instruction events (C++: line executions)"),
+    "--state-budget": (5_000_000_000, "state slots walked, summed over the run"),
+    "--object-budget": (200_000_000, "containers and instances walked, summed over the run"),
+}
+"""Each counted budget's option -> ``BuildOptions``' default for it and what it counts."""
+
+
 def add_bounds(p: argparse.ArgumentParser) -> None:
     """The measurement and size options every command that builds shares (defaults: BuildOptions')."""
-    from execstate.languages import BuildOptions, cli_options  # the registry only: no adapter is imported
+    from execstate.language_entries import cli_options  # data: no adapter, not the languages package
 
     p.add_argument(
         "--measure-factor",
         type=float,
-        default=BuildOptions.measure_factor,
-        help=f"a measurement's CPU limit as a multiple of --timeout (default {BuildOptions.measure_factor:g}; its "
+        default=MEASURE_FACTOR,
+        help=f"a measurement's CPU limit as a multiple of --timeout (default {MEASURE_FACTOR:g}; its "
         "wall clock is 3x that): a safety net; the counted budgets below decide",
     )
     p.add_argument(
@@ -131,12 +153,7 @@ def add_bounds(p: argparse.ArgumentParser) -> None:
         default=100_000,
         help="longest checkpoint line of a state arm, bytes (default 100000); longer: excluded",
     )
-    budgets = (
-        ("--trace-budget", BuildOptions.trace_budget, "instruction events (C++: line executions)"),
-        ("--state-budget", BuildOptions.state_budget, "state slots walked, summed over the run"),
-        ("--object-budget", BuildOptions.object_budget, "containers and instances walked, summed over the run"),
-    )
-    for flag, default, what in budgets:
+    for flag, (default, what) in BUDGETS.items():
         p.add_argument(
             flag,
             type=_budget,
@@ -163,7 +180,8 @@ def _budget(text: str) -> int | None:
 
 def bounds(args: argparse.Namespace) -> dict[str, Any]:
     """The ``BuildOptions`` keywords of ``add_bounds``, the languages' own options included."""
-    from execstate.languages import cli_options, options_from_cli
+    from execstate.language_entries import cli_options
+    from execstate.languages import options_from_cli
 
     return {
         "measure_factor": args.measure_factor,

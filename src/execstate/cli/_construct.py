@@ -10,11 +10,17 @@ from typing import Any
 
 from execstate.cli._build import add_arms, add_bounds, add_executor, bounds
 
+COMMANDS: dict[str, str] = {
+    "construct": "propose case specs from programs and their tests (then: execstate build)",
+    "select": "redo a screened study's selection: screen generated candidates, pick per trace-length band",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "construct",
-        help="propose case specs from programs and their tests (then: execstate build)",
+        help=COMMANDS["construct"],
         description=__doc__,
     )
     p.add_argument("pools", nargs="+", type=Path, help="problem pools (a directory of problems) or problem directories")
@@ -174,7 +180,7 @@ def _with_progress(construct: Any, problems: list, out: Path, opts: Any, kwargs:
 def register_select(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "select",
-        help="redo a screened study's selection: screen generated candidates, pick per trace-length band",
+        help=COMMANDS["select"],
         description="Screen a screened study's generated candidates (trace length of each), pick per_band "
         "candidates per band of its study.toml, admit each by the nine checks (a failing pick is replaced by "
         "the next of its band) and write the cases and select.json.",

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+COMMANDS: dict[str, str] = {
+    "export": "write built tasks as another harness's task file (Inspect)",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``export`` and its formats to the ``execstate`` parser."""
-    p = subparsers.add_parser("export", help="write built tasks as another harness's task file (Inspect)")
+    p = subparsers.add_parser("export", help=COMMANDS["export"])
     formats = p.add_subparsers(dest="format", required=True, metavar="FORMAT")
     q = formats.add_parser(
         "inspect",

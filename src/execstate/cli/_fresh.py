@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+COMMANDS: dict[str, str] = {
+    "verify-fresh": "check a --fresh build's tasks against the revealed seed (commitment, then a rebuild)",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "verify-fresh",
-        help="check a --fresh build's tasks against the revealed seed (commitment, then a rebuild)",
+        help=COMMANDS["verify-fresh"],
         description=__doc__,
     )
     p.add_argument("tasks", type=Path, help="the tasks.jsonl that `execstate build --fresh SEED` wrote")

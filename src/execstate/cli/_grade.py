@@ -7,6 +7,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+COMMANDS: dict[str, str] = {
+    "grade": "grade responses against tasks (SPEC 9): one grade per planned cell",
+    "tables": "accuracy tables (SPEC 10 items 1-2) as CSV, JSON and Markdown",
+    "cruxeval-score": "re-score a CRUXEval generations file: pass@1 and pass@5",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def add_run_or_files(p: argparse.ArgumentParser, flag: str, file_help: str, run_help: str) -> None:
     """``--run RUN`` or ``FLAG FILE`` (exactly one), and ``--tasks`` (with --run: default the manifest's)."""
@@ -23,7 +30,7 @@ def add_run_or_files(p: argparse.ArgumentParser, flag: str, file_help: str, run_
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the grade stage's subcommands to the ``execstate`` parser."""
-    p = subparsers.add_parser("grade", help="grade responses against tasks (SPEC 9): one grade per planned cell")
+    p = subparsers.add_parser("grade", help=COMMANDS["grade"])
     add_run_or_files(
         p,
         "--responses",
@@ -35,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--samples", type=int, help="planned samples per cell (default: 1 + highest sample seen)")
     p.set_defaults(func=_grade)
 
-    p = subparsers.add_parser("tables", help="accuracy tables (SPEC 10 items 1-2) as CSV, JSON and Markdown")
+    p = subparsers.add_parser("tables", help=COMMANDS["tables"])
     add_run_or_files(
         p,
         "--grades",
@@ -45,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="directory to write the tables into (with --run default: RUN/tables)")
     p.set_defaults(func=_tables)
 
-    p = subparsers.add_parser("cruxeval-score", help="re-score a CRUXEval generations file: pass@1 and pass@5")
+    p = subparsers.add_parser("cruxeval-score", help=COMMANDS["cruxeval-score"])
     p.add_argument(
         "generations",
         type=Path,

@@ -7,11 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+COMMANDS: dict[str, str] = {
+    "import": "import CodeContests, LiveCodeBench or solution folders into a problem pool",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "import",
-        help="import CodeContests, LiveCodeBench or solution folders into a problem pool",
+        help=COMMANDS["import"],
         description=__doc__ + " Format and options: docs/construct.md.",
     )
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")

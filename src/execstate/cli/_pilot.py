@@ -7,11 +7,16 @@ from pathlib import Path
 
 from execstate.cli._build import add_bounds, bounds
 
+COMMANDS: dict[str, str] = {
+    "pilot": "invariant-guidance pilot: build, run every condition x contract x sample, grade, Table 9",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "pilot",
-        help="invariant-guidance pilot: build, run every condition x contract x sample, grade, Table 9",
+        help=COMMANDS["pilot"],
         description=__doc__ + " Re-running the same command resumes the run.",
     )
     p.add_argument(

@@ -7,9 +7,14 @@ from pathlib import Path
 
 from execstate.cli._build import add_bounds, bounds
 
+COMMANDS: dict[str, str] = {
+    "pipeline": "build, run, grade, analyze and report in one go",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("pipeline", help="build, run, grade, analyze and report in one go", description=__doc__)
+    p = sub.add_parser("pipeline", help=COMMANDS["pipeline"], description=__doc__)
     p.add_argument("paths", nargs="*", type=Path, help="extra case.toml files or directories")
     p.add_argument("--out", type=Path, required=True, help="output directory")
     p.add_argument(

@@ -6,11 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+COMMANDS: dict[str, str] = {
+    "run": "send tasks to model settings; resumable, one record per cell in OUT/responses.jsonl",
+}
+"""This module's commands -> their line in ``execstate --help``, which lists them without building their options."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "run",
-        help="send tasks to model settings; resumable, one record per cell in OUT/responses.jsonl",
+        help=COMMANDS["run"],
         description="Send every pending (task, setting, sample) cell; re-running the same command resumes.",
     )
     p.add_argument(

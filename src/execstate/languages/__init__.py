@@ -2,13 +2,23 @@
 
 The ``Language`` protocol (``_protocol``: run, instrument, measure a program; ``ConstructLanguage`` also
 proposes checkpoints), the registry (``_registry``: every language a case spec may name, its adapter
-named as ``"module:factory"`` and imported on first use, its command-line options declared as data),
-the options of a build (``BuildOptions``) and the candidates a checkpoint may project. The adapters
-are sub-packages: ``python`` (CPython, measured by ``sys.monitoring`` or a trace function) and ``cpp``
-(g++ and gcov). A new language is one adapter package and one ``register_language`` call
-(``docs/extending.md``).
+named as ``"module:factory"`` and imported on first use, its command-line options declared as data; the
+entries themselves live in ``execstate.language_entries``, beneath this package, so ``execstate --help``
+reads them without importing it), the options of a build (``BuildOptions``) and the candidates a checkpoint
+may project. The adapters are sub-packages: ``python`` (CPython, measured by ``sys.monitoring`` or a trace
+function) and ``cpp`` (g++ and gcov). A new language is one adapter package and one ``register_language``
+call, or an entry point of the group ``execstate.languages`` (``docs/extending.md``).
 """
 
+from execstate.language_entries import (
+    BUILTIN_LANGUAGES,
+    DEFAULT_LANGUAGE,
+    HELPER_LANGUAGE,
+    LANGUAGES,
+    CliOption,
+    LanguageEntry,
+    cli_options,
+)
 from execstate.languages._candidates import MUTATORS, Candidate, python_candidates, python_loops
 from execstate.languages._options import BuildOptions
 from execstate.languages._protocol import (
@@ -35,13 +45,6 @@ from execstate.languages._protocol import (
     source_lines,
 )
 from execstate.languages._registry import (
-    BUILTIN_LANGUAGES,
-    DEFAULT_LANGUAGE,
-    HELPER_LANGUAGE,
-    LANGUAGES,
-    CliOption,
-    LanguageEntry,
-    cli_options,
     construct_language,
     generator_languages,
     helper_language,
