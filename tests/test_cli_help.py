@@ -204,28 +204,6 @@ def test_without_the_entry_point_the_option_is_not_offered(plugin_path):
     assert "--toy-level" not in done.stdout and "--cxx" in done.stdout
 
 
-def test_the_entry_point_reader_finds_what_importlib_metadata_finds(plugin_path, monkeypatch):
-    """``registry.entry_points`` reads the distributions' folders itself (``importlib.metadata`` alone costs
-    ``--help`` several times a bare start): it finds the same entry points, first distribution of a name winning."""
-    from importlib import metadata
-
-    from execstate.registry import entry_points
-
-    shadow = plugin_path / "later"
-    (shadow / "toy_lang_plugin-1.dist-info").mkdir(parents=True)
-    (shadow / "toy_lang_plugin-1.dist-info" / "entry_points.txt").write_text(
-        "[execstate.languages]\ntoylang = shadowed:ENTRY\nother = shadowed:OTHER\n", encoding="utf-8"
-    )
-    monkeypatch.syspath_prepend(str(shadow))
-    monkeypatch.syspath_prepend(str(plugin_path))  # first on sys.path: its toy_lang_plugin wins
-    for group in ("execstate.languages", "execstate.arms", "console_scripts", "pytest11"):
-        expected: dict[str, str] = {}
-        for ep in metadata.entry_points(group=group):
-            expected.setdefault(ep.name, ep.value)
-        assert {ep.name: ep.value for ep in entry_points(group)} == expected, group
-    assert {ep.name: ep.value for ep in entry_points("execstate.languages")} == {"toylang": "toy_lang_plugin:ENTRY"}
-
-
 def test_an_entry_point_that_does_not_load_is_one_line(plugin_path):
     """A broken plug-in (its entry names no module) fails ``execstate build --help`` with one line naming it."""
     (plugin_path / "toy_lang_plugin-0.dist-info" / "entry_points.txt").write_text(

@@ -17,12 +17,9 @@ how to add one. This module imports nothing from execstate but ``errors``: every
 from __future__ import annotations
 
 import difflib
-import os
-import re
-import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, TypeVar
 
 from execstate.errors import UsageError, load_attr
 
@@ -191,84 +188,17 @@ class Registry(Generic[T]):
             self._loaded.clear()
 
 
-class EntryPoint(NamedTuple):
-    """One installed entry point: its ``name`` in its ``group`` and its ``value`` (``"module:attr"``)."""
+def entry_points(group: str) -> list[Any]:
+    """The installed entry points of ``group`` (``importlib.metadata``), the first distribution of a name winning.
 
-    name: str
-    value: str
-    group: str
+    ``importlib.metadata`` is imported here, on first use: it costs several times a bare interpreter's start, and
+    ``execstate --help`` reads no registry (``benchmarks/cli.py``)."""
+    from importlib import metadata
 
-
-def entry_points(group: str) -> list[EntryPoint]:
-    """The installed entry points of ``group``, first of each name winning, as ``importlib.metadata`` finds them.
-
-    The ``*.dist-info`` and ``*.egg-info`` folders of the directories on ``sys.path`` are read directly, the
-    first distribution of each name winning as there: importing ``importlib.metadata`` alone takes several times
-    a bare interpreter's start, and the command line reads entry points to build its help (``benchmarks/cli.py``).
-    Any other ``sys.path`` entry (a zip file) is asked through ``importlib.metadata``.
-    """
-    seen: dict[str, EntryPoint] = {}
-    dists: set[str] = set()
-    for place in sys.path:
-        where = place or os.curdir
-        found = _folder_entry_points(where, group, dists) if os.path.isdir(where) else _other_entry_points(where, group)
-        for ep in found:
-            seen.setdefault(ep.name, ep)
+    seen: dict[str, Any] = {}
+    for ep in metadata.entry_points(group=group):
+        seen.setdefault(ep.name, ep)
     return list(seen.values())
 
 
-def _folder_entry_points(folder: str, group: str, dists: set[str]) -> list[EntryPoint]:
-    """The entry points of ``group`` that the distributions in ``folder`` declare, skipping a distribution
-    whose (normalised) name an earlier folder had, as ``importlib.metadata`` does."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    found: list[EntryPoint] = []
-    for name in names:
-        stem, dot, suffix = name.rpartition(".")
-        if not dot or suffix.lower() not in ("dist-info", "egg-info"):
-            continue
-        dist = re.sub(r"[-_.]+", "_", stem.partition("-")[0]).lower()
-        if dist in dists:
-            continue
-        dists.add(dist)
-        try:
-            with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as text:
-                found += _parse_entry_points(text.read(), group)
-        except OSError:  # no entry points (or an egg-info file, not a folder)
-            continue
-    return found
-
-
-def _parse_entry_points(text: str, group: str) -> list[EntryPoint]:
-    """The entries of section ``[group]`` of an ``entry_points.txt`` (INI: ``name = module:attr``)."""
-    found: list[EntryPoint] = []
-    section = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
-        elif section == group and "=" in line:
-            name, _, value = line.partition("=")
-            found.append(EntryPoint(name.strip(), value.strip(), group))
-    return found
-
-
-def _other_entry_points(place: str, group: str) -> list[EntryPoint]:
-    """The entry points of ``group`` in a ``sys.path`` entry that is not a folder (a zip file), if any."""
-    if not os.path.exists(place):
-        return []
-    from importlib import metadata
-
-    return [
-        EntryPoint(ep.name, ep.value, group)
-        for dist in metadata.distributions(path=[place])
-        for ep in dist.entry_points
-        if ep.group == group
-    ]
-
-
-__all__ = ["ENTRY_POINT_PREFIX", "EntryPoint", "Registry", "RegistryMiss", "entry_points"]
+__all__ = ["ENTRY_POINT_PREFIX", "Registry", "RegistryMiss", "entry_points"]

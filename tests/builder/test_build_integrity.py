@@ -138,10 +138,11 @@ class _StateMeasuredWrong(PythonLanguage):
         return replace(m, stdout=m.stdout + b"!") if endpoint is not None and endpoint.inst is not None else m
 
 
-def test_a_state_arm_measured_with_other_stdout_is_excluded(tmp_path, monkeypatch):
+def test_a_state_arm_measured_with_other_stdout_is_excluded(tmp_path, request):
     """Measured arm by arm, the state arm's own run is checked."""
     wrong = replace(LANGUAGES["python"], adapter=lambda opts: _StateMeasuredWrong(opts.limits, opts.python))
-    monkeypatch.setitem(LANGUAGES, "python", wrong)
+    LANGUAGES.register("python", wrong, replace=True)
+    request.addfinalizer(lambda: LANGUAGES.unregister("python"))
     write_case(tmp_path, "sums", SUMS)
     tasks, excluded = built(tmp_path, replace(OPTS, measure_arms_apart=True))
     assert not tasks
@@ -160,10 +161,11 @@ class _OneRunMeasuredWrong(PythonLanguage):
         return replace(got[0], stdout=got[0].stdout + b"!"), got[1]
 
 
-def test_the_one_run_that_measures_the_state_arms_is_checked_like_the_final_run(tmp_path, monkeypatch):
+def test_the_one_run_that_measures_the_state_arms_is_checked_like_the_final_run(tmp_path, request):
     """Measured in one run, the state arms' metrics are that run's: its stdout must be the clean run's."""
     wrong = replace(LANGUAGES["python"], adapter=lambda opts: _OneRunMeasuredWrong(opts.limits, opts.python))
-    monkeypatch.setitem(LANGUAGES, "python", wrong)
+    LANGUAGES.register("python", wrong, replace=True)
+    request.addfinalizer(lambda: LANGUAGES.unregister("python"))
     write_case(tmp_path, "sums", SUMS)
     tasks, excluded = built(tmp_path)
     assert not tasks
