@@ -17,6 +17,7 @@ from execstate.analyze import (
     sections,
     unregister_section,
 )
+from execstate.errors import UsageError
 from execstate.registry import RegistryMiss
 from execstate.report._sections import BUILTIN_VIEWS, show_sections, view_of
 from execstate.report._view import plain_view
@@ -35,9 +36,14 @@ def test_every_section_has_a_unique_name_and_a_view():
     assert set(BUILTIN_VIEWS) == set(names), "report/_sections.py has a view of a section the registry lacks"
 
 
-def test_a_miss_names_the_known_sections():
+def test_a_miss_names_the_known_sections_and_an_entry_must_be_a_section():
     with pytest.raises(RegistryMiss, match="unknown section 'taxonomi'; did you mean 'taxonomy'"):
         SECTIONS.get("taxonomi")
+    with pytest.raises(UsageError, match="section 'odd' is a str, not a Section"):
+        SECTIONS.register("odd", "not a section")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="registered as 'odd' calls itself 'even'"):
+        SECTIONS.register("odd", Section("even", "Even", lambda d: {}))
+    assert "odd" not in SECTIONS and "even" not in SECTIONS
 
 
 @pytest.fixture(scope="module")

@@ -111,9 +111,11 @@ def load_hook(hook: Hook) -> Any:
 
 
 def check_section(name: str, section: object) -> None:
-    """``UsageError`` unless ``section`` is a ``Section`` (the registry's check)."""
+    """``UsageError`` unless ``section`` is a ``Section`` calling itself ``name`` (the registry's check)."""
     if not isinstance(section, Section):
         raise UsageError(
             f"section {name!r} is a {type(section).__name__}, not a Section. "
             "Fix: point it at an execstate.analyze.Section"
         )
+    if section.name != name:
+        raise UsageError(f"section entry registered as {name!r} calls itself {section.name!r}; the two must agree")

@@ -23,7 +23,6 @@ SECTIONS: Registry[Section] = Registry(
     group="execstate.sections",
     builtin={s.name: s for s in (*BEYOND_ROWS, FRESH, FURTHER, VARIANTS)},
     check=check_section,
-    name_of=lambda section: section.name,
     fix="register one (execstate.analyze.register_section) or declare it in another package's "
     '[project.entry-points."execstate.sections"]',
 )
