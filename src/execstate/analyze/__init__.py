@@ -4,7 +4,6 @@ from execstate.analyze._analysis import (
     Analysis,
     analyze,
     analyze_cells,
-    joinable_grades,
     write_analysis_json,
     write_json,
 )
@@ -24,7 +23,7 @@ from execstate.analyze._further import (
 from execstate.analyze._logit import LogitFit, fit_logit
 from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference, paired_replicates
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
-from execstate.analyze._section import Section, SectionInputs
+from execstate.analyze._section import Section, SectionInputs, joinable_grades
 from execstate.analyze._sections import SECTIONS, register_section, sections, unregister_section
 from execstate.analyze._series import series_summary, series_tests
 from execstate.analyze._stats import (

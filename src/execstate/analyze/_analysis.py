@@ -15,7 +15,7 @@ from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
-from execstate.analyze._section import SectionInputs
+from execstate.analyze._section import SectionInputs, joinable_grades
 from execstate.analyze._sections import apart_ids, compute_sections
 from execstate.analyze._series import series_summary, start_series_tests
 from execstate.grade import accuracy_tables
@@ -165,19 +165,6 @@ def analyze(
     )
     beyond, sections = compute_sections(inputs)
     return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, sections=sections)
-
-
-def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:
-    """Grades of known tasks, the first grade per cell (the rest are reported in ``inputs``)."""
-    known = {t.task_id for t in tasks}
-    seen: set[tuple[str, str, int]] = set()
-    out = []
-    for g in grades:
-        key = (g.task_id, g.setting, g.sample)
-        if g.task_id in known and key not in seen:
-            seen.add(key)
-            out.append(g)
-    return out
 
 
 def _clean(value: Any) -> Any:

@@ -12,7 +12,7 @@ written only when it has any, and its own part of the page).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,15 +55,7 @@ class SectionInputs:
         """These inputs with ``mine`` and ``mine_grades`` those of ``section``."""
         pool, graded = (self.every_task, self.every_grade) if section.apart else (self.tasks, self.grades)
         mine = [t for t in pool if section.takes(t)]
-        ids = {t.task_id for t in mine}
-        seen: set[tuple[str, str, int]] = set()
-        grades = []
-        for g in graded:  # the first grade per cell, as joinable_grades keeps it
-            key = (g.task_id, g.setting, g.sample)
-            if g.task_id in ids and key not in seen:
-                seen.add(key)
-                grades.append(g)
-        return dataclasses.replace(self, mine=mine, mine_grades=grades)
+        return dataclasses.replace(self, mine=mine, mine_grades=joinable_grades(mine, graded))
 
 
 @dataclass(frozen=True)
@@ -103,6 +95,19 @@ class Section:
         if compute is None:
             raise UsageError(f"section {self.name!r} has no compute. Fix: give its Section a compute function")
         return compute(inputs)
+
+
+def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:
+    """Grades of known tasks, the first grade per cell (the rest are reported in ``inputs``)."""
+    known = {t.task_id for t in tasks}
+    seen: set[tuple[str, str, int]] = set()
+    out = []
+    for g in grades:
+        key = (g.task_id, g.setting, g.sample)
+        if g.task_id in known and key not in seen:
+            seen.add(key)
+            out.append(g)
+    return out
 
 
 def load_hook(hook: Hook) -> Any:

@@ -72,35 +72,47 @@ def _draw(owner: str, drawers: Mapping[str, Drawer], data: Mapping[str, Any], ou
     return drawn
 
 
-def show_sections(analysis: Analysis, out_dir: Path) -> ShownSections:
-    """Every section of the analysis, in registry order: the beyond rows under their headings (after the mark),
-    the others with data as their own parts of the page, ordered by their views' ``order``."""
-    shown = ShownSections()
+def _show_beyond(shown: ShownSections, analysis: Analysis, out_dir: Path) -> None:
+    """The beyond rows: their figures (in the analysis's order), tables, and the body of "Beyond the paper"."""
     config, beyond = analysis.config, analysis.beyond
     rows = [(s, view_of(s)) for s in sections() if s.beyond]
     drawers = {name: draw for _, view in rows for name, draw in view.figures.items()}
-    shown.figures += _draw("a beyond row", drawers, beyond.get("figures", {}), out_dir)
-    fig_html = {f.name: figure_html(f) for f in shown.figures}
+    drawn = _draw("a beyond row", drawers, beyond.get("figures", {}), out_dir)
+    fig_html = {f.name: figure_html(f) for f in drawn}
     parts = [f'<p class="banner">{esc(MARK)}</p>']
     for s, view in rows:
         tables = view.tables(beyond, config)
         shown.tables.setdefault("beyond", []).extend(tables)
         parts += [f"<h3>{esc(s.heading)}</h3>", str(view.html(beyond, tables, fig_html, config))]
+    shown.figures += drawn
     shown.beyond = "".join(parts)
-    own = [(s, view_of(s)) for s in sections() if not s.beyond and s.name in analysis.sections]
+
+
+def _show_own(shown: ShownSections, analysis: Analysis, out_dir: Path) -> None:
+    """The sections of their own that have data: figures, tables, Inputs lines and parts of the page, the parts
+    ordered by their views' ``order`` (then registry order)."""
     placed: list[tuple[int, int, list[Page]]] = []
-    for index, (s, view) in enumerate(own):
-        data = analysis.sections[s.name]
-        drawn = _draw(
-            f"section {s.name!r}", view.figures, data.get("figures", {}) if isinstance(data, dict) else {}, out_dir
-        )
-        tables = view.tables(data, config)
-        html = view.html(data, tables, {f.name: figure_html(f) for f in drawn}, config)
+    own = [s for s in sections() if not s.beyond and s.name in analysis.sections]
+    for index, section in enumerate(own):
+        view, data = view_of(section), analysis.sections[section.name]
+        figures = data.get("figures", {}) if isinstance(data, dict) else {}
+        drawn = _draw(f"section {section.name!r}", view.figures, figures, out_dir)
+        tables = view.tables(data, analysis.config)
+        html = view.html(data, tables, {f.name: figure_html(f) for f in drawn}, analysis.config)
         shown.figures += drawn
         if tables:
-            shown.tables[s.name] = tables
-        placed.append((view.order, index, [(s.name, s.heading, html)] if isinstance(html, str) else list(html)))
+            shown.tables[section.name] = tables
+        pages = [(section.name, section.heading, html)] if isinstance(html, str) else list(html)
+        placed.append((view.order, index, pages))
         if view.inputs is not None:
             shown.inputs.append(view.inputs(data))
     shown.pages = [page for *_, pages in sorted(placed, key=lambda p: p[:2]) for page in pages]
+
+
+def show_sections(analysis: Analysis, out_dir: Path) -> ShownSections:
+    """Every section of the analysis, in registry order: the beyond rows under their headings (after the mark),
+    the others with data as their own parts of the page; figures drawn under ``out_dir/figures``."""
+    shown = ShownSections()
+    _show_beyond(shown, analysis, out_dir)
+    _show_own(shown, analysis, out_dir)
     return shown
