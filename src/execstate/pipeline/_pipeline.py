@@ -57,8 +57,9 @@ DEMO_FRESH_SEED = "execstate-demo-fresh-seed"
 """The public seed of the offline main job's fresh copy of the classic study (a demonstration: a real fresh
 build keeps its seed secret until it reveals it, docs/fresh.md)."""
 FRESH_STUDIES: tuple[str, ...] = tuple(main_fresh_studies())
-"""The built-in studies the main job also builds on fresh inputs, beside the published ones: those whose study
-entry says so (``Study.main_fresh``, ``execstate.studies``)."""
+"""The studies the main job also builds on fresh inputs, beside the published ones: those whose study entry says
+so (``Study.main_fresh``, ``execstate.studies``) when this module was imported; ``run_pipeline`` asks the registry
+itself (``main_fresh_studies``), so a study registered later counts too."""
 MAIN_VARIANTS: tuple[str, ...] = ("rename", "mislead")
 """The source variants the offline main job builds of the studies whose entry asks for them
 (``Study.main_variants``)."""
