@@ -13,18 +13,22 @@ import shutil
 
 from execstate.pipeline import DEMO_FRESH_SEED, run_pipeline
 from execstate.records import Grade, Task, is_fresh, is_variant, read_jsonl
-from execstate.studies import STUDIES
+from execstate.studies import STUDIES, register_study, unregister_study
 
 CASES = ("heapsort", "kadane", "house_robber", "insertion_sort", "lis", "quicksort")
 
 
-def test_the_offline_main_job_builds_a_fresh_copy_and_reports_the_gap(tmp_path, monkeypatch):
+def test_the_offline_main_job_builds_a_fresh_copy_and_reports_the_gap(tmp_path):
     classic = STUDIES["classic"]
     assert classic.cases_dir is not None
     for name in CASES:
         shutil.copytree(classic.cases_dir / name, tmp_path / "classic" / name)
-    monkeypatch.setitem(STUDIES, "classic", dataclasses.replace(classic, cases_dir=tmp_path / "classic"))
-    result = run_pipeline(tmp_path / "out", studies=("classic",), pilot=False, log=lambda *_: None)
+    register_study(dataclasses.replace(classic, cases_dir=tmp_path / "classic"), replace=True)  # the same entry
+    try:
+        result = run_pipeline(tmp_path / "out", studies=("classic",), pilot=False, log=lambda *_: None)
+    finally:
+        unregister_study("classic")
+    assert STUDIES["classic"] is classic
     every = list(read_jsonl(result.tasks, Task))
     tasks = [t for t in every if not is_variant(t)]  # the offline main job also builds rename and mislead variants
     assert len(every) - len(tasks) == 2 * 4 * len(CASES)

@@ -226,9 +226,18 @@ def test_report_is_one_self_contained_page(runs):
     text = (out / "report.html").read_text(encoding="utf-8")
     page = _Collector()
     page.feed(text)
-    assert {"headline", "inputs", "corpus", "accuracy", "paired", "regression", "series", "figures", "beyond", "tasks"} <= (
-        page.ids
-    )
+    assert {
+        "headline",
+        "inputs",
+        "corpus",
+        "accuracy",
+        "paired",
+        "regression",
+        "series",
+        "figures",
+        "beyond",
+        "tasks",
+    } <= (page.ids)
     assert page.scripts == [("script", {})]  # the task browser's one inline script: nothing is fetched
     assert all(r.startswith(("data:image/svg+xml;base64,", "#")) for r in page.refs)
     assert sum(r.startswith("data:") for r in page.refs) == 1 + 2 * 3 + 1  # by-arm + 2 per study + taxonomy

@@ -127,7 +127,7 @@ def test_the_interval_is_the_paired_comparisons_bootstrap():
 def test_no_fresh_task_no_fresh_key():
     published, _, grades = _fixture()
     a = analyze(published, [g for g in grades if "~fresh" not in g.task_id], FAST)
-    assert a.fresh == {} and "fresh" not in a.to_json()
+    assert a.section("fresh") == {} and "fresh" not in a.to_json()
     assert fresh_rows(published, grades, FAST) == []
 
 
@@ -147,8 +147,8 @@ def test_fresh_tasks_change_no_other_table(tmp_path):
     assert with_fresh.pop("fresh")["tasks"] == len(fresh)
     assert with_fresh == _json(base, tmp_path, "base.json")
     assert accuracy_tables(tasks + fresh, grades + fresh_grades) == accuracy_tables(tasks, grades)
-    rows = mixed.fresh["rows"]
+    rows = mixed.section("fresh")["rows"]
     assert {(r["setting"], r["arm"]) for r in rows} == {(s, t.arm) for s in settings for t in fresh}
     assert sum(r["pairs"] + r["incomplete_pairs"] for r in rows) == len(fresh_grades)
-    assert mixed.fresh["graded_cells"] == len(fresh_grades)
-    assert mixed.fresh["figures"]["published_vs_fresh"]["bars"]
+    assert mixed.section("fresh")["graded_cells"] == len(fresh_grades)
+    assert mixed.section("fresh")["figures"]["published_vs_fresh"]["bars"]

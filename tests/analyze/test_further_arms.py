@@ -153,10 +153,10 @@ def test_analyze_keeps_them_apart_from_every_paper_table(tmp_path):
     after = analyze(
         paper + extra + [fresh], paper_grades + extra_grades + [trace_grade(fresh, "q-off", "0000")], CONFIG
     )
-    assert before.further == {} and "further" not in before.to_json()
+    assert before.section("further") == {} and "further" not in before.to_json()
     paper_keys = {k: v for k, v in after.to_json().items() if k != "further"}
     assert paper_keys == before.to_json()  # no paper number, count or beyond table moves
-    further = after.further
+    further = after.section("further")
     assert further["tasks"] == {"loop-trace": 6, "line-count": 6}  # the fresh loop trace is in no table
     assert _by(further["step_summary"], setting="q-off")["cells"] == 6
     assert {(r["first"], r["second"]) for r in further["coherence"]} >= {("short-trace-final", "loop-trace")}

@@ -122,7 +122,7 @@ def test_fresh_tasks_are_no_variants_here():
 def test_no_variant_task_no_variants_key():
     originals, _, grades = _fixture()
     a = analyze(originals, [g for g in grades if "~" not in g.task_id], FAST)
-    assert a.variants == {} and "variants" not in a.to_json()
+    assert a.section("variants") == {} and "variants" not in a.to_json()
 
 
 def _json(analysis, tmp_path, name) -> dict:

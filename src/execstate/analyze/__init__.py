@@ -4,11 +4,10 @@ from execstate.analyze._analysis import (
     Analysis,
     analyze,
     analyze_cells,
-    joinable_grades,
     write_analysis_json,
     write_json,
 )
-from execstate.analyze._beyond import BEYOND_TABLES, BeyondInputs, BeyondTable
+from execstate.analyze._beyond import BEYOND_ROWS, BEYOND_TABLES
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._compare import accuracy_intervals, pairwise_differences
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
@@ -24,6 +23,8 @@ from execstate.analyze._further import (
 from execstate.analyze._logit import LogitFit, fit_logit
 from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference, paired_replicates
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
+from execstate.analyze._section import Section, SectionInputs, joinable_grades
+from execstate.analyze._sections import SECTIONS, register_section, sections, unregister_section
 from execstate.analyze._series import series_summary, series_tests
 from execstate.analyze._stats import (
     benjamini_hochberg,
@@ -40,19 +41,21 @@ from execstate.analyze._truncation import budget_rows, response_frame, served_by
 from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
 
 __all__ = [
+    "BEYOND_ROWS",
     "BEYOND_TABLES",
     "DYNAMIC_METRICS",
     "IMBALANCE_BINS",
     "METRICS",
     "MODELS",
+    "SECTIONS",
     "Analysis",
     "AnalysisConfig",
     "BHFamily",
-    "BeyondInputs",
-    "BeyondTable",
     "Cells",
     "Cohort",
     "LogitFit",
+    "Section",
+    "SectionInputs",
     "accuracy_intervals",
     "analyze",
     "analyze_cells",
@@ -83,8 +86,10 @@ __all__ = [
     "permutation_thetas",
     "quantile_bins",
     "rank_theta",
+    "register_section",
     "regression_rows",
     "response_frame",
+    "sections",
     "seeded_rng",
     "series_summary",
     "series_tests",
@@ -92,6 +97,7 @@ __all__ = [
     "served_rows",
     "step_curve_rows",
     "truncation_rows",
+    "unregister_section",
     "variant_comparison",
     "variant_pairs",
     "variant_rows",

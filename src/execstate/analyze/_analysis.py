@@ -10,18 +10,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from execstate.analyze._beyond import beyond_paper
 from execstate.analyze._cells import Cells, load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._figures import figure_data
-from execstate.analyze._fresh import fresh_comparison
-from execstate.analyze._further import further_arms
 from execstate.analyze._paired import paired_comparison, paired_studies
 from execstate.analyze._regression import cluster_regression
+from execstate.analyze._section import SectionInputs, joinable_grades
+from execstate.analyze._sections import apart_ids, compute_sections
 from execstate.analyze._series import series_summary, start_series_tests
-from execstate.analyze._variants import variant_comparison
 from execstate.grade import accuracy_tables
-from execstate.records import Grade, Response, Task, is_fresh, is_variant, paper_tasks
+from execstate.records import Grade, Response, Task, paper_tasks
 
 ANALYSIS_SCHEMA_VERSION = 1
 _SIGNIFICANT = 12  # digits kept in JSON floats: re-runs compare equal as text
@@ -45,17 +43,16 @@ class Analysis:
     """The corpus and accuracy tables (``corpus``, ``accuracy_by_arm``, ``_by_setting``, ``_by_study``) of
     the joinable grades; filled by ``analyze`` (which has the records), empty from ``analyze_cells``."""
     beyond: dict[str, Any] = field(default_factory=dict)
-    """Analyses beyond the paper (SPEC 11; ``execstate.analyze._beyond``); filled by ``analyze``."""
-    fresh: dict[str, Any] = field(default_factory=dict)
-    """Published vs fresh inputs (``execstate.analyze._fresh.fresh_comparison``): ``{}`` when no task is
-    fresh, and then left out of the JSON, so an analysis without fresh tasks is written as before."""
-    further: dict[str, Any] = field(default_factory=dict)
-    """The further arms' tables (``execstate.analyze._further.further_arms``: loop-trace step curve, coherence of
-    a case's arms, line counts by imbalance): ``{}`` without a loop-trace or line-count task, and then left out
-    of the JSON, so an analysis of a build without them is written as before."""
-    variants: dict[str, Any] = field(default_factory=dict)
-    """Originals vs their source variants (``execstate.analyze._variants.variant_comparison``): ``{}`` when no
-    task is a variant, and then left out of the JSON, so an analysis without variants is written as before."""
+    """The rows beyond the paper (SPEC 11; the ``beyond`` sections of ``SECTIONS``), then their ``figures``;
+    filled by ``analyze``."""
+    sections: dict[str, Any] = field(default_factory=dict)
+    """The data of every section of its own that has any (``SECTIONS``, not ``beyond``), by name in registry
+    order: each is a top-level key of the JSON; a section without data is left out, so an analysis without
+    fresh tasks, say, is written as if the fresh section did not exist. Filled by ``analyze``."""
+
+    def section(self, name: str) -> Any:
+        """The data of section ``name``; ``{}`` when the analysis has none (or no such section)."""
+        return self.sections.get(name, {})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,9 +68,7 @@ class Analysis:
             "figures": self.figures,
             "accuracy": self.accuracy,
             "beyond": self.beyond,
-            **({"fresh": self.fresh} if self.fresh else {}),
-            **({"further": self.further} if self.further else {}),
-            **({"variants": self.variants} if self.variants else {}),
+            **self.sections,
         }
 
 
@@ -132,18 +127,17 @@ def analyze(
     go to the sweep rows of ``beyond`` alone. The accuracy tables count the joinable grades
     (``joinable_grades``); the others are listed in ``inputs`` (unknown task ids, duplicate cells).
     ``responses`` (the run's records) add the truncation and token tables; without them those are None.
-    Fresh tasks (``records.is_fresh``) and their grades enter the published-vs-fresh rows (``fresh``) alone:
-    every other table analyses the published tasks, as if the fresh ones were not there. Source variants' tasks
-    (``records.is_variant``) enter the original-vs-variant rows (``variants``) alone, likewise.
-    The further arms' tasks (``records.FURTHER_ARMS``) and their grades enter ``further`` alone.
+    Then every section of the registry (``SECTIONS``) in order: the rows beyond the paper into ``beyond``, the
+    others into ``sections``. The tasks an ``apart`` section applies to (fresh tasks, ``records.is_fresh``; source
+    variants, ``records.is_variant``) and their grades enter the ``apart`` sections alone: every other table
+    analyses the rest, as if they were not there. The further arms' tasks enter no paper table
+    (``records.paper_tasks``), only their own section.
     """
-    tasks, grades = list(tasks), list(grades)
+    every_task, every_grade = list(tasks), list(grades)
     config = config or AnalysisConfig()
-    fresh = fresh_comparison(tasks, grades, config)
-    variants = variant_comparison(tasks, grades, config)
-    fresh_ids = {t.task_id for t in tasks if is_fresh(t) or is_variant(t)}  # variants: compared apart
-    tasks = [t for t in tasks if t.task_id not in fresh_ids]
-    grades = [g for g in grades if g.task_id not in fresh_ids]
+    apart = apart_ids(every_task)
+    tasks = [t for t in every_task if t.task_id not in apart]
+    grades = [g for g in every_grade if g.task_id not in apart]
     paper = paper_tasks(tasks)
     sweep_ids = {t.task_id for t in tasks} - {t.task_id for t in paper}
     own = [g for g in grades if g.task_id not in sweep_ids]
@@ -157,24 +151,20 @@ def analyze(
         "accuracy_by_study": acc.by_study,
     }
     joined = joinable_grades(tasks, grades)
-    beyond = beyond_paper(tasks, joined, cells.frame, config, None if responses is None else list(responses))
-    further = further_arms(tasks, joined, config)
-    return dataclasses.replace(
-        analysis, accuracy=accuracy, beyond=beyond, fresh=fresh, further=further, variants=variants
+    ids = {t.task_id for t in paper}
+    inputs = SectionInputs(
+        every_task=every_task,
+        every_grade=every_grade,
+        tasks=tasks,
+        grades=joined,
+        paper=paper,
+        own=[g for g in joined if g.task_id in ids],
+        frame=cells.frame,
+        config=config,
+        responses=None if responses is None else list(responses),
     )
-
-
-def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grade]:
-    """Grades of known tasks, the first grade per cell (the rest are reported in ``inputs``)."""
-    known = {t.task_id for t in tasks}
-    seen: set[tuple[str, str, int]] = set()
-    out = []
-    for g in grades:
-        key = (g.task_id, g.setting, g.sample)
-        if g.task_id in known and key not in seen:
-            seen.add(key)
-            out.append(g)
-    return out
+    beyond, sections = compute_sections(inputs)
+    return dataclasses.replace(analysis, accuracy=accuracy, beyond=beyond, sections=sections)
 
 
 def _clean(value: Any) -> Any:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from execstate.analyze._arms import final_arm
 from execstate.analyze._cells import DYNAMIC_METRICS
 from execstate.errors import UsageError
 from execstate.studies import shared_source_studies
@@ -36,7 +37,8 @@ class BHFamily:
     """The declared Benjamini-Hochberg family: estimable series tests matching all fields."""
 
     language: str = "python"
-    arms: tuple[str, ...] = ("long-trace-final",)
+    arms: tuple[str, ...] = field(default_factory=lambda: (final_arm("long"),))
+    """Default: the paper's final arm on the long input."""
     metrics: tuple[str, ...] = DYNAMIC_METRICS
 
 

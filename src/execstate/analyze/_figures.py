@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from execstate.analyze._arms import table_arms
 from execstate.analyze._logit import fit_logit, univariate_design
 from execstate.analyze._stats import wilson_interval
-from execstate.records import ARMS, EXTRA_ARMS
 
 MAX_BINS = 8
 BAND_POINTS = 100
@@ -57,7 +57,7 @@ def accuracy_by_arm_data(frame: pd.DataFrame, level: float) -> dict[str, Any]:
     """Completed-response accuracy per arm x setting (arm x setting pairs without rows are left out)."""
     done = frame[frame["completed"]]
     settings = sorted(frame["setting"].unique().tolist())
-    arms = [a for a in (*ARMS, *EXTRA_ARMS) if a in set(done["arm"])]
+    arms = [a for a in table_arms() if a in set(done["arm"])]
     bars = []
     for arm in arms:
         for setting in settings:

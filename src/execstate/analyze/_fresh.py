@@ -20,7 +20,9 @@ import pandas as pd
 from execstate.analyze._cells import load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._paired import paired_difference
-from execstate.records import ARMS, Grade, Task, is_fresh, paper_tasks, published_case_id
+from execstate.analyze._section import Section, SectionInputs
+from execstate.arms import arm_names
+from execstate.records import Grade, Task, is_fresh, paper_tasks, published_case_id
 
 FIGURE = "published_vs_fresh"
 _KEY = ["case_id", "arm", "setting", "sample"]
@@ -91,14 +93,16 @@ def _row(setting: str, arm: str, subset: pd.DataFrame, unpaired: int, config: An
 
 
 def fresh_rows(tasks: Sequence[Task], grades: Sequence[Grade], config: AnalysisConfig) -> list[dict[str, Any]]:
-    """One row per setting x arm with a graded fresh cell (settings sorted, arms in ``ARMS`` order).
+    """One row per setting x arm with a graded fresh cell (settings sorted, the paper's arms in arm order, then
+    any other sorted).
 
     ``unpaired_fresh``: that setting x arm's graded fresh cells whose published twin is not graded there
     (in no pair). Empty without fresh tasks.
     """
     published, fresh = _cells(tasks, grades)
     pairs = _pairs(published, fresh)
-    arms = [a for a in ARMS if a in set(fresh["arm"])] + sorted(set(fresh["arm"]) - set(ARMS))
+    paper = arm_names(group="paper")
+    arms = [a for a in paper if a in set(fresh["arm"])] + sorted(set(fresh["arm"]) - set(paper))
     rows = []
     for setting in sorted(fresh["setting"].unique().tolist()):
         for arm in arms:
@@ -125,3 +129,12 @@ def fresh_comparison(tasks: Sequence[Task], grades: Sequence[Grade], config: Ana
         "rows": rows,
         "figures": {FIGURE: {"figure": FIGURE, "level": config.level, "bars": bars}} if bars else {},
     }
+
+
+def _section_data(d: SectionInputs) -> dict[str, Any]:
+    """``fresh_comparison`` of every task given: fresh tasks are compared with their published twins."""
+    return fresh_comparison(d.every_task, d.every_grade, d.config)
+
+
+SECTION = Section("fresh", "Published vs fresh inputs", _section_data, applies=is_fresh, apart=True)
+"""The published-vs-fresh section: fresh tasks enter it alone (``apart``)."""

@@ -1,7 +1,7 @@
 """The further arms' own tables: the loop trace's step curve, a case's arms' coherence, line counts by imbalance.
 
-The further arms (``records.FURTHER_ARMS``: ``loop-trace``, ``line-count``) never enter the paper's tables
-(``records.paper_tasks``); these three tables are theirs, per setting:
+The further arms (the arms of group ``further``, ``execstate.arms``: the loop trace and the line count) never
+enter the paper's tables (``records.paper_tasks``); these three tables are theirs, per setting:
 
 - **step curve** — for step i = 1 .. the largest ``meta["trace_cap"]``: the share of graded loop-trace cells
   (tasks with ``meta["trace_steps"]`` >= i) whose step i is right (``Grade.steps[i-1] == "1"``), and the share
@@ -9,7 +9,7 @@ The further arms (``records.FURTHER_ARMS``: ``loop-trace``, ``line-count``) neve
   0.1 s at 10,000 replicates and 400 sources); per setting the mean longest correct prefix and the mean
   number of steps. The denominator is every planned cell: a ``no-response`` counts as all steps wrong, as
   C/N counts it in the accuracy tables.
-- **coherence** — for each pair of a case's arms (the paper's four and the two further ones, in ``CASE_ARMS``
+- **coherence** — for each pair of a case's arms (the arms a case spec may list, ``ArmSpec.case_arm``, in arm
   order), over the cells (setting x sample) where both are graded: the 2x2 table of right/wrong, the agreement
   rate, and for a final arm paired with a state arm or the loop trace P(second wrong | final right). A pair with
   a ``no-response`` on either side is counted in ``incomplete_pairs``, never scored, as in the paired comparison.
@@ -31,19 +31,10 @@ from typing import Any
 import pandas as pd
 
 from execstate.analyze._config import AnalysisConfig
+from execstate.analyze._section import Section
 from execstate.analyze._stability import _mean_ci
-from execstate.records import (
-    CASE_ARMS,
-    CORRECT_STATUSES,
-    FINAL_ARMS,
-    FURTHER_ARMS,
-    LINE_COUNT_ARM,
-    LOOP_TRACE_ARM,
-    STATE_ARMS,
-    Grade,
-    Task,
-    is_sweep,
-)
+from execstate.arms import arm_names, arm_spec
+from execstate.records import CORRECT_STATUSES, Grade, Task, is_sweep
 from execstate.values import json_value
 
 STEP_CURVE_FIGURE = "step_curve"
@@ -56,7 +47,10 @@ ALL = "all"
 """The ``bin`` of a setting's line-count row over every cell."""
 UNKNOWN_BIN = "unknown"
 """The ``bin`` of line-count cells whose task records no imbalance."""
-_STATE_SIDE = (*STATE_ARMS, LOOP_TRACE_ARM)
+TRACE, COUNT = "trace", "count"
+"""The arm families of the step curve (a loop trace's states over steps) and of the line-count table."""
+_STATE_SIDE = ("state", TRACE)
+"""The families a final arm's coherence row asks P(wrong | final right) of."""
 
 
 def _graded(tasks: Sequence[Task], grades: Sequence[Grade], arms: Sequence[str]) -> list[tuple[Task, Grade]]:
@@ -85,7 +79,7 @@ def _marks(task: Task, grade: Grade) -> tuple[str, bool]:
 
 def _trace_frame(tasks: Sequence[Task], grades: Sequence[Grade]) -> pd.DataFrame:
     rows = []
-    for task, grade in _graded(tasks, grades, (LOOP_TRACE_ARM,)):
+    for task, grade in _graded(tasks, grades, arm_names(family=TRACE)):
         marks, inferred = _marks(task, grade)
         rows.append(
             {
@@ -172,7 +166,7 @@ def _case_frame(tasks: Sequence[Task], grades: Sequence[Grade]) -> pd.DataFrame:
             "completed": grade.status != "no-response",
             "correct": grade.status in CORRECT_STATUSES,
         }
-        for task, grade in _graded(tasks, grades, CASE_ARMS)
+        for task, grade in _graded(tasks, grades, arm_names(case_arm=True))
     ]
     return pd.DataFrame(cells, columns=["case_id", "arm", "setting", "sample", "source_sha256", "completed", "correct"])
 
@@ -213,7 +207,7 @@ def _coherence_row(setting: str, first: str, second: str, sub: pd.DataFrame, con
         "final_right_state_wrong_low": None,
         "final_right_state_wrong_high": None,
     }
-    if first in FINAL_ARMS and second in _STATE_SIDE:
+    if arm_spec(first).family == "final" and arm_spec(second).family in _STATE_SIDE:
         right = done[done["ra"]]
         rate, low, high = _ci(right, "second_wrong", config, "coherence", setting, first, second, "final-right")
         row.update(final_right=len(right), final_right_state_wrong=rate)
@@ -222,12 +216,12 @@ def _coherence_row(setting: str, first: str, second: str, sub: pd.DataFrame, con
 
 
 def coherence_rows(tasks: Sequence[Task], grades: Sequence[Grade], config: AnalysisConfig) -> list[dict[str, Any]]:
-    """One row per setting (sorted) x pair of arms (``CASE_ARMS`` order, first before second) graded together
+    """One row per setting (sorted) x pair of a case's arms (arm order, first before second) graded together
     in at least one cell; fields in docs/analyze.md ("Further arms")."""
     frame = _case_frame(tasks, grades)
     arms = set(frame["arm"])
     rows = []
-    for first, second in combinations([a for a in CASE_ARMS if a in arms], 2):
+    for first, second in combinations([a for a in arm_names(case_arm=True) if a in arms], 2):
         pairs = _pair_frame(frame, first, second)
         for setting in sorted(pairs["setting"].unique().tolist()):
             rows.append(_coherence_row(setting, first, second, pairs[pairs["setting"] == setting], config))
@@ -250,12 +244,13 @@ BIN_LABELS: tuple[str, ...] = tuple(_bin_label(x) for x in IMBALANCE_BINS[:-1])
 
 def _count_frame(tasks: Sequence[Task], grades: Sequence[Grade]) -> pd.DataFrame:
     rows = []
-    for task, grade in _graded(tasks, grades, (LINE_COUNT_ARM,)):
+    for task, grade in _graded(tasks, grades, arm_names(family=COUNT)):
         imbalance = (task.meta.get("line_count") or {}).get("imbalance")
         label = _bin_label(imbalance)
         rows.append(
             {
                 "setting": grade.setting,
+                "arm": task.arm,
                 "task_id": task.task_id,
                 "source_sha256": task.source_sha256,
                 "bin": label,
@@ -268,7 +263,8 @@ def _count_frame(tasks: Sequence[Task], grades: Sequence[Grade]) -> pd.DataFrame
 
 
 def _count_row(setting: str, label: str, sub: pd.DataFrame, config: AnalysisConfig) -> dict[str, Any]:
-    rate, low, high = _ci(sub, "correct", config, "line-count", setting, label)
+    stream = "+".join(sorted(set(sub["arm"])))  # the bootstrap stream is keyed by the cells' arm
+    rate, low, high = _ci(sub, "correct", config, stream, setting, label)
     done, k = int(sub["completed"].sum()), int(sub["correct"].sum())
     return {
         "setting": setting,
@@ -330,7 +326,7 @@ def further_arms(tasks: Sequence[Task], grades: Sequence[Grade], config: Analysi
     """``tasks`` (further-arm tasks by arm), ``step_curve``, ``step_summary``, ``coherence``, ``line_count`` and
     ``figures`` (figure name -> data); ``{}`` when no task is of a further arm, so analyses of builds without
     them are unchanged. ``grades``: the joinable grades of ``tasks`` (first grade per cell)."""
-    counts = {arm: sum(t.arm == arm and not is_sweep(t) for t in tasks) for arm in FURTHER_ARMS}
+    counts = {arm: sum(t.arm == arm and not is_sweep(t) for t in tasks) for arm in arm_names(group="further")}
     if not any(counts.values()):
         return {}
     rows, summary = step_curve_rows(tasks, grades, config)
@@ -342,3 +338,13 @@ def further_arms(tasks: Sequence[Task], grades: Sequence[Grade], config: Analysi
         "line_count": line_count_rows(tasks, grades, config),
     }
     return {**further, "figures": _figures(further, config.level)}
+
+
+SECTION = Section(
+    "further",
+    "Further arms",
+    lambda d: further_arms(d.tasks, d.grades, d.config),
+    applies=lambda task: arm_spec(task.arm).group == "further",
+    description="the further arms' tables: the loop trace's step curve, coherence of a case's arms, line counts",
+)
+"""The further arms' section (shown as one part of the page per table with rows)."""

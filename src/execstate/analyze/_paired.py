@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from execstate.analyze._arms import final_arm
 from execstate.analyze._config import AnalysisConfig, Cohort
 from execstate.analyze._stats import cluster_bootstrap_ratio, percentile_interval, seeded_rng
 
@@ -27,10 +28,11 @@ def final_pairs(frame: pd.DataFrame) -> pd.DataFrame:
     Columns: case_id, setting, sample, study, source_sha256, short_correct,
     long_correct (bools) and complete (both arms completed).
     """
-    py = frame[(frame["language"] == "python") & frame["arm"].isin(["short-trace-final", "long-trace-final"])]
+    short_arm, long_arm = final_arm("short"), final_arm("long")
+    py = frame[(frame["language"] == "python") & frame["arm"].isin([short_arm, long_arm])]
     cols = [*_KEY, "study", "source_sha256", "completed", "correct"]
-    short = py.loc[py["arm"] == "short-trace-final", cols]
-    long = py.loc[py["arm"] == "long-trace-final", [*_KEY, "completed", "correct"]]
+    short = py.loc[py["arm"] == short_arm, cols]
+    long = py.loc[py["arm"] == long_arm, [*_KEY, "completed", "correct"]]
     pairs = short.merge(long, on=_KEY, suffixes=("_short", "_long"), how="inner")
     return pd.DataFrame(
         {

@@ -19,17 +19,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from execstate.analyze._arms import table_arms
 from execstate.analyze._cells import DYNAMIC_METRICS
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._logit import LogitFit, fit_logit
-from execstate.records import ARMS, EXTRA_ARMS
 
 MODELS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("baseline", ()),
     ("trace+peak", ("trace_length", "peak_state")),
     ("trace+peak+load", ("trace_length", "peak_state", "state_load")),
 )
-_ARM_ORDER = (*ARMS, *EXTRA_ARMS)
 
 
 def regression_rows(frame: pd.DataFrame, config: AnalysisConfig) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -87,7 +86,7 @@ def build_design(rows: pd.DataFrame, predictors: tuple[str, ...]) -> tuple[np.nd
     names, cols = ["intercept"], [np.ones(len(rows))]
     for prefix, order in (
         ("study", sorted(rows["study"].unique())),
-        ("arm", list[str](_ARM_ORDER)),
+        ("arm", list(table_arms())),  # the reference level: the first arm in arm order
         ("setting", sorted(rows["setting"].unique())),
     ):
         n, c = _indicators(rows[prefix], prefix, order)

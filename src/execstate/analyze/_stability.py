@@ -24,10 +24,11 @@ from typing import Any
 
 import pandas as pd
 
+from execstate.analyze._arms import table_arms
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._stats import cluster_bootstrap_ratio, percentile_interval, seeded_rng
 from execstate.grade import pass_at_k
-from execstate.records import ARMS, CORRECT_STATUSES, EXTRA_ARMS, Grade, Task
+from execstate.records import CORRECT_STATUSES, Grade, Task
 
 ALL_ARMS = "all"
 _NO_ANSWER = "\x00no answer"
@@ -92,7 +93,7 @@ def stability_rows(tasks: Iterable[Task], grades: Iterable[Grade], config: Analy
         return out
     for setting in sorted(frame["setting"].unique()):
         per = frame[frame["setting"] == setting]
-        arms = [a for a in (*ARMS, *EXTRA_ARMS) if a in set(per["arm"])]
+        arms = [a for a in table_arms() if a in set(per["arm"])]
         for arm in [*arms, ALL_ARMS]:
             sub = per if arm == ALL_ARMS else per[per["arm"] == arm]
             n = int(sub["samples"].min())

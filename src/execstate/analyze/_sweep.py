@@ -14,10 +14,17 @@ from typing import Any
 import numpy as np
 
 from execstate.analyze._stats import wilson_interval
+from execstate.arms import arm_spec
 from execstate.records import CORRECT_STATUSES, Grade, Task, is_sweep
 
 BINS: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 """Edges of the k/K bins: (0, 0.2], (0.2, 0.4], ..., (0.8, 1]."""
+
+
+def _inside_state(arm: str) -> bool:
+    """True for a state arm asked at the inside checkpoint (the arm a sweep repeats at other iterations)."""
+    spec = arm_spec(arm)
+    return spec.family == "state" and spec.checkpoint == "inside"
 
 
 def sweep_positions(tasks: Iterable[Task]) -> dict[str, dict[str, Any]]:
@@ -32,7 +39,7 @@ def sweep_positions(tasks: Iterable[Task]) -> dict[str, dict[str, Any]]:
             "position": int(t.meta["k"]) / int(t.meta["K"]),
         }
         for t in tasks
-        if t.case_id in swept and t.arm == "inside-loop-state"
+        if t.case_id in swept and _inside_state(t.arm)
     }
 
 

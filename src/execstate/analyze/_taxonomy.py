@@ -34,8 +34,10 @@ from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from execstate.analyze._arms import other_input_finals, paper_arms
+from execstate.arms import arm_spec
 from execstate.grade import answer_matches, json_equal
-from execstate.records import ARMS, FINAL_ARMS, STATE_ARMS, Grade, Task, json_type
+from execstate.records import Grade, Task, json_type
 from execstate.values import any_int, json_value
 
 CLASSES: tuple[str, ...] = (
@@ -181,10 +183,11 @@ class Taxonomy:
 
 def _other_oracles(tasks: Sequence[Task]) -> dict[str, str]:
     """task id -> the sibling final task's oracle (the output on the other arm's input)."""
-    finals: dict[tuple[str, str], Task] = {(t.case_id, t.arm): t for t in tasks if t.arm in FINAL_ARMS}
+    sibling = other_input_finals()
+    finals: dict[tuple[str, str], Task] = {(t.case_id, t.arm): t for t in tasks if t.arm in sibling}
     out = {}
     for (case, arm), t in finals.items():
-        other = finals.get((case, FINAL_ARMS[1] if arm == FINAL_ARMS[0] else FINAL_ARMS[0]))
+        other = finals.get((case, sibling[arm]))
         if other is not None:
             out[t.task_id] = other.oracle.rstrip("\n")
     return out
@@ -192,7 +195,7 @@ def _other_oracles(tasks: Sequence[Task]) -> dict[str, str]:
 
 def classify(task: Task, answer: str | None, other_oracle: str | None = None) -> Verdict:
     """The class of a wrong answer to ``task`` (the caller knows it is wrong)."""
-    if task.arm in STATE_ARMS:
+    if arm_spec(task.arm).family == "state":
         return classify_state(task, answer)
     return classify_final(task, answer, other_oracle)
 
@@ -227,7 +230,7 @@ def _count_table(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for c in cells:
         groups.setdefault((c["setting"], c["arm"]), []).append(c["class"])
     rows = []
-    rank: dict[str, int] = {a: i for i, a in enumerate(ARMS)}
+    rank: dict[str, int] = {a: i for i, a in enumerate(paper_arms())}
     for (setting, arm), classes in sorted(groups.items(), key=lambda kv: (kv[0][0], rank.get(kv[0][1], 9), kv[0][1])):
         for cls in CLASSES:
             n = classes.count(cls)

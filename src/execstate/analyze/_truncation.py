@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from execstate.analyze._arms import table_arms
 from execstate.analyze._stats import wilson_interval
-from execstate.records import ARMS, CORRECT_STATUSES, EXTRA_ARMS, Grade, Response, Task
+from execstate.records import CORRECT_STATUSES, Grade, Response, Task
 
 ALL_ARMS = "all"
 
@@ -73,7 +74,7 @@ def _groups(frame: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     out: list[tuple[str, str, pd.DataFrame]] = []
     for setting in sorted(frame["setting"].unique()):
         per = frame[frame["setting"] == setting]
-        for arm in [a for a in (*ARMS, *EXTRA_ARMS) if a in set(per["arm"])]:
+        for arm in [a for a in table_arms() if a in set(per["arm"])]:
             out.append((setting, arm, per[per["arm"] == arm]))
         out.append((setting, ALL_ARMS, per))
     return out

@@ -20,7 +20,9 @@ import pandas as pd
 from execstate.analyze._cells import load_cells
 from execstate.analyze._config import AnalysisConfig
 from execstate.analyze._paired import paired_difference
-from execstate.records import ARMS, FURTHER_ARMS, Grade, Task, is_fresh, is_sweep, is_variant
+from execstate.analyze._section import Section, SectionInputs
+from execstate.arms import arm_names
+from execstate.records import Grade, Task, is_fresh, is_sweep, is_variant
 
 FIGURE = "variant_gap"
 ALL_ARMS = "all"
@@ -98,8 +100,8 @@ def _row(key: tuple[str, str, str], subset: pd.DataFrame, cells: int, config: An
 
 
 def _arms(present: set[str]) -> list[str]:
-    """The arms present in ``ARMS`` order, then the further arms, then any other sorted, then ``all``."""
-    known = [a for a in (*ARMS, *FURTHER_ARMS) if a in present]
+    """The arms present, the paper's then the further ones in arm order, then any other sorted, then ``all``."""
+    known = [a for a in (*arm_names(group="paper"), *arm_names(group="further")) if a in present]
     return [*known, *sorted(present - set(known)), ALL_ARMS]
 
 
@@ -145,3 +147,12 @@ def variant_comparison(tasks: Sequence[Task], grades: Sequence[Grade], config: A
         "rows": rows,
         "figures": {FIGURE: {"figure": FIGURE, "level": config.level, "bars": bars}} if bars else {},
     }
+
+
+def _section_data(d: SectionInputs) -> dict[str, Any]:
+    """``variant_comparison`` of every task given: variants are compared with their originals."""
+    return variant_comparison(d.every_task, d.every_grade, d.config)
+
+
+SECTION = Section("variants", "Source variants", _section_data, applies=is_variant, apart=True)
+"""The original-vs-variant section: variant tasks enter it alone (``apart``)."""

@@ -32,7 +32,7 @@ from execstate.pilot import pilot_section_html, run_pilot
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
-from execstate.studies import main_grid_studies
+from execstate.studies import main_fresh_studies, main_grid_studies, main_variant_studies
 from execstate.tables import to_markdown
 
 DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
@@ -56,12 +56,13 @@ PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
 DEMO_FRESH_SEED = "execstate-demo-fresh-seed"
 """The public seed of the offline main job's fresh copy of the classic study (a demonstration: a real fresh
 build keeps its seed secret until it reveals it, docs/fresh.md)."""
-FRESH_STUDIES: tuple[str, ...] = ("classic",)
-"""The built-in studies the main job also builds on fresh inputs, beside the published ones."""
-VARIANT_STUDIES: tuple[str, ...] = ("classic",)
-"""The built-in studies the main job also builds as source variants (docs/variants.md)."""
+FRESH_STUDIES: tuple[str, ...] = tuple(main_fresh_studies())
+"""The studies the main job also builds on fresh inputs, beside the published ones: those whose study entry says
+so (``Study.main_fresh``, ``execstate.studies``) when this module was imported; ``run_pipeline`` asks the registry
+itself (``main_fresh_studies``), so a study registered later counts too."""
 MAIN_VARIANTS: tuple[str, ...] = ("rename", "mislead")
-"""The source variants of ``VARIANT_STUDIES`` the offline main job builds."""
+"""The source variants the offline main job builds of the studies whose entry asks for them
+(``Study.main_variants``)."""
 
 
 @dataclass(frozen=True)
@@ -105,11 +106,12 @@ def run_pipeline(
     check on the synthetic provider, into ``out/pilot``, and the report gets its section.
     ``Interrupted`` after writing the finished cases when SIGINT or SIGTERM stops the build.
 
-    ``fresh``: the seed of a fresh copy (``--fresh-only``) of the ``FRESH_STUDIES`` among ``studies``, built
-    beside the published cases into the same ``tasks.jsonl`` (docs/fresh.md), so the analysis compares
+    ``fresh``: the seed of a fresh copy (``--fresh-only``) of the ``studies`` whose entry has ``main_fresh``,
+    built beside the published cases into the same ``tasks.jsonl`` (docs/fresh.md), so the analysis compares
     published and fresh inputs; offline (no settings) it defaults to ``DEMO_FRESH_SEED``; ``""`` builds none.
-    ``variants``: the source variants (docs/variants.md) of the ``VARIANT_STUDIES`` among ``studies`` built beside
-    them, so the analysis compares originals and variants; offline it defaults to ``MAIN_VARIANTS``; ``()``: none.
+    ``variants``: the source variants (docs/variants.md) of the ``studies`` whose entry has ``main_variants``,
+    built beside them, so the analysis compares originals and variants; offline it defaults to
+    ``MAIN_VARIANTS``; ``()``: none.
     """
     out = Path(out)
     output_dir(out / "build")  # a file in the way fails before any case is built
@@ -121,13 +123,13 @@ def run_pipeline(
     built = build(list(paths), studies=list(studies), jobs=jobs, options=options, partial=out / "build" / PARTIAL_DIR)
     offline = settings_file is None and settings is None
     seed = fresh if fresh is not None else (DEMO_FRESH_SEED if offline else "")
-    refresh = [name for name in FRESH_STUDIES if name in studies] if seed else []
+    refresh = [name for name in main_fresh_studies() if name in studies] if seed else []
     if refresh and not built.manifest.interrupted:
         log(f"      and a fresh copy of {', '.join(refresh)} (build --fresh, docs/fresh.md)")
         again = build([], studies=refresh, jobs=jobs, options=options, fresh=Fresh(seed, only=True))
         built = combine_builds(built, again)
     names = variants if variants is not None else (MAIN_VARIANTS if offline else ())
-    vary = [name for name in VARIANT_STUDIES if name in studies] if names else []
+    vary = [name for name in main_variant_studies() if name in studies] if names else []
     if vary and not built.manifest.interrupted:
         log(f"      and {', '.join(names)} variants of {', '.join(vary)} (build --variants, docs/variants.md)")
         base = options or BuildOptions()

@@ -13,14 +13,17 @@ if TYPE_CHECKING:
     from execstate.report._build import ReportFiles, analyze_files, pipeline_check_banner, write_report
     from execstate.report._figures import FigureOut, render_figures, save_figure, styled_figure
     from execstate.report._html import figure_html, page, table_section
+    from execstate.report._view import SectionView, plain_view
 
 _WHERE = {
     "FigureOut": ("_figures", "FigureOut"),
     "ReportFiles": ("_build", "ReportFiles"),
+    "SectionView": ("_view", "SectionView"),
     "analyze_files": ("_build", "analyze_files"),
     "figure_html": ("_html", "figure_html"),
     "page": ("_html", "page"),
     "pipeline_check_banner": ("_build", "pipeline_check_banner"),
+    "plain_view": ("_view", "plain_view"),
     "render_figures": ("_figures", "render_figures"),
     "save_figure": ("_figures", "save_figure"),
     "styled_figure": ("_figures", "styled_figure"),
@@ -45,10 +48,12 @@ def __dir__() -> list[str]:
 __all__ = [
     "FigureOut",
     "ReportFiles",
+    "SectionView",
     "analyze_files",
     "figure_html",
     "page",
     "pipeline_check_banner",
+    "plain_view",
     "render_figures",
     "save_figure",
     "styled_figure",

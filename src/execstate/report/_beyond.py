@@ -1,26 +1,27 @@
-"""The report's "Beyond the paper" section: tables and figures of ``Analysis.beyond`` (SPEC 11).
+"""The views of execstate's rows beyond the paper (SPEC 11): tables and figures of ``analysis.json``'s ``beyond``.
 
-Draws and formats only; every number comes from ``execstate.analyze`` and is in
-``analysis.json`` under ``beyond``. Its sub-sections are the rows of
-``execstate.analyze.BEYOND_TABLES``, in that order: a row with a title is one plain
-table; the others are shown by the function of their name in ``_SHOW``. Examples of
-each wrong-answer class link to their task in the report's task browser.
+Draws and formats only; every number comes from ``execstate.analyze``. Each row of
+``execstate.analyze.BEYOND_ROWS`` has its ``SectionView`` here, in ``VIEWS`` (a plain table or its own
+functions); the report builder places them, in registry order, in the "Beyond the paper" section, after
+``MARK``. Examples of each wrong-answer class link to their task in the report's task browser.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
-from execstate.analyze import BEYOND_TABLES, BeyondTable
+from execstate.analyze import AnalysisConfig
 from execstate.report._figures import FigureOut, save_figure, styled_figure
-from execstate.report._html import esc, figure_html, table_section
+from execstate.report._html import esc, table_section
+from execstate.report._view import SectionView, plain_view
 from execstate.tables import Table, make_table
 
 _CLASS_COLORS = ("#777777", "#8172b3", "#937860", "#55a868", "#dd8452", "#4c72b0", "#64b5cd", "#ccb974", "#c44e52")
-_MARK = (
+MARK = (
     "Beyond the paper (SPEC section 11): analyses the paper's records could not support. They are not part "
     "of the paper's protocol or tables; the four-arm tables above never include checkpoint-sweep tasks."
 )
@@ -77,16 +78,13 @@ def position_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     return FigureOut("accuracy_by_position", "Accuracy by checkpoint position", caption, svg, paths)
 
 
-_DRAW = {"taxonomy": taxonomy_figure, "accuracy_by_position": position_figure}
-
-
 def _ci(rows: list[dict[str, Any]], cols: list[str]) -> list[dict[str, Any]]:
     """Rows with each ``col`` and its ``_low``/``_high`` interval kept, in that order."""
     keep = ["setting", "arm", "cells", "samples"] + [c + s for c in cols for s in ("", "_low", "_high")]
     return [{k: r.get(k) for k in keep} for r in rows]
 
 
-def _taxonomy(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+def _taxonomy_tables(b: dict[str, Any], config: AnalysisConfig) -> list[Table]:
     tax_cols = ["task_id", "setting", "sample", "class", "d", "fields_right", "fields_near", "fields_wrong", "answer"]
     table = make_table(
         "taxonomy",
@@ -95,11 +93,14 @@ def _taxonomy(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]
         note="Completed wrong cells; share of the setting x arm's wrong cells, in percent.",
     )
     examples = make_table("taxonomy_examples", "Examples of each class", b.get("taxonomy_examples", []), tax_cols)
-    html = table_section(table) + fig.get("taxonomy", "") + _example_links(b.get("taxonomy_examples", []))
-    return [table, examples], html
+    return [table, examples]
 
 
-def _stability(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+def _taxonomy_html(b: dict[str, Any], tables: list[Table], fig: Mapping[str, str], config: AnalysisConfig) -> str:
+    return table_section(tables[0]) + fig.get("taxonomy", "") + _example_links(b.get("taxonomy_examples", []))
+
+
+def _stability_tables(b: dict[str, Any], config: AnalysisConfig) -> list[Table]:
     stab = b.get("stability") or {"rows": [], "incomplete_cells": 0}
     ks = sorted({int(c[5:]) for r in stab["rows"] for c in r if c.startswith("pass@") and c[5:].isdigit()})
     table = make_table(
@@ -110,17 +111,18 @@ def _stability(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str
         "no-response left out); source-cluster bootstrap percentile intervals. pass@k: unbiased "
         "estimator 1 - C(n-c,k)/C(n,k).",
     )
-    html = (
-        table_section(table)
-        if table.rows
-        else "<p><em>No cell was asked more than once (run with --samples N, N &gt; 1).</em></p>"
-    )
-    return [table], html
+    return [table]
 
 
-def _truncation(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
+def _stability_html(b: dict[str, Any], tables: list[Table], fig: Mapping[str, str], config: AnalysisConfig) -> str:
+    if tables[0].rows:
+        return table_section(tables[0])
+    return "<p><em>No cell was asked more than once (run with --samples N, N &gt; 1).</em></p>"
+
+
+def _truncation_tables(b: dict[str, Any], config: AnalysisConfig) -> list[Table]:
     trunc = b.get("truncation") or {"truncation": [], "tokens": [], "unmatched": 0}
-    tables = [
+    return [
         make_table(
             "truncation",
             "Truncation (finish_reason = length) by setting and arm",
@@ -139,30 +141,18 @@ def _truncation(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], st
             "snapshot_changed: the setting was answered by more than one snapshot during its run.",
         ),
     ]
-    return tables, "".join(table_section(t) for t in tables)
 
 
-def _sweep(b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
-    table = make_table("sweep", "Checkpoint sweeps: inside-state accuracy by position k/K", b["sweep"]["bins"])
-    return [table], table_section(table) + fig.get("accuracy_by_position", "")
+def _every_table(b: dict[str, Any], tables: list[Table], fig: Mapping[str, str], config: AnalysisConfig) -> str:
+    return "".join(table_section(t) for t in tables)
 
 
-_SHOW = {"taxonomy": _taxonomy, "stability": _stability, "truncation": _truncation, "sweep": _sweep}
-"""How the report shows each row of ``BEYOND_TABLES`` that is not a plain table: (beyond, figure name -> its
-HTML) -> (its tables, its HTML)."""
+def _sweep_tables(b: dict[str, Any], config: AnalysisConfig) -> list[Table]:
+    return [make_table("sweep", "Checkpoint sweeps: inside-state accuracy by position k/K", b["sweep"]["bins"])]
 
 
-def _shown(entry: BeyondTable, b: dict[str, Any], fig: dict[str, str]) -> tuple[list[Table], str]:
-    """One row of ``BEYOND_TABLES``: its tables and its HTML (without the heading)."""
-    if entry.title:
-        table = make_table(entry.name, entry.title, b.get(entry.name, []), note=entry.note)
-        return [table], table_section(table)
-    return _SHOW[entry.name](b, fig)
-
-
-def beyond_tables(b: dict[str, Any]) -> list[Table]:
-    """Every beyond-the-paper table (empty ones included, so a reader sees what was not measurable)."""
-    return [table for entry in BEYOND_TABLES for table in _shown(entry, b, {})[0]]
+def _sweep_html(b: dict[str, Any], tables: list[Table], fig: Mapping[str, str], config: AnalysisConfig) -> str:
+    return table_section(tables[0]) + fig.get("accuracy_by_position", "")
 
 
 def _example_links(examples: list[dict[str, Any]]) -> str:
@@ -176,14 +166,23 @@ def _example_links(examples: list[dict[str, Any]]) -> str:
     return f"<h3>Examples (linked to the task browser)</h3><ul>{items}</ul>" if items else ""
 
 
-def beyond_section(b: dict[str, Any], out_dir: Path) -> tuple[list[Table], list[FigureOut], str]:
-    """The section's tables, its drawn figures (under ``out_dir/figures``) and its HTML."""
-    figs = [_DRAW[d["figure"]](d, out_dir / "figures") for d in b.get("figures", {}).values()]
-    fig = {f.name: figure_html(f) for f in figs}
-    tables: list[Table] = []
-    parts = [f'<p class="banner">{esc(_MARK)}</p>']
-    for entry in BEYOND_TABLES:
-        shown, html = _shown(entry, b, fig)
-        tables += shown
-        parts += [f"<h3>{esc(entry.heading)}</h3>", html]
-    return tables, figs, "".join(parts)
+VIEWS: dict[str, SectionView] = {
+    "taxonomy": SectionView(_taxonomy_tables, _taxonomy_html, {"taxonomy": taxonomy_figure}),
+    "stability": SectionView(_stability_tables, _stability_html),
+    "truncation": SectionView(_truncation_tables, _every_table),
+    "sweep": SectionView(_sweep_tables, _sweep_html, {"accuracy_by_position": position_figure}),
+    "branch_preserving": plain_view(
+        "branch_preserving",
+        "Paired short- vs long-input decrement, branch-preserving pairs",
+        "As the paired comparison, for cases whose short and long inputs take the same "
+        "branch outcomes (and, for contrast, those that do not); cases without the flag are in neither.",
+    ),
+    "input_origin": plain_view(
+        "input_origin",
+        "Paired short- vs long-input decrement by the long input's origin",
+        "As the paired comparison, for cases whose long input came from the problem's tests, its "
+        "generator, or a gen.py synthesized from its samples (execstate construct); hand-written specs "
+        "are in no row.",
+    ),
+}
+"""The view of each of execstate's rows beyond the paper (``execstate.analyze.BEYOND_ROWS``), by name."""

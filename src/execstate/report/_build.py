@@ -4,9 +4,9 @@ Layout of ``out_dir``::
 
     analysis.json          every analysis row (paired, regression, series, ...) + inputs + config
     tables/<name>.csv|.md  one file pair per table, plus tables/tables.md
-    tables/beyond/, tables/fresh/  the beyond-the-paper tables; the published-vs-fresh table (fresh tasks only)
-    tables/further/        the further arms' tables (loop-trace or line-count tasks only)
-    tables/variants/       the original-vs-variant table (source-variant tasks only)
+    tables/<section>/      each analysis section's tables (execstate.analyze.SECTIONS): tables/beyond/ the
+                           rows beyond the paper; tables/fresh/, tables/further/, tables/variants/ (only with
+                           fresh, further-arm or source-variant tasks)
     figures/<name>.svg|.png
     report.html            one self-contained page
 
@@ -26,12 +26,9 @@ from execstate import __version__
 from execstate.analyze import Analysis, AnalysisConfig, analyze, joinable_grades, write_analysis_json
 from execstate.errors import InputFileError, output_dir
 from execstate.records import Grade, Response, Task, read_jsonl
-from execstate.report._beyond import beyond_section
 from execstate.report._figures import FigureOut, start_figures
-from execstate.report._fresh import fresh_section
-from execstate.report._further import further_sections
 from execstate.report._html import esc, figure_html, page, table_section, task_browser
-from execstate.report._variants import variant_section
+from execstate.report._sections import show_sections
 from execstate.studies import study_source
 from execstate.tables import Table, make_table, write_tables
 
@@ -229,7 +226,8 @@ def headline_tables(a: Analysis) -> list[Table]:
     return [accuracy, decrement]
 
 
-def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
+def _inputs_html(a: Analysis, files: dict[str, str], sections: Sequence[str] = ()) -> str:
+    """The Inputs list: the files' hashes, the counts, ``sections``' lines (what each section took), the config."""
     i = a.inputs
     items = [f"{name}: sha256 {sha}" for name, sha in files.items()] + [
         f"graded cells {i['cells']}, completed {i['completed']}, correct {i['correct']}",
@@ -238,31 +236,7 @@ def _inputs_html(a: Analysis, files: dict[str, str]) -> str:
         f"grades of unknown tasks (left out): {len(i['unknown_task_ids'])}"
         + (": " + ", ".join(i["unknown_task_ids"][:20]) if i["unknown_task_ids"] else ""),
         f"cells graded more than once (first kept): {len(i['duplicate_cells'])}",
-        *(
-            [
-                f"fresh tasks {a.fresh['tasks']}, graded fresh cells {a.fresh['graded_cells']} (in no table but the "
-                "Published vs fresh section; the counts above are of the published tasks)"
-            ]
-            if a.fresh
-            else []
-        ),
-        *(
-            [
-                "further-arm tasks: "
-                + ", ".join(f"{arm} {n}" for arm, n in a.further["tasks"].items())
-                + " (in their own sections only; the counts above are of the paper's arms)"
-            ]
-            if a.further
-            else []
-        ),
-        *(
-            [
-                f"source-variant tasks {a.variants['tasks']} ({', '.join(a.variants['variants'])}), graded variant "
-                f"cells {a.variants['graded_cells']} (in no table but the Source variants section)"
-            ]
-            if a.variants
-            else []
-        ),
+        *sections,
         f"seed {a.config.seed}, {a.config.replicates} bootstrap replicates, {a.config.permutations} permutations",
         f"execstate {__version__}",
     ]
@@ -277,6 +251,7 @@ def _sections(
     browser: str,
     files: dict[str, str],
     beyond: str = "",
+    inputs: Sequence[str] = (),
 ) -> list[tuple[str, str, str]]:
     by = {t.name: t for t in acc + tabs}
     s = lambda *names: "".join(table_section(by[n]) for n in names)
@@ -284,7 +259,7 @@ def _sections(
     omitted = "".join(f'<p class="note">{esc(d["reason"])}</p>' for d in a.figures.values() if d["figure"] == "omitted")
     return [
         ("headline", "Headline", "".join(table_section(t) for t in headline_tables(a))),
-        ("inputs", "Inputs", _inputs_html(a, files)),
+        ("inputs", "Inputs", _inputs_html(a, files, inputs)),
         ("corpus", "Corpus", s("corpus", "studies")),
         ("accuracy", "Accuracy", s("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
         ("paired", "Paired comparison", s("paired")),
@@ -332,32 +307,17 @@ def write_report(
     finish_figures = start_figures(analysis.figures, out_dir / "figures")  # drawn while the rest is written
     json_path = write_analysis_json(analysis, out_dir / "analysis.json", extra)
     table_paths = write_tables(acc + tabs, out_dir / "tables")
-    b_tabs, b_figs, b_html = beyond_section(analysis.beyond, out_dir)
-    table_paths += write_tables(b_tabs, out_dir / "tables" / "beyond")
-    extra_sections, f_figs = list(sections), list[FigureOut]()
-    u_tabs, u_figs, u_sections = further_sections(analysis.further, config.level, config.replicates, out_dir)
-    table_paths += write_tables(u_tabs, out_dir / "tables" / "further") if u_tabs else []
-    extra_sections[:0] = u_sections
-    if analysis.fresh:
-        f_tabs, f_figs, f_html = fresh_section(analysis.fresh, config.level, config.replicates, out_dir)
-        table_paths += write_tables(f_tabs, out_dir / "tables" / "fresh")
-        extra_sections.insert(0, ("fresh", "Published vs fresh inputs", f_html))
-    v_figs = list[FigureOut]()
-    if analysis.variants:
-        v_tabs, v_figs, v_html = variant_section(analysis.variants, config.level, config.replicates, out_dir)
-        table_paths += write_tables(v_tabs, out_dir / "tables" / "variants")
-        extra_sections.insert(1 if analysis.fresh else 0, ("variants", "Source variants", v_html))
+    shown = show_sections(analysis, out_dir)
+    for folder, folder_tables in shown.tables.items():
+        table_paths += write_tables(folder_tables, out_dir / "tables" / folder)
     figs = finish_figures()
+    base = _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, shown.beyond, shown.inputs)
     html_text = page(
-        "execstate analysis report",
-        pipeline_check_banner(grades),
-        _with_extra(
-            _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, b_html), extra_sections
-        ),
+        "execstate analysis report", pipeline_check_banner(grades), _with_extra(base, [*shown.pages, *sections])
     )
     html_path = out_dir / "report.html"
     html_path.write_text(html_text, encoding="utf-8", newline="")
-    drawn = figs + b_figs + f_figs + v_figs + u_figs
+    drawn = figs + shown.figures
     return ReportFiles(out_dir, json_path, html_path, table_paths, [p for f in drawn for p in f.paths])
 
 

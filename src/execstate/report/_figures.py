@@ -28,6 +28,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullLocator
 
+from execstate.arms import arm_color
+
 _COLS = 4
 _RC: dict[Any, Any] = {  # matplotlib types its rc keys as one Literal
     "svg.hashsalt": "execstate",
@@ -42,15 +44,6 @@ _RC: dict[Any, Any] = {  # matplotlib types its rc keys as one Literal
     "axes.titley": 1.0,
 }
 _RATE_TICKS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-_ARM_COLORS = {
-    "short-trace-final": "#4c72b0",
-    "long-trace-final": "#dd8452",
-    "inside-loop-state": "#55a868",
-    "post-loop-state": "#c44e52",
-    "function-output": "#8172b3",
-    "function-input": "#937860",
-    "short-trace-input": "#da8bc3",
-}
 
 
 @dataclass(frozen=True)
@@ -226,7 +219,7 @@ def accuracy_by_arm(data: dict[str, Any], out_dir: Path) -> FigureOut:
             [b["rate"] for b in bars],
             width,
             yerr=[low, high],
-            color=_ARM_COLORS.get(arm, "#777777"),
+            color=arm_color(arm),  # the arm's spec; grey without one
             label=arm,
             error_kw={"elinewidth": 0.7, "capsize": 1.5},
         )

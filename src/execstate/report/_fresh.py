@@ -1,18 +1,21 @@
-"""The report's "Published vs fresh inputs" section: the table and figure of ``Analysis.fresh``.
+"""The view of the "Published vs fresh inputs" section: the table and figure of ``analysis.json``'s ``fresh``.
 
-Draws and formats only; every number comes from ``execstate.analyze`` (``analysis.json`` under
-``fresh``). The section exists only when the tasks include fresh ones.
+Draws and formats only; every number comes from ``execstate.analyze`` (the ``fresh`` section). The section
+exists only when the tasks include fresh ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
+from execstate.analyze import AnalysisConfig
 from execstate.report._figures import FigureOut, save_figure, styled_figure
-from execstate.report._html import figure_html, table_section
+from execstate.report._html import table_section
+from execstate.report._view import SectionView
 from execstate.tables import Table, make_table
 
 _PUBLISHED, _FRESH = "#4c72b0", "#dd8452"
@@ -87,10 +90,20 @@ def fresh_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     return FigureOut("published_vs_fresh", "Published vs fresh inputs", caption, svg, paths)
 
 
-def fresh_section(
-    fresh: dict[str, Any], level: float, replicates: int, out_dir: Path
-) -> tuple[list[Table], list[FigureOut], str]:
-    """The section's table, its figure (under ``out_dir/figures``, when a cell has pairs) and its HTML."""
-    table = fresh_table(fresh, level, replicates)
-    figs = [fresh_figure(d, out_dir / "figures") for d in fresh["figures"].values()]
-    return [table], figs, table_section(table) + "".join(figure_html(f) for f in figs)
+def _html(fresh: dict[str, Any], tables: list[Table], figures: Mapping[str, str], config: AnalysisConfig) -> str:
+    return table_section(tables[0]) + "".join(figures.values())
+
+
+def _inputs(fresh: dict[str, Any]) -> str:
+    return (
+        f"fresh tasks {fresh['tasks']}, graded fresh cells {fresh['graded_cells']} (in no table but the "
+        "Published vs fresh section; the counts above are of the published tasks)"
+    )
+
+
+def _tables(fresh: dict[str, Any], config: AnalysisConfig) -> list[Table]:
+    return [fresh_table(fresh, config.level, config.replicates)]
+
+
+VIEW = SectionView(_tables, _html, {"published_vs_fresh": fresh_figure}, _inputs, order=10)
+"""How the report shows the ``fresh`` section."""

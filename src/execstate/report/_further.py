@@ -1,34 +1,29 @@
-"""The report's sections of the further arms: the loop trace's step curve, coherence of a case's arms, line counts.
+"""The view of the further arms' section: the loop trace's step curve, coherence of a case's arms, line counts.
 
 Draws and formats only; every number comes from ``execstate.analyze`` (``analysis.json`` under ``further``).
-Each section exists only when its table has rows, and none without a loop-trace or line-count task.
+It fills one part of the page per table with rows, and none without a loop-trace or line-count task.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
+from execstate.analyze import AnalysisConfig
+from execstate.arms import arm_label, arm_names
 from execstate.report._figures import FigureOut, save_figure, styled_figure
-from execstate.report._html import esc, figure_html, table_section
+from execstate.report._html import esc, table_section
+from execstate.report._view import Page, SectionView
 from execstate.tables import Table, make_table
 
 _APART = (
     "Further arms (loop-trace, line-count): asked only of cases that list them; not part of the paper's "
     "protocol, so no paper table or count above includes them."
 )
-_SHORT = {
-    "short-trace-final": "short",
-    "long-trace-final": "long",
-    "inside-loop-state": "inside",
-    "post-loop-state": "post",
-    "loop-trace": "trace",
-    "line-count": "count",
-}
-
 
 _TABLES = {
     "step_summary": (
@@ -128,7 +123,7 @@ def coherence_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     settings = sorted({c["setting"] for c in cells})
     pairs = list(dict.fromkeys((c["first"], c["second"]) for c in cells))
     state = list(dict.fromkeys((c["first"], c["second"]) for c in cells if c["final_right_state_wrong"] is not None))
-    label = lambda p: f"{_SHORT.get(p[0], p[0])} x {_SHORT.get(p[1], p[1])}"
+    label = lambda p: f"{arm_label(p[0])} x {arm_label(p[1])}"
     height = 1.2 + 0.22 * len(pairs)
     width = 2.4 + 0.5 * len(settings) * (2 if state else 1)
     fig = Figure(figsize=(width, height))
@@ -178,32 +173,60 @@ def line_count_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     return FigureOut("line_count_by_imbalance", "Line counts by branch imbalance", caption, svg, paths)
 
 
-_DRAW = {"step_curve": step_curve_figure, "coherence": coherence_figure, "line_count_by_imbalance": line_count_figure}
-
-
-def further_sections(
-    further: dict[str, Any], level: float, replicates: int, out_dir: Path
-) -> tuple[list[Table], list[FigureOut], list[tuple[str, str, str]]]:
-    """The sections' tables, their figures (drawn under ``out_dir/figures``) and the sections (anchor, heading,
-    HTML), each only when its table has rows; all empty when ``further`` is."""
-    if not further:
-        return [], [], []
-    parts = [
+def _parts() -> list[tuple[str, str, tuple[str, ...], str]]:
+    """(anchor, heading, its tables, its figure) of each part of the page, in order; the line counts' part is
+    anchored at the name of the count arm(s)."""
+    return [
         ("step-curve", "Loop traces: accuracy by step", ("step_summary", "step_curve"), "step_curve"),
         ("coherence", "Coherence of a case's arms", ("coherence",), "coherence"),
-        ("line-count", "Line counts by branch imbalance", ("line_count",), "line_count_by_imbalance"),
+        (
+            "+".join(arm_names(family="count")),
+            "Line counts by branch imbalance",
+            ("line_count",),
+            "line_count_by_imbalance",
+        ),
     ]
-    tables: list[Table] = []
-    figs: list[FigureOut] = []
-    sections = []
-    for anchor, heading, names, figure in parts:
-        shown = [_table(further, name, level, replicates) for name in names]
-        if not any(t.rows for t in shown):
-            continue
-        data = further["figures"].get(figure)
-        drawn = [_DRAW[figure](data, out_dir / "figures")] if data else []
-        tables += shown
-        figs += drawn
-        html = "".join(table_section(t) for t in shown) + "".join(figure_html(d) for d in drawn)
-        sections.append((anchor, heading, f'<p class="note">{esc(_APART)}</p>{html}'))
-    return tables, figs, sections
+
+
+def _tables(further: dict[str, Any], config: AnalysisConfig) -> list[Table]:
+    """The tables of every part with rows."""
+    tables = []
+    for _, _, names, _ in _parts():
+        shown = [_table(further, name, config.level, config.replicates) for name in names]
+        tables += shown if any(t.rows for t in shown) else []
+    return tables
+
+
+def _html(
+    further: dict[str, Any], tables: list[Table], figures: Mapping[str, str], config: AnalysisConfig
+) -> list[Page]:
+    """One part of the page per part whose tables are shown: its tables and its figure, after ``_APART``."""
+    by_name = {t.name: t for t in tables}
+    pages = []
+    for anchor, heading, names, figure in _parts():
+        if names[0] in by_name:
+            html = "".join(table_section(by_name[n]) for n in names) + figures.get(figure, "")
+            pages.append((anchor, heading, f'<p class="note">{esc(_APART)}</p>{html}'))
+    return pages
+
+
+def _inputs(further: dict[str, Any]) -> str:
+    return (
+        "further-arm tasks: "
+        + ", ".join(f"{arm} {n}" for arm, n in further["tasks"].items())
+        + " (in their own sections only; the counts above are of the paper's arms)"
+    )
+
+
+VIEW = SectionView(
+    tables=_tables,
+    html=_html,
+    figures={
+        "step_curve": step_curve_figure,
+        "coherence": coherence_figure,
+        "line_count_by_imbalance": line_count_figure,
+    },
+    inputs=_inputs,
+    order=30,
+)
+"""How the report shows the ``further`` section."""

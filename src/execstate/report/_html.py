@@ -17,8 +17,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from execstate.arms import arm_names
 from execstate.errors import clip_text
-from execstate.records import ARMS, Grade, Task
+from execstate.records import Grade, Task
 from execstate.report._figures import FigureOut
 from execstate.tables import Table, format_value
 
@@ -153,7 +154,8 @@ def _select(name: str, label: str, values: Iterable[str]) -> str:
 
 def _controls(tasks: list[Task], grades: list[Grade]) -> str:
     studies = sorted({t.study for t in tasks})
-    arms = [a for a in (*ARMS, *sorted({t.arm for t in tasks} - set(ARMS))) if a in {t.arm for t in tasks}]
+    paper = arm_names(group="paper")
+    arms = [a for a in (*paper, *sorted({t.arm for t in tasks} - set(paper))) if a in {t.arm for t in tasks}]
     sort = (
         '<label>sort <select data-sort="1"><option value="id">case id</option>'
         '<option value="id-desc">case id, descending</option></select></label>'
@@ -186,7 +188,7 @@ def _cases_html(tasks: list[Task], grades: list[Grade]) -> str:
     cases: dict[str, list[Task]] = {}
     for t in tasks:
         cases.setdefault(t.case_id, []).append(t)
-    rank = {a: i for i, a in enumerate(ARMS)}
+    rank = {a: i for i, a in enumerate(arm_names(group="paper"))}
     parts = []
     for case_id, members in sorted(cases.items(), key=lambda kv: natural_key(kv[0])):
         members.sort(key=lambda t: rank.get(t.arm, len(rank)))

@@ -1,18 +1,21 @@
-"""The report's "Source variants" section: the table and figure of ``Analysis.variants``.
+"""The view of the "Source variants" section: the table and figure of ``analysis.json``'s ``variants``.
 
-Draws and formats only; every number comes from ``execstate.analyze`` (``analysis.json`` under
-``variants``). The section exists only when the tasks include source variants.
+Draws and formats only; every number comes from ``execstate.analyze`` (the ``variants`` section). The
+section exists only when the tasks include source variants.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
+from execstate.analyze import AnalysisConfig
 from execstate.report._figures import FigureOut, save_figure, styled_figure
-from execstate.report._html import esc, figure_html, table_section
+from execstate.report._html import esc, table_section
+from execstate.report._view import SectionView
 from execstate.tables import Table, make_table
 
 _COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3")
@@ -77,16 +80,25 @@ def variant_figure(data: dict[str, Any], out_dir: Path) -> FigureOut:
     return FigureOut("variant_gap", "Original vs source variant", _CAPTION.format(data["level"]), svg, paths)
 
 
-def variant_section(
-    variants: dict[str, Any], level: float, replicates: int, out_dir: Path
-) -> tuple[list[Table], list[FigureOut], str]:
-    """The section's table, its figure (under ``out_dir/figures``, when a cell has pairs) and its HTML, which
-    opens with what was compared."""
-    table = variant_table(variants, level, replicates)
+def _html(variants: dict[str, Any], tables: list[Table], figures: Mapping[str, str], config: AnalysisConfig) -> str:
+    """The table and figure, after what was compared."""
     intro = (
         f"Each variant ({', '.join(variants['variants'])}) asks the same questions of a program with the same "
         "meaning and a new surface (docs/variants.md); its answers are paired with the original's."
     )
-    figs = [variant_figure(d, out_dir / "figures") for d in variants["figures"].values()]
-    html = f'<p class="note">{esc(intro)}</p>' + table_section(table) + "".join(map(figure_html, figs))
-    return [table], figs, html
+    return f'<p class="note">{esc(intro)}</p>' + table_section(tables[0]) + "".join(figures.values())
+
+
+def _inputs(variants: dict[str, Any]) -> str:
+    return (
+        f"source-variant tasks {variants['tasks']} ({', '.join(variants['variants'])}), graded variant "
+        f"cells {variants['graded_cells']} (in no table but the Source variants section)"
+    )
+
+
+def _tables(variants: dict[str, Any], config: AnalysisConfig) -> list[Table]:
+    return [variant_table(variants, config.level, config.replicates)]
+
+
+VIEW = SectionView(_tables, _html, {"variant_gap": variant_figure}, _inputs, order=20)
+"""How the report shows the ``variants`` section."""

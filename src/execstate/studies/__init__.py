@@ -7,19 +7,23 @@ cases users build themselves (``study = "networkx"`` in their case specs): the
 registry still gives them their default grading rule and tells the analysis
 whether all their cases share one source.
 
-Adding a study is one folder under ``execstate/studies/`` plus one entry in
-:data:`STUDIES`. This module imports nothing heavy; a dataset loader is named
-as ``"module:function"`` and imported only when its tasks are asked for.
+The registry is a ``Registry[Study]`` (``STUDY_REGISTRY``, entry-point group ``execstate.studies``):
+adding a built-in study is one folder under ``execstate/studies/`` plus one entry in ``_BUILTIN``; another
+package adds one through its entry point, a test with ``register_study``. :data:`STUDIES` reads it as a
+mapping (``STUDIES[name]``, ``STUDIES.get(name)``, ``name in STUDIES``, iteration in registry order).
+This module imports nothing heavy; a dataset loader is named as ``"module:function"`` and imported only
+when its tasks are asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from execstate.errors import UsageError, load_attr
+from execstate.registry import Registry
 
 if TYPE_CHECKING:
     from execstate.records import Task
@@ -96,6 +100,12 @@ class Study:
     refresher: str | None = None
     """``"module:function"``, a ``Refresher``: how ``build --fresh`` draws new inputs for its cases whose inputs
     are files (a case whose inputs come from a generator needs none: the generator gets ``EXECSTATE_SEED``)."""
+    main_fresh: bool = False
+    """True: the offline main job (``execstate pipeline``) also builds it on fresh inputs beside the published
+    ones, so its report compares them (docs/fresh.md)."""
+    main_variants: bool = False
+    """True: the offline main job also builds its source variants beside it, so its report compares them
+    (docs/variants.md)."""
 
     @property
     def builtin(self) -> bool:
@@ -116,7 +126,7 @@ class Study:
         return found
 
 
-STUDIES: dict[str, Study] = {
+_BUILTIN: dict[str, Study] = {
     s.name: s
     for s in (
         Study(
@@ -127,6 +137,8 @@ STUDIES: dict[str, Study] = {
             cases_dir=HERE / "classic",
             origin="authored for execstate",
             licence="MIT",
+            main_fresh=True,
+            main_variants=True,
         ),
         Study(
             "cruxeval",
@@ -203,7 +215,63 @@ STUDIES: dict[str, Study] = {
         ),
     )
 }
-"""Every registered study by name."""
+"""execstate's own studies, in registry order."""
+
+
+def _check(name: str, study: object) -> None:
+    """``UsageError`` unless ``study`` is a ``Study`` calling itself ``name``."""
+    if not isinstance(study, Study):
+        raise UsageError(f"study {name!r} is a {type(study).__name__}, not a Study. Fix: point it at a Study")
+    if study.name != name:
+        raise UsageError(f"study entry registered as {name!r} calls itself {study.name!r}; the two must agree")
+
+
+STUDY_REGISTRY: Registry[Study] = Registry(
+    "study",
+    group="execstate.studies",
+    builtin=_BUILTIN,
+    check=_check,
+    fix="give the paths of your own case specs, register one (execstate.studies.register_study) or declare it "
+    'in another package\'s [project.entry-points."execstate.studies"]',
+)
+"""Every study by name: execstate's own, registered at run time, then from installed packages' entry points."""
+
+
+class StudyTable(Mapping[str, Study]):
+    """The study registry read as a mapping: ``STUDIES[name]`` (``KeyError`` for an unknown name),
+    ``STUDIES.get(name)`` (None for a user's own, unregistered study), ``in``, and iteration in registry order."""
+
+    def __init__(self, registry: Registry[Study]) -> None:
+        self.registry = registry
+
+    def __getitem__(self, name: str) -> Study:
+        if name not in self.registry:
+            raise KeyError(name)  # plain: callers ask about users' own study names, which are no error
+        return self.registry.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.registry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.registry.declared())
+
+    def __len__(self) -> int:
+        return len(self.registry.declared())
+
+
+STUDIES = StudyTable(STUDY_REGISTRY)
+"""Every registered study by name (a read-only view of ``STUDY_REGISTRY``)."""
+
+
+def register_study(study: Study, *, replace: bool = False) -> None:
+    """Add ``study`` for this process (a test, a notebook); a package adds one through its ``execstate.studies``
+    entry point instead."""
+    STUDY_REGISTRY.register(study.name, study, replace=replace)
+
+
+def unregister_study(name: str) -> None:
+    """Remove a study added with ``register_study``."""
+    STUDY_REGISTRY.unregister(name)
 
 
 def get_study(name: str) -> Study:
@@ -241,6 +309,16 @@ def study_dir(name: str) -> Path:
     return study.cases_dir
 
 
+def main_fresh_studies() -> list[str]:
+    """The studies the offline main job also builds on fresh inputs (``Study.main_fresh``), in registry order."""
+    return [name for name, s in STUDIES.items() if s.main_fresh]
+
+
+def main_variant_studies() -> list[str]:
+    """The studies the offline main job also builds as source variants (``Study.main_variants``)."""
+    return [name for name, s in STUDIES.items() if s.main_variants]
+
+
 def main_grid_studies() -> list[str]:
     """The built-in studies of the main grid (the main job's default): every built-in one but the pilot's."""
     return [name for name in builtin_studies() if STUDIES[name].main_grid]
@@ -276,16 +354,22 @@ __all__ = [
     "DEFAULT_GRADING_RULE",
     "PILOT_STUDY",
     "STUDIES",
+    "STUDY_REGISTRY",
     "FreshPlan",
     "InputRecipe",
     "Refresher",
     "Study",
+    "StudyTable",
     "builtin_studies",
     "builtin_study",
     "default_grading_rule",
     "get_study",
+    "main_fresh_studies",
     "main_grid_studies",
+    "main_variant_studies",
+    "register_study",
     "shared_source_studies",
     "study_dir",
     "study_source",
+    "unregister_study",
 ]
