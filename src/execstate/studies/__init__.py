@@ -20,6 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from execstate.errors import UsageError, load_attr
+from execstate.studies._root import (
+    CASE_OWN_KEYS,
+    DEFAULT_KEYS,
+    SOURCES_KEY,
+    STUDY_FILE,
+    TOOL_TABLES,
+    StudyRoot,
+    find_study,
+    read_study,
+    resolve_file,
+    with_defaults,
+)
+from execstate.studies._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
 
 if TYPE_CHECKING:
     from execstate.records import Task
@@ -273,19 +286,35 @@ def shared_source_studies() -> tuple[str, ...]:
 
 
 __all__ = [
+    "CASE_OWN_KEYS",
     "DEFAULT_GRADING_RULE",
+    "DEFAULT_KEYS",
     "PILOT_STUDY",
+    "SOURCES_KEY",
     "STUDIES",
+    "STUDY_FILE",
+    "TOOL_TABLES",
     "FreshPlan",
     "InputRecipe",
     "Refresher",
+    "SpecDraft",
     "Study",
+    "StudyRoot",
     "builtin_studies",
     "builtin_study",
     "default_grading_rule",
+    "find_study",
     "get_study",
     "main_grid_studies",
+    "read_study",
+    "relative_name",
+    "resolve_file",
     "shared_source_studies",
+    "spec_toml",
     "study_dir",
     "study_source",
+    "toml_key",
+    "toml_value",
+    "with_defaults",
+    "write_spec",
 ]
