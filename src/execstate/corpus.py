@@ -1,4 +1,8 @@
-"""The corpus table (paper Table 2): per study and language, cases, sources, tasks and cyclomatic spread."""
+"""The corpus table (paper Table 2): per study and language, cases, sources, tasks and cyclomatic spread.
+
+Shared by the build (``execstate.builder.corpus``: the table of a build's tasks) and grading (with the grades'
+``planned`` and ``graded`` counts), so it lives below both.
+"""
 
 from __future__ import annotations
 

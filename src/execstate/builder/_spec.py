@@ -185,7 +185,8 @@ def load_spec(path: Path) -> CaseSpec:
 def _arms(path: Path, value: Any) -> tuple[str, ...]:
     """The ``arms`` list, in arm order: each a case arm of the registry (built-in, registered or installed)."""
     known = arm_names(case_arm=True)
-    fix = f"write arms = [{', '.join(map(repr, known))}] or a part of it, or remove the key".replace("'", '"')
+    listed = ", ".join(f'"{name}"' for name in known)
+    fix = f"write arms = [{listed}] or a part of it, or remove the key"
     if not isinstance(value, list) or not value or not all(isinstance(a, str) for a in value):
         raise SpecError(path, "arms", f"expected a non-empty list of arm names, got {value!r}", fix)
     unknown = [a for a in value if a not in known]
