@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from execstate.builder import BuildOptions, build, forget_measurements, load_spec
+from execstate.builder import BuildOptions, build, load_spec
 from execstate.languages.python.language import PythonLanguage
 from execstate.metrics import metrics_report
 from execstate.studies import STUDIES
@@ -41,7 +41,6 @@ def case_dirs(study: str, names: list[str] | None) -> list[Path]:
 
 
 def timed_build(paths: list[Path], jobs: int, *, per_arm: bool) -> tuple[float, list[str]]:
-    forget_measurements()
     started = time.perf_counter()
     result = build(paths, jobs=jobs, options=BuildOptions(measure_arms_apart=per_arm))
     wall = time.perf_counter() - started

@@ -33,7 +33,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from execstate.builder import forget_measurements
 from execstate.construct import ConstructOptions, construct, read_pool
 from execstate.studies import STUDIES
 from execstate.testing import samples_only_pool, tree_bytes
@@ -52,7 +51,6 @@ def _samples_only(pool: Path, ids: list[str], opts: ConstructOptions, jobs: int,
     """(c): the pool cut to two tests per problem, constructed; wall time and specs against the target."""
     cut = samples_only_pool(pool, tmp / "pool", keep=2, only=ids)
     shutil.copy(pool.parent / "study.toml", tmp / "study.toml")
-    forget_measurements()
     started = time.perf_counter()
     result = construct(read_pool(cut), tmp / "specs", opts, jobs=jobs)
     wall = time.perf_counter() - started
@@ -96,7 +94,6 @@ def main() -> None:
         shutil.copy(study.pool.parent / "study.toml", Path(tmp) / "study.toml")
         out = Path(tmp) / "specs"
         copied = {p.id: p for p in read_pool(Path(tmp) / "pool")}
-        forget_measurements()  # with --jobs 1 construct runs in this process, which remembers measurements
         started = time.perf_counter()
         result = construct([copied[i] for i in ids], out, opts, jobs=args.jobs)
         wall = time.perf_counter() - started
@@ -134,7 +131,6 @@ def main() -> None:
         if not subset:  # --dask-problems 0: no executor comparison, no ratio of two empty runs
             print("(b) skipped: --dask-problems 0")
             return
-        forget_measurements()
         started = time.perf_counter()
         construct(subset, Path(tmp) / "process", opts, jobs=args.jobs)
         process_s = time.perf_counter() - started

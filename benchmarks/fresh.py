@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from execstate.builder import BuildOptions, BuildResult, Fresh, build, forget_measurements
+from execstate.builder import BuildOptions, BuildResult, Fresh, build
 from execstate.studies import STUDIES
 
 SMOKE_CASES = ["heapsort", "kadane"]
@@ -36,7 +36,6 @@ def case_paths(study: str, names: list[str] | None) -> list[Path]:
 
 
 def timed(paths: list[Path], jobs: int, fresh: Fresh | None, *, warm: bool) -> tuple[float, BuildResult]:
-    forget_measurements()
     with tempfile.TemporaryDirectory(prefix="bench-fresh-cpp-") as cache:
         if not warm:
             os.environ["EXECSTATE_CPP_CACHE"] = cache

@@ -27,7 +27,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from execstate.builder import BuildOptions, build, forget_measurements
+from execstate.builder import BuildOptions, build
 from execstate.sandbox import Limits
 from execstate.studies import STUDIES, builtin_studies
 
@@ -43,7 +43,6 @@ SMOKE = ["bisection", "run_length"]
 
 
 def _built(study: str, opts: BuildOptions, jobs: int, smoke: bool) -> tuple[float, dict[str, str], list[str]]:
-    forget_measurements()
     started = time.perf_counter()
     if smoke:
         root = STUDIES[study].cases_dir

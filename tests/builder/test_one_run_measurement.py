@@ -14,8 +14,7 @@ from __future__ import annotations
 import pytest
 from tests.metrics._metrics_helpers import interpreter_params
 
-from execstate.builder import BuildOptions, build_case, forget_measurements, load_spec
-from execstate.builder._measurements import STATS
+from execstate.builder import BuildOptions, Measurements, build_case, load_spec
 from execstate.languages._protocol import Endpoint
 from execstate.languages.python.language import PythonLanguage
 from execstate.sandbox import Limits
@@ -162,13 +161,10 @@ def test_a_build_measured_in_one_run_equals_the_per_arm_build_and_runs_fewer_mea
     from pathlib import Path
 
     spec = load_spec(Path(__file__).parent / "cases" / "list_state" / "case.toml")
-    forget_measurements()
-    one = build_case(spec, BuildOptions())
-    one_runs = STATS.runs
-    forget_measurements()
-    per_arm = build_case(spec, BuildOptions(measure_arms_apart=True))
-    per_arm_runs = STATS.runs
-    forget_measurements()
+    memo, apart = Measurements(), Measurements()
+    one = build_case(spec, BuildOptions(), memo=memo)
+    per_arm = build_case(spec, BuildOptions(measure_arms_apart=True), memo=apart)
+    one_runs, per_arm_runs = memo.stats.runs, apart.stats.runs
     assert isinstance(one, list) and isinstance(per_arm, list)
     assert [t.to_json_line() for t in one] == [t.to_json_line() for t in per_arm]
     assert one_runs == per_arm_runs - 2  # long final, inside and post: one run instead of three
@@ -217,10 +213,25 @@ print(best)
 
 BUILDS = {
     # name: (program, short input, long input, checkpoint table)
-    "recursion-nests-executions": (RECURSIVE, "7\n", "60\n", 'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3'),
-    "nested-inner-loop": (NESTED, "1 2\n3\n", "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n", 'loop = 6\nvariables = ["acc"]'),
+    "recursion-nests-executions": (
+        RECURSIVE,
+        "7\n",
+        "60\n",
+        'loop_text = "for child in children[node]:"\nvariables = ["total"]\nsweep = 3',
+    ),
+    "nested-inner-loop": (
+        NESTED,
+        "1 2\n3\n",
+        "1 2 3 40 5\n7 8 9\n30 30 30\n1 1\n9 9 9 9 9 9\n",
+        'loop = 6\nvariables = ["acc"]',
+    ),
     "while-else": (WHILE_ELSE, "6\n", "27\n", 'loop = 3\nvariables = ["x", "steps"]\ninside_iterations = [3, 90]'),
-    "unbound-before-some-neighbours": (LATE_BINDING, "6\n", "30\n", 'loop = 3\nvariables = ["out"]\ninside_iteration = 5'),
+    "unbound-before-some-neighbours": (
+        LATE_BINDING,
+        "6\n",
+        "30\n",
+        'loop = 3\nvariables = ["out"]\ninside_iteration = 5',
+    ),
     # 2,050 iterations in 410 executions: the post neighbour search gallops far beyond the states copy's window
     "gallop-beyond-the-window": (RESTARTED, "3\n", "410\n", 'loop = 6\nvariables = ["best", "j"]'),
 }
@@ -242,12 +253,10 @@ def test_a_case_built_from_one_run_per_input_and_seed_equals_the_per_copy_build(
         f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n{checkpoint}\n'
     )
     spec = load_spec(tmp_path / "case.toml")
-    forget_measurements()
-    one = build_case(spec, BuildOptions())
-    one_runs = STATS.runs
-    forget_measurements()
+    memo = Measurements()
+    one = build_case(spec, BuildOptions(), memo=memo)
+    one_runs = memo.stats.runs
     reference = build_case(spec, BuildOptions(measure_arms_apart=True))
-    forget_measurements()
     assert isinstance(reference, list), reference
     assert isinstance(one, list), one
     assert [t.to_json_line() for t in one] == [t.to_json_line() for t in reference]
@@ -279,7 +288,6 @@ def test_the_post_neighbour_search_beyond_the_window_runs_only_its_bisection(tmp
         'id = "tests/gallop"\nstudy = "tests"\nlanguage = "python"\nprogram = "main.py"\n'
         f'short_input = "short.txt"\nlong_input = "long.txt"\n\n[checkpoint]\n{checkpoint}\n'
     )
-    forget_measurements()
     tasks = build_case(load_spec(tmp_path / "case.toml"), BuildOptions())
     assert isinstance(tasks, list), tasks
     post = next(t for t in tasks if t.arm == "post-loop-state")

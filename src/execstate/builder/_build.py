@@ -21,11 +21,12 @@ from typing import Any
 from execstate import __version__
 from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
-from execstate.builder._executor import open_executor
 from execstate.builder._fresh import Fresh
 from execstate.builder._further import not_kept_of, not_posed_of
+from execstate.builder._measurements import Measurements
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
+from execstate.executors import open_executor
 from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
 from execstate.records import BuildManifest, Exclusion, Task, is_fresh, is_variant, tasks_bytes
 from execstate.sandbox import kill_all
@@ -98,9 +99,13 @@ def build(
     ``fresh``: build every case on fresh inputs drawn from ``fresh.seed`` (``execstate.builder.Fresh``,
     docs/fresh.md); imported studies' ready tasks are left out, since they have no inputs to draw. The
     manifest's ``fresh`` says which cases were refreshed and why the others were not; no file holds the seed.
+
+    The build owns its measurement memo (``Measurements``): its cases share it, and it is closed at its end, so
+    a second build in the same process measures afresh.
     """
     stop = threading.Event() if stop is None else stop
-    with _stop_on_signals(stop):
+    memo = Measurements()
+    with _stop_on_signals(stop), contextlib.closing(memo):
         study_specs, imported = study_paths_and_tasks(list(studies))
         imported = imported if fresh is None else []
         spec_files = find_specs(list(paths) + study_specs)
@@ -108,7 +113,7 @@ def build(
         collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
         collect.exclusions(exclusions)
         interrupted, not_started = _run_cases(
-            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh
+            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh, memo
         )
     results = collect.results
     for task in imported:
@@ -264,6 +269,7 @@ def _run_cases(
     executor: str = "local",
     scheduler: str | None = None,
     fresh: Fresh | None = None,
+    memo: Measurements | None = None,
 ) -> tuple[list[str], list[str]]:
     """Build ``specs``, at most ``jobs`` at a time, handing each outcome to ``record`` as it finishes.
 
@@ -272,9 +278,9 @@ def _run_cases(
     """
     if executor != "local":
         with open_executor(executor, jobs, scheduler, processes=False) as remote:
-            return _schedule(specs, opts, jobs, stop, record, remote, fresh=fresh)
+            return _schedule(specs, opts, jobs, stop, record, remote, fresh=fresh, memo=memo)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
-    return _schedule(specs, opts, jobs, stop, record, pool, local=True, fresh=fresh)
+    return _schedule(specs, opts, jobs, stop, record, pool, local=True, fresh=fresh, memo=memo)
 
 
 def _schedule(
@@ -287,6 +293,7 @@ def _schedule(
     *,
     local: bool = False,
     fresh: Fresh | None = None,
+    memo: Measurements | None = None,
 ) -> tuple[list[str], list[str]]:
     queue = list(reversed(specs))
     running: dict[Future, CaseSpec] = {}
@@ -294,7 +301,7 @@ def _schedule(
         while queue or running:
             while queue and len(running) < max(1, jobs) and not stop.is_set():
                 spec = queue.pop()
-                running[pool.submit(build_case, spec, opts, fresh)] = spec
+                running[pool.submit(build_case, spec, opts, fresh, memo)] = spec
             done, _ = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             if stop.is_set():
                 break

@@ -28,11 +28,12 @@ from execstate.builder._checks import (
 )
 from execstate.builder._context import CaseContext
 from execstate.builder._fresh import Fresh, NoCandidate, NotRefreshable, choose_fresh
-from execstate.builder._further import CaseTasks, NotPosed, count_row, trace_row
+from execstate.builder._further import ArmContext, CaseTasks, hooked_rows
 from execstate.builder._inputs import case_environment, locate_loop, read_source
 from execstate.builder._invariant import InvariantRefused, audit_invariant
+from execstate.builder._measurements import Measurements
 from execstate.builder._neighbours import inside_neighbours, post_neighbours
-from execstate.builder._plan import STATE_ARMS, CheckpointMode, PlanRow, arm_rows, input_row
+from execstate.builder._plan import CHECKPOINTS, CheckpointMode, arm_rows, input_row
 from execstate.builder._spec import CaseSpec
 from execstate.builder._states import POST_WINDOW, CaseStates, state_oracle, sweep_rows
 from execstate.builder._tasks import make_tasks
@@ -47,7 +48,7 @@ from execstate.languages import (
     make_language,
     source_lines,
 )
-from execstate.records import LINE_COUNT_ARM, LOOP_TRACE_ARM, Exclusion, Task, fresh_twin
+from execstate.records import Exclusion, Task, fresh_twin
 from execstate.sandbox import SandboxFault
 
 # Called through this module's names, so that tests (tests/builder) can replace them here.
@@ -61,19 +62,23 @@ _PACKAGE = Path(__file__).parent.parent
 """The ``execstate`` package folder: frames in it locate an unexpected exception."""
 
 
-def build_case(spec: CaseSpec, opts: BuildOptions, fresh: Fresh | None = None) -> list[Task] | Exclusion:
-    """Four tasks in arm order, or the exclusion naming the failed check and its evidence.
+def build_case(
+    spec: CaseSpec, opts: BuildOptions, fresh: Fresh | None = None, memo: Measurements | None = None
+) -> list[Task] | Exclusion:
+    """The case's tasks in plan order (by default the paper's four arms), or the exclusion naming the failed
+    check and its evidence.
 
     Never raises for one case's trouble: any exception becomes an exclusion
     (``run`` for a ``SandboxFault``, the program's doing; else ``internal``: ``failed_case``).
     ``fresh``: build the case on fresh inputs drawn from its seed (``execstate.builder._fresh``); the
     records of a case so built carry the id ``<id>~fresh`` (those of a case that cannot be refreshed, kept
-    with its published inputs, its own id).
+    with its published inputs, its own id). ``memo``: the measurement memo of the build the case is part of
+    (``build`` passes its own; None: the case's own, gone with it).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     ids = [spec.id if fresh is None else fresh_twin(spec.id)]
     try:
-        return _admit(spec, opts, tmp, fresh, ids)
+        return _admit(spec, opts, tmp, fresh, ids, Measurements() if memo is None else memo)
     except Excluded as exc:
         return Exclusion(case_id=ids[-1], check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
     except SpecProblem as exc:
@@ -104,7 +109,9 @@ def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) 
     )
 
 
-def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, ids: list[str]) -> list[Task]:
+def _admit(
+    spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, ids: list[str], memo: Measurements
+) -> list[Task]:
     """The case's tasks; ``ids[-1]`` is the id its records carry (a fresh build's case that cannot be
     refreshed appends its published id)."""
     lang, generators = make_language(spec.language, opts), helper_language(opts, "gen.py")
@@ -113,7 +120,7 @@ def _admit(spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, i
         lang, generators = lang.with_environment(env), generators.with_environment(env)
     source = read_source(spec)
     loop_line = locate_loop(spec, lang, source)
-    case = CaseContext(spec, lang, source, tmp, generators, opts, env)
+    case = CaseContext(spec, lang, source, tmp, generators, opts, env, memo)
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     if fresh is None:
         tasks = _admit_inputs(case, loop_line, short, long, None, ids)
@@ -233,14 +240,14 @@ def _admit_inputs(
     K = check_iterations(case, loop_line, long)
     k = case.spec.checkpoint.inside_iteration or K // 2 + 1
     check_reachability(k, K)
-    inst = {mode: case.instrument(loop_line, mode, k) for mode in STATE_ARMS}
+    inst = {mode: case.instrument(loop_line, mode, k) for mode in CHECKPOINTS}
     states = _states_together(case, loop_line, long, k, K)
     # reachability, checkpoint-size and oracle-determinism of each checkpoint's state
     oracles = {mode: states.oracle(mode) if states else state_oracle(case, inst[mode], long, mode) for mode in inst}
     check_fields(oracles["inside"], oracles["post"])
     check_change(oracles["inside"], oracles["post"])
     runs = {name: (data, outs[name]) for name, data in inputs.items()}
-    for mode in STATE_ARMS:
+    for mode in CHECKPOINTS:
         check_preservation(case, inst[mode], mode, runs)
     return _tasks(case, _Checked(loop_line, k, K, runs, traces, inst, oracles, states), fresh_meta, ids)
 
@@ -263,13 +270,8 @@ def _tasks(case: CaseContext, checked: _Checked, fresh_meta: dict | None, ids: l
         short, short_out = c.runs["short"]
         plan.append(input_row(spec, case.source, short, short_out.decode("utf-8"), clean))
     plan += sweep_rows(case, c.loop_line, c.K, long, c.oracles["inside"], c.states)
-    further: list[PlanRow | NotPosed] = []
-    if LOOP_TRACE_ARM in arms:
-        further.append(trace_row(case, c.loop_line, c.k, c.runs))
-    if LINE_COUNT_ARM in arms:
-        further.append(count_row(case, c.loop_line, c.runs))
-    plan += [row for row in further if isinstance(row, PlanRow)]
-    not_posed = [row for row in further if isinstance(row, NotPosed)]
+    hooked, not_posed = hooked_rows(ArmContext(case, c.loop_line, c.k, c.runs), arms)
+    plan += hooked
     tasks = make_tasks(case, plan, meta)
     if ids[-1] != spec.id:
         cut = len(spec.id)

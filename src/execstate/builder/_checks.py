@@ -22,7 +22,6 @@ are checked like the inside arm (``check_sweep_reachability``, ``check_sweep_fie
 from __future__ import annotations
 
 from execstate.builder._context import CaseContext
-from execstate.builder._measurements import measure_once
 from execstate.environments import undeclared_import
 from execstate.languages import Instrumented, Variation
 from execstate.metrics import Measurement
@@ -96,7 +95,7 @@ def check_trace_order(case: CaseContext, inputs: dict[str, bytes], outs: dict[st
 def _trace_lengths(case: CaseContext, data: bytes, name: str, expected: bytes) -> list[int]:
     values = []
     for repeat in range(3):
-        m = measure_once(case.lang, case.source, data, None, state=False, repeat=repeat)
+        m = case.memo.measure_once(case.lang, case.source, data, None, state=False, repeat=repeat)
         if m.status != "ok" or m.trace_length is None:
             raise measurement_failed(m, f"measuring the trace length on the {name} input")
         check_measurement(

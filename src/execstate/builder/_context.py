@@ -1,4 +1,5 @@
-"""The case context: what every step of one case's build reads (its spec, program, languages, folder, options).
+"""The case context: what every step of one case's build reads (its spec, program, languages, folder, options,
+the build's measurement memo).
 
 ``CaseContext`` is made once per case, after its environment, program and loop are read (``_case``), and
 passed unchanged to the checks (``_checks``), the state runs (``_states``), the tasks' measurements
@@ -8,9 +9,10 @@ any of them may import it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from execstate.builder._measurements import Measurements
 from execstate.builder._spec import CaseSpec
 from execstate.environments import Environment
 from execstate.languages import BuildOptions, Instrumented, Language, Mode, Variation
@@ -43,6 +45,9 @@ class CaseContext:
     env: Environment | None = None
     """The case's declared environment, prepared (None: the standard library only); recorded in the tasks'
     meta and given to a fresh build's non-Python input programs."""
+    memo: Measurements = field(default_factory=Measurements)
+    """The measurement memo of the build the case is part of (``_measurements``): every measurement goes
+    through it, so a run measured once in the build is not measured again."""
 
     def run(self, source: str, stdin: bytes, variation: Variation | None = None) -> SandboxResult:
         """One run of ``source`` (the program or a copy of it) on ``stdin``, with ``variation``'s seed (else 0)."""

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from execstate.builder._context import CaseContext
-from execstate.builder._measurements import measure_once
 from execstate.errors import UsageError, one_line
 from execstate.languages import HELPER_LANGUAGE, make_language
 from execstate.studies import STUDIES, FreshPlan, InputRecipe
@@ -144,7 +143,7 @@ def choose_fresh(
     """
     spec = case.spec
     measured = {
-        name: measure_once(case.lang, case.source, data, None, state=False)
+        name: case.memo.measure_once(case.lang, case.source, data, None, state=False)
         for name, data in (("short", short), ("long", long))
     }
     failed = [
@@ -234,7 +233,7 @@ def _bounds(case: CaseContext, cand: _Candidate, ratio: float, cap: int, band: t
 
 
 def _trace(case: CaseContext, data: bytes) -> int | None:
-    m = measure_once(case.lang, case.source, data, None, state=False)
+    m = case.memo.measure_once(case.lang, case.source, data, None, state=False)
     return m.trace_length if m.ok else None
 
 

@@ -7,14 +7,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from execstate.builder._study import SOURCES_KEY, STUDY_FILE, find_study, resolve_file, with_defaults
+from execstate.arms import arm_names, arm_order
 from execstate.environments import EnvironmentSpec, parse_environment
 from execstate.errors import SpecError, SpecProblem
 from execstate.languages import DEFAULT_TRACE_STEPS, language_entry
-from execstate.records import ARMS, CASE_ARMS, GRADING_RULES
-from execstate.studies import default_grading_rule
+from execstate.records import GRADING_RULES
+from execstate.studies import SOURCES_KEY, STUDY_FILE, default_grading_rule, find_study, resolve_file, with_defaults
 
 _TOP_KEYS = {
     "id",
@@ -36,6 +36,11 @@ _DEFAULTABLE = ("study", "language", "program")
 _CHECKPOINT_KEYS = {"loop", "loop_text", "variables", "inside_iteration", "inside_iterations", "sweep", "trace_steps"}
 _INPUT_KEYS = {"generator", "args"}
 _INVARIANT_KEYS = {"text", "check", "inputs", "placebo"}
+
+
+def default_arms() -> tuple[str, ...]:
+    """The arms of a case whose spec names none: execstate's own ``paper`` arms, whatever a plug-in adds."""
+    return arm_names(group="paper", builtin=True)
 
 
 class InputSource(BaseModel):
@@ -103,16 +108,17 @@ class CaseSpec(BaseModel):
     input_arm: bool = False
     """``input_arm = true``: the case also gets the input arm ``short-trace-input`` (the program and its short
     output shown; any standard input on which it prints that output is right). Off for the paper's grid."""
-    arms: tuple[str, ...] = ARMS
-    """``arms = [...]``: which of ``records.CASE_ARMS`` the case's tasks are (written in that order whatever the
-    list's); default the paper's four. A ``study.toml`` may give it for all its cases."""
+    arms: tuple[str, ...] = Field(default_factory=default_arms)
+    """``arms = [...]``: which case arms (an arm whose spec has ``case_arm``) the case's tasks are, in arm order
+    whatever the list's; default the paper's four (``default_arms``). A ``study.toml`` may give it for all its
+    cases."""
 
 
 def load_spec(path: Path) -> CaseSpec:
     """Read and validate one case spec over its study's defaults; raises ``SpecError`` on any problem.
 
     The study root, the defaults of ``study.toml`` and where a named file may lie:
-    ``execstate.builder._study`` (docs/spec.md, section 3). A problem with a key a
+    ``execstate.studies.find_study`` (docs/spec.md, section 3). A problem with a key a
     default gave is reported against the ``study.toml`` that gives it.
     """
     path = Path(path)
@@ -150,7 +156,7 @@ def load_spec(path: Path) -> CaseSpec:
     if rule not in GRADING_RULES:
         where = stated["grading_rule"]
         raise SpecError(where, "grading_rule", f"unknown rule {rule!r}", f"use one of {', '.join(GRADING_RULES)}")
-    program = _existing(stated["program"], "program", _str(stated["program"], raw, "program"))
+    program = resolve_file(stated["program"], "program", _str(stated["program"], raw, "program"))
     if "checkpoint" not in raw:
         raise SpecError(
             path,
@@ -172,25 +178,22 @@ def load_spec(path: Path) -> CaseSpec:
         invariant=_invariant(path, raw["invariant"]) if "invariant" in raw else None,
         environment=_environment(stated["environment"], raw["environment"]) if "environment" in raw else None,
         input_arm=_flag(stated["input_arm"], raw, "input_arm") if "input_arm" in raw else False,
-        arms=_arms(stated["arms"], raw["arms"]) if "arms" in raw else ARMS,
+        arms=_arms(stated["arms"], raw["arms"]) if "arms" in raw else default_arms(),
     )
 
 
 def _arms(path: Path, value: Any) -> tuple[str, ...]:
-    """The ``arms`` list, in ``CASE_ARMS`` order."""
+    """The ``arms`` list, in arm order: each a case arm of the registry (built-in, registered or installed)."""
+    known = arm_names(case_arm=True)
+    listed = ", ".join(f'"{name}"' for name in known)
+    fix = f"write arms = [{listed}] or a part of it, or remove the key"
     if not isinstance(value, list) or not value or not all(isinstance(a, str) for a in value):
-        raise SpecError(path, "arms", f"expected a non-empty list of arm names, got {value!r}", _ARMS_FIX)
-    unknown = [a for a in value if a not in CASE_ARMS]
+        raise SpecError(path, "arms", f"expected a non-empty list of arm names, got {value!r}", fix)
+    unknown = [a for a in value if a not in known]
     if unknown or len(set(value)) != len(value):
         what = f"unknown arm {unknown[0]!r}" if unknown else "an arm is listed twice"
-        raise SpecError(path, "arms", f"{what} (known: {', '.join(CASE_ARMS)})", _ARMS_FIX)
-    return tuple(a for a in CASE_ARMS if a in value)
-
-
-_ARMS_FIX = (
-    'write arms = ["short-trace-final", "long-trace-final", "inside-loop-state", "post-loop-state", "loop-trace"] '
-    "or remove the key"
-)
+        raise SpecError(path, "arms", f"{what} (known: {', '.join(known)})", fix)
+    return tuple(sorted(value, key=arm_order))
 
 
 def _flag(path: Path, raw: dict, key: str) -> bool:
@@ -231,8 +234,8 @@ def _invariant(path: Path, table: Any) -> Invariant:
         )
     return Invariant(
         text=str(table["text"]).strip(),
-        check=_existing(path, "invariant.check", _str(path, table, "check")),
-        inputs=tuple(_existing(path, "invariant.inputs", name) for name in inputs),
+        check=resolve_file(path, "invariant.check", _str(path, table, "check")),
+        inputs=tuple(resolve_file(path, "invariant.inputs", name) for name in inputs),
         placebo=str(texts["placebo"]).strip() if texts["placebo"] is not None else None,
     )
 
@@ -265,15 +268,10 @@ def _str(path: Path, raw: dict, key: str) -> str:
     return value
 
 
-def _existing(path: Path, key: str, value: str) -> Path:
-    """The file ``value`` names, resolved against ``path``'s folder; it must lie in the study's folders."""
-    return resolve_file(path, key, value)
-
-
 def _input(path: Path, raw: dict, key: str) -> InputSource:
     value = raw[key]
     if isinstance(value, str):
-        return InputSource(file=_existing(path, key, value))
+        return InputSource(file=resolve_file(path, key, value))
     if not isinstance(value, dict):
         raise SpecError(
             path,
@@ -287,7 +285,7 @@ def _input(path: Path, raw: dict, key: str) -> InputSource:
     args = value.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, (str, int)) for a in args):
         raise SpecError(path, key + ".args", f"expected a list of strings, got {args!r}", 'write args = ["1002"]')
-    gen = _existing(path, key + ".generator", str(value["generator"]))
+    gen = resolve_file(path, key + ".generator", str(value["generator"]))
     return InputSource(generator=gen, args=tuple(str(a) for a in args))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from execstate.arms import arm_spec
 from execstate.builder._checks import (
     check_checkpoint_size,
     check_fired,
@@ -21,12 +22,11 @@ from execstate.builder._checks import (
     check_sweep_reachability,
 )
 from execstate.builder._context import CaseContext
-from execstate.builder._measurements import measure_checkpoints_once
 from execstate.builder._neighbours import NEIGHBOUR_REACH, gallop_points, sweep_iterations
-from execstate.builder._plan import CheckpointMode, PlanRow
+from execstate.builder._plan import CheckpointMode, PlanRow, final_arms, state_arms
 from execstate.languages import STATE_FAILED, CheckpointMeasuring, CheckpointStates, Endpoint, Instrumented
 from execstate.metrics import Measurement
-from execstate.records import FURTHER_ARMS, SWEEP_SEPARATOR
+from execstate.records import SWEEP_SEPARATOR
 
 POST_WINDOW = 64
 """Iterations on each side of k whose post states the states copy prints (the neighbour search rarely
@@ -176,7 +176,7 @@ def sweep_rows(
     case: CaseContext, loop_line: int, K: int, long: bytes, inside_oracle: str, states: CaseStates | None
 ) -> list[PlanRow]:
     """Plan rows of the extra inside tasks of a checkpoint sweep (SPEC 11), checked like the inside arm."""
-    rows = []
+    rows, arm = [], state_arms()["inside"]
     for kk in sweep_iterations(case.spec.checkpoint, K):
         check_sweep_reachability(kk, K)
         ins = case.instrument(loop_line, "inside", kk)
@@ -185,21 +185,20 @@ def sweep_rows(
         check_sweep_fields(kk, oracle, inside_oracle)
         end = Endpoint(loop_line, case.spec.checkpoint.variables, "inside", kk, ins)
         suffix, extra = f"{SWEEP_SEPARATOR}{kk}", {"k": kk, "sweep": True}
-        rows.append(
-            PlanRow("inside-loop-state", ins.source, long, oracle, "json", endpoint=end, suffix=suffix, extra=extra)
-        )
+        rows.append(PlanRow(arm, ins.source, long, oracle, "json", endpoint=end, suffix=suffix, extra=extra))
     return rows
 
 
 def measure_together(case: CaseContext, plan: list[PlanRow]) -> dict[int, Measurement]:
     """Measurements of the plan's rows on the long input from one run (``CheckpointMeasuring``), by row.
 
-    The clean run to its end is the long final arm's row; each state row's metrics are its snapshot.
+    The clean run to its end is the long final arm's row; each state row's metrics are its snapshot (the
+    rows of other copies, a loop trace's, are measured by runs of their own).
     Empty when the language cannot, the program cannot be measured so (the adapter says None: each
     row is then measured on its own, with the same numbers), or ``BuildOptions.measure_arms_apart`` is set.
     """
     lang = case.lang
-    finals = [i for i, row in enumerate(plan) if row.arm == "long-trace-final"]
+    finals = [i for i, row in enumerate(plan) if row.arm == final_arms()["long"]]
     if case.opts.measure_arms_apart or not isinstance(lang, CheckpointMeasuring) or len(finals) != 1:
         return {}
     final = finals[0]
@@ -207,12 +206,12 @@ def measure_together(case: CaseContext, plan: list[PlanRow]) -> dict[int, Measur
     states = [
         i
         for i, row in enumerate(plan)
-        if row.endpoint.inst is not None and row.stdin == long and row.arm not in FURTHER_ARMS  # their own runs
+        if row.endpoint.inst is not None and row.stdin == long and arm_spec(row.arm).family == "state"
     ]
     if not states:
         return {}
     ends = tuple(plan[i].endpoint for i in states)
-    got = measure_checkpoints_once(lang, case.source, long, plan[final].endpoint, ends)
+    got = case.memo.measure_checkpoints_once(lang, case.source, long, plan[final].endpoint, ends)
     if got is None:
         return {}
     whole, parts = got

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from execstate.arms import arm_spec
 from execstate.builder._checks import check_measurement, measured_output_note, measurement_failed
 from execstate.builder._context import CaseContext
-from execstate.builder._measurements import measure_once
 from execstate.builder._plan import PlanRow
 from execstate.builder._states import measure_together
 from execstate.metrics import Measurement
@@ -29,7 +29,7 @@ def make_tasks(case: CaseContext, plan: list[PlanRow], meta: dict[str, Any]) -> 
 def _measured(case: CaseContext, row: PlanRow, together: Measurement | None) -> Measurement:
     """The row's measurement (``together``: taken in the one run of ``measure_together``; else its own run),
     checked to count the run the task shows."""
-    m = together or measure_once(case.lang, case.source, row.stdin, row.endpoint, state=True)
+    m = together or case.memo.measure_once(case.lang, case.source, row.stdin, row.endpoint, state=True)
     if m.status != "ok":
         raise measurement_failed(m, f"measuring metrics of {row.arm}{row.suffix}")
     # the input arm's oracle is an input (its run prints meta.output); a line count's a count
@@ -43,6 +43,8 @@ def _measured(case: CaseContext, row: PlanRow, together: Measurement | None) -> 
 
 
 def _task(case: CaseContext, row: PlanRow, m: Measurement, sha: str, cyc: int | None, meta: dict[str, Any]) -> Task:
+    """The row's task; its rule the row's own (``extra["grading_rule"]``), else its arm's ``default_rule``, else
+    the case's."""
     spec = case.spec
     return Task(
         task_id=f"{spec.id}/{row.arm}{row.suffix}",
@@ -54,16 +56,11 @@ def _task(case: CaseContext, row: PlanRow, m: Measurement, sha: str, cyc: int | 
         input=row.extra.get("shown_input", row.stdin.decode("utf-8", "replace")),
         oracle=row.oracle,
         answer_kind=row.answer_kind,
-        grading_rule=row.extra.get("grading_rule", _rule(row, spec.grading_rule)),
+        grading_rule=row.extra.get("grading_rule") or arm_spec(row.arm).default_rule or spec.grading_rule,
         source_sha256=sha,
         metrics=Metrics(trace_length=m.trace_length, peak_state=m.peak_state, state_load=m.state_load, cyclomatic=cyc),
         meta={**meta, **case.lang.task_meta(m), "spec": spec.spec_path.name, **row.shown_meta()},
     )
-
-
-def _rule(row: PlanRow, case_rule: str) -> str:
-    """The rule of a row that names none: ``program-input`` for the input arm, else the case's."""
-    return "program-input" if "output_rule" in row.extra else case_rule
 
 
 __all__ = ["make_tasks"]

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from execstate.arms import arm_spec
 from execstate.builder._spec import CaseSpec
 from execstate.languages import SourceVariant
-from execstate.records import LINE_COUNT_ARM, Task
+from execstate.records import Task
 from execstate.values import json_value
 
 VARIANT_SEPARATOR = "~"
@@ -59,7 +60,7 @@ def differences(original: list[Task], variant: list[Task], mapping: dict[str, st
         elif task.answer_kind == "json":
             if _unmapped(json_value(other.oracle), back) != json_value(task.oracle):
                 found.append(f"{arm}: state {other.oracle.strip()[:200]} vs the original's {task.oracle.strip()[:200]}")
-        elif task.arm == LINE_COUNT_ARM:
+        elif arm_spec(task.arm).family == "count":
             if other.oracle != task.oracle:
                 found.append(f"{arm}: the marked line runs {other.oracle} times, the original's {task.oracle}")
         elif other.oracle != task.oracle:

@@ -43,13 +43,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from execstate.arms import arm_order
 from execstate.builder import (
     BuildOptions,
     Excluded,
+    Measurements,
     build_case,
+    default_arms,
     load_spec,
-    measure_once,
-    measure_once_predicted,
     not_posed_of,
 )
 from execstate.construct._driver import DRIVER_LOOP, driver_start
@@ -76,7 +77,7 @@ from execstate.languages import (
     make_language,
 )
 from execstate.metrics import Measurement
-from execstate.records import ARMS, CASE_ARMS, LINE_COUNT_ARM, Task
+from execstate.records import Task
 from execstate.studies import default_grading_rule
 from execstate.values import json_text, json_value, recorded
 
@@ -140,6 +141,8 @@ class _Work:
 
     def __init__(self, problem: Problem, opts: ConstructOptions, tmp: Path) -> None:
         self.problem, self.opts, self.tmp = problem, opts, tmp
+        self.memo = Measurements()
+        """The problem's measurement memo: its trace measurements and every trial build's (``build_case``)."""
         limits = opts.build.limits
         if problem.limits.time_s is not None:
             limits = replace(
@@ -194,7 +197,7 @@ class _Work:
         if not isinstance(self.lang, StatePredicting) or (budget.state_slots is None and budget.state_objects is None):
             return None
         if "predicted" not in row:
-            m = measure_once_predicted(self.lang, self.source, row["data"], PREDICT_STRIDE)
+            m = self.memo.measure_once_predicted(self.lang, self.source, row["data"], PREDICT_STRIDE)
             row["predicted"] = m
             if m.ok:
                 row["predicted_state_load"] = (m.state_load or 0) * PREDICT_STRIDE
@@ -222,7 +225,7 @@ class _Work:
         return None
 
     def trace(self, data: bytes) -> int | None:
-        m = measure_once(self.lang, self.source, data, None, state=False)
+        m = self.memo.measure_once(self.lang, self.source, data, None, state=False)
         if m.status == "ok":
             return m.trace_length
         self.over_cap = m.status == "budget" and m.exceeded == "trace"
@@ -538,12 +541,11 @@ def _with_further_arms(case: ChosenCase, built: list[Task], added: tuple[str, ..
     ``count_imbalance``), as the trial build chose it; an arm the trial did not pose goes in the loop's record."""
     if not added:
         return case
-    posed = {t.arm: t for t in built}
     missing = {n.arm: n.reason for n in not_posed_of(built)}
     if missing:
         loop["not_posed"] = missing
     prov = dict(case.provenance)
-    count = posed.get(LINE_COUNT_ARM)
+    count = next((t for t in built if "line_count" in t.meta), None)
     if count is not None:
         chosen = count.meta["line_count"]
         prov |= {
@@ -551,7 +553,7 @@ def _with_further_arms(case: ChosenCase, built: list[Task], added: tuple[str, ..
             "count_branch_line": chosen["branch_line"],
             "count_imbalance": chosen["imbalance"],
         }
-    return replace(case, provenance=prov, arms=tuple(a for a in CASE_ARMS if a in (*ARMS, *added)))
+    return replace(case, provenance=prov, arms=tuple(sorted({*default_arms(), *added}, key=arm_order)))
 
 
 def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions | None = None) -> Outcome:
@@ -585,6 +587,7 @@ def construct_problem(problem: Problem, out: Path | str, opts: ConstructOptions 
         remove_tree(tmp)
     if work is not None:
         work.phase(None)
+        work.memo.close()
         outcome.seconds = work.seconds
     outcome.reason = scrub(outcome.reason)
     if isinstance(record.get("inputs"), list):  # a step that failed early may have left the raw rows (bytes)
@@ -683,7 +686,7 @@ def _with_pair(
         # the trial is a self-contained copy: admission does not depend on where the files lie
         trial = write_case(work.tmp / f"trial-{loop['line']}", case, vendor=True)
         work.phase("check")
-        built = build_case(load_spec(trial), work.build_opts)
+        built = build_case(load_spec(trial), work.build_opts, memo=work.memo)
         if isinstance(built, list):
             case = _with_further_arms(case, built, work.build_opts.add_arms, loop)
             check_written(write_case(spec_dir, case, vendor=work.opts.vendor), case)

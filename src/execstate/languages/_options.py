@@ -44,8 +44,9 @@ class BuildOptions:
     """Counted budget of a measurement: containers and instances walked over the run (a state of many small
     objects costs more to walk than ``state_budget`` shows)."""
     add_arms: tuple[str, ...] = ()
-    """Further arms (``records.FURTHER_ARMS``: ``loop-trace``, ``line-count``) every case of the build gets on top
-    of the arms its spec asks for (``arms``, default the paper's four): ``execstate build --add-arms``."""
+    """Case arms (an arm whose spec has ``case_arm``, e.g. the further arms ``loop-trace`` and ``line-count``) every
+    case of the build gets on top of the arms its spec asks for (``arms``, default the paper's four):
+    ``execstate build --add-arms``."""
     variants: tuple[str, ...] = ()
     """Source variants every admitted case is also built as (``execstate build --variants``): ``rename``, ``mislead``,
     ``deadcode``; each kept only when it passes the checks and behaves as the original (docs/variants.md)."""
@@ -65,13 +66,14 @@ class BuildOptions:
                     f"BuildOptions.{name} must be positive, got {getattr(self, name)!r}. "
                     f"Fix: pass a positive {name} (default {getattr(BuildOptions, name)!r})"
                 )
-        from execstate.records import FURTHER_ARMS
+        from execstate.arms import arm_names
 
-        unknown = [a for a in self.add_arms if a not in FURTHER_ARMS]
+        known = arm_names(case_arm=True)
+        unknown = [a for a in self.add_arms if a not in known]
         if unknown:
             raise UsageError(
-                f"BuildOptions.add_arms names {', '.join(map(repr, unknown))}, not a further arm. "
-                f"Fix: add any of {', '.join(FURTHER_ARMS)} (the paper's four arms are built by default)"
+                f"BuildOptions.add_arms names {', '.join(map(repr, unknown))}, not an arm a case can ask for. "
+                f"Fix: add any of {', '.join(known)} (the paper's four arms are built by default)"
             )
         from execstate.languages._variants import VARIANTS
 

@@ -24,6 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 from execstate.errors import UsageError, load_attr
 from execstate.registry import Registry
+from execstate.studies._root import (
+    CASE_OWN_KEYS,
+    DEFAULT_KEYS,
+    SOURCES_KEY,
+    STUDY_FILE,
+    TOOL_TABLES,
+    StudyRoot,
+    find_study,
+    read_study,
+    resolve_file,
+    with_defaults,
+)
+from execstate.studies._spec_write import SpecDraft, relative_name, spec_toml, toml_key, toml_value, write_spec
 
 if TYPE_CHECKING:
     from execstate.records import Task
@@ -351,25 +364,41 @@ def shared_source_studies() -> tuple[str, ...]:
 
 
 __all__ = [
+    "CASE_OWN_KEYS",
     "DEFAULT_GRADING_RULE",
+    "DEFAULT_KEYS",
     "PILOT_STUDY",
+    "SOURCES_KEY",
     "STUDIES",
+    "STUDY_FILE",
     "STUDY_REGISTRY",
+    "TOOL_TABLES",
     "FreshPlan",
     "InputRecipe",
     "Refresher",
+    "SpecDraft",
     "Study",
+    "StudyRoot",
     "StudyTable",
     "builtin_studies",
     "builtin_study",
     "default_grading_rule",
+    "find_study",
     "get_study",
     "main_fresh_studies",
     "main_grid_studies",
     "main_variant_studies",
+    "read_study",
     "register_study",
+    "relative_name",
+    "resolve_file",
     "shared_source_studies",
+    "spec_toml",
     "study_dir",
     "study_source",
+    "toml_key",
+    "toml_value",
     "unregister_study",
+    "with_defaults",
+    "write_spec",
 ]

@@ -1,4 +1,8 @@
-"""The corpus table (paper Table 2): per study and language, cases, sources, tasks and cyclomatic spread."""
+"""The corpus table (paper Table 2): per study and language, cases, sources, tasks and cyclomatic spread.
+
+Shared by the build (``execstate.builder.corpus``: the table of a build's tasks) and grading (with the grades'
+``planned`` and ``graded`` counts), so it lives below both.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,11 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from execstate.arms import arm_names
 from execstate.records import Grade, Task, fresh_record
 from execstate.tables import Table, make_table
 
 Row = dict[str, Any]
-_CLEAN_ARM_PREFERENCE = ("short-trace-final", "long-trace-final", "function-output", "function-input")
 CORPUS_COLUMNS = [
     "study",
     "language",
@@ -25,8 +29,8 @@ CORPUS_COLUMNS = [
 
 
 def _case_cyclomatic(tasks: Sequence[Task]) -> dict[str, int]:
-    """Cyclomatic complexity per case, from its clean-source task (short arm first)."""
-    rank = {arm: i for i, arm in enumerate(_CLEAN_ARM_PREFERENCE)}
+    """Cyclomatic complexity per case, from its clean-source task: a final or function arm's, first in arm order."""
+    rank = {arm: i for i, arm in enumerate(arm_names(family=("final", "function")))}
     chosen: dict[str, tuple[int, int]] = {}
     for t in tasks:
         value = t.metrics.cyclomatic

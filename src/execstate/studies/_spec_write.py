@@ -1,4 +1,5 @@
-"""Write case specs and study files as TOML: the one writer beside the reader (``_spec.py``, ``_study.py``).
+"""Write case specs and study files as TOML: the one writer beside the readers (``execstate.builder.load_spec``,
+``execstate.studies.find_study``).
 
 Every tool that writes a ``case.toml`` or a ``study.toml`` (``execstate
 construct``, ``execstate select``) describes it as a :class:`SpecDraft` and
