@@ -18,35 +18,17 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import cast
 
 from execstate.records import Response, Task
 from execstate.run._attempt import AnyProvider, CellRequest, TaskProvider
+from execstate.run._backoff import SettingAborted, Sleep, backoff_s, redact
 from execstate.run._cache import ResponseCache
 from execstate.run._prompt import cell_request
-from execstate.run._settings import Setting, provider_entry
-from execstate.run.providers import Attempt, Provider
-
-Sleep = Callable[[float], Awaitable[None]]
-
-
-class SettingAborted(RuntimeError):
-    """A setting-wide failure (key refused, unknown model or URL): stop the setting, record nothing."""
-
-
-def backoff_s(setting: Setting, retry: int, retry_after: float | None, rng: random.Random) -> float:
-    """Delay before retry number ``retry`` (1-based), in seconds.
-
-    Full jitter: uniform in [0, min(backoff_max_s, backoff_initial_s * 2**(retry-1))],
-    raised to the server's ``Retry-After`` (itself capped at ``backoff_max_s``).
-    """
-    ceiling = min(setting.backoff_max_s, setting.backoff_initial_s * 2 ** (retry - 1))
-    delay = rng.uniform(0.0, ceiling)
-    if retry_after is not None:
-        delay = max(delay, min(retry_after, setting.backoff_max_s))
-    return delay
+from execstate.run._settings import Setting
+from execstate.run.providers import Attempt, Provider, provider_entry
 
 
 def _now_iso() -> str:
@@ -83,7 +65,7 @@ async def run_cell(
         result = await _send(provider, task, sample, request)
         latency = time.perf_counter() - t0
         if result.error:
-            errors.append(_redact(f"attempt {number}: {result.error}", secrets))
+            errors.append(redact(f"attempt {number}: {result.error}", secrets))
         if result.kind == "abort":
             raise SettingAborted(f"setting {setting.name!r}: {errors[-1]}")
         if result.kind == "completed" and cache is not None:
@@ -146,8 +128,4 @@ def _record(
     )
 
 
-def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+__all__ = ["SettingAborted", "Sleep", "backoff_s", "run_cell"]

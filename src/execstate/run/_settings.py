@@ -1,10 +1,10 @@
-"""Model settings: the ``[[setting]]`` tables of a settings TOML file, validated strictly, and the registry of
-the providers they may name."""
+"""Model settings: the ``[[setting]]`` tables of a settings TOML file, validated strictly against the provider
+each names, and ``ProviderEntry``, what a provider module declares (the registry of them is
+``run/providers/_registry.py``, above the provider modules)."""
 
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -13,7 +13,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from execstate.errors import SettingsError, load_attr
+from execstate.errors import SettingsError
+from execstate.registry import Registry, RegistryMiss
 from execstate.run._attempt import AnyProvider, Messages, WireRequest
 
 _Options = TypeVar("_Options", bound=BaseModel)
@@ -143,8 +144,8 @@ class Setting(BaseModel):
     @model_validator(mode="after")
     def _check_provider_fields(self) -> Setting:
         try:
-            entry = provider_entry(self.provider)
-        except SettingsError as exc:
+            entry = _provider(self.provider)
+        except (RegistryMiss, SettingsError) as exc:
             raise ValueError(str(exc)) from None
         extra = dict(self.model_extra or {})
         own = set(entry.options.model_fields) if entry.options is not None else set()
@@ -170,14 +171,14 @@ class Setting(BaseModel):
     @property
     def endpoint_root(self) -> str:
         """``base_url``, or the provider's vendor API root when the setting gives none."""
-        root = self.base_url or provider_entry(self.provider).default_base_url
+        root = self.base_url or _provider(self.provider).default_base_url
         if not root:
             raise SettingsError(f"setting {self.name!r}: provider {self.provider!r} needs base_url")
         return root
 
     def option_defaults(self) -> dict[str, Any]:
         """The provider's own keys at their defaults (for keys a setting leaves out)."""
-        options = provider_entry(self.provider).options
+        options = _provider(self.provider).options
         if options is None:
             return {}
         return {
@@ -212,13 +213,11 @@ class Setting(BaseModel):
         return key
 
 
-# -- the provider registry ----------------------------------------------------------------------------
+# -- the provider a setting names ----------------------------------------------------------------------
 # A setting's ``provider`` names a ``ProviderEntry``: how to open the provider, which provider-only keys a
-# setting may carry (validated by the entry's ``options`` model, never by name elsewhere), which common keys it
-# needs, and, for providers that speak HTTP, the request a cell makes (for the response cache and
-# ``run --plan``) and the batch form, if the vendor has one. Built-in providers are named by ``"module:attr"``
-# and imported on first use; ``register_provider`` adds one from any package. The registry lives here, beside
-# ``Setting``, because validating a setting needs it and the entries open settings: one module, no circle.
+# setting may carry (validated by the entry's ``options`` model, never by name elsewhere), which of them are
+# paths, which common keys it needs, and, for providers that speak HTTP, the request a cell makes (for the
+# response cache and ``run --plan``) and the batch form, if the vendor has one.
 
 Opened = tuple[AnyProvider, list[str]]
 """A provider and the secrets (API keys) that must never be written to any record."""
@@ -241,7 +240,8 @@ class ProviderEntry:
     """The request a cell sends, from its rendered messages and sample; ``None`` for providers that send none
     (no cache, nothing to plan)."""
     batch: Any = None
-    """The vendor's batch form (``run._batch.BatchApi``), or ``None`` when the provider has none."""
+    """The vendor's batch form (``run._wire.BatchApi``, or ``"module:attr"`` naming one), or ``None`` when the
+    provider has none."""
     check: Callable[[Setting], None] | None = None
     """Extra validation of a setting (raise ``ValueError`` with the fix); run after ``options``."""
     description: str = ""
@@ -249,73 +249,40 @@ class ProviderEntry:
     """The provider answers from the task itself, oracle included (a ``TaskProvider``: ``attempt_task``), as
     ``oracle`` and ``synthetic`` do; refused beside ``request`` or ``batch``: a provider that sends requests gets
     the rendered messages only (``CellRequest``), never the oracle."""
+    path_keys: tuple[str, ...] = ()
+    """Keys of ``options`` that name files: a relative path in a settings file is resolved against that file's
+    folder (``replay``'s ``replay_file``), so a settings file and its data move together."""
 
 
-_BUILTIN: dict[str, str] = {
-    "openai": "execstate.run.providers.openai:ENTRY",
-    "openai-responses": "execstate.run.providers.openai_responses:ENTRY",
-    "anthropic": "execstate.run.providers.anthropic:ENTRY",
-    "gemini": "execstate.run.providers.gemini:ENTRY",
-    "oracle": "execstate.run.providers.oracle:ENTRY",
-    "replay": "execstate.run.providers.replay:ENTRY",
-    "synthetic": "execstate.run.providers.synthetic:ENTRY",
-}
-_REGISTERED: dict[str, ProviderEntry] = {}
-_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+# Every built-in provider module imports this one (for ``Setting`` and ``ProviderEntry``), so the provider
+# registry, which names those modules, lives above them (``run/providers/_registry.py``) and this module cannot
+# import it: a setting reaches it through the one registry that module hands over when it is imported, which is
+# before any setting is made (importing anything under ``execstate.run`` imports it).
+_REGISTRY: Registry[ProviderEntry] | None = None
 
 
-def register_provider(entry: ProviderEntry, *, replace: bool = False) -> None:
-    """Make ``provider = entry.name`` usable in settings (from any package: one entry per provider).
-
-    Raises ``SettingsError`` when the name is malformed or taken (``replace=True`` replaces a registered one).
-    """
-    if not _NAME.match(entry.name):
-        raise SettingsError(f"provider name {entry.name!r} must be lower-case letters, digits, '-' or '_'")
-    _check_entry(entry)
-    if not replace and (entry.name in _REGISTERED or entry.name in _BUILTIN):
-        raise SettingsError(f"provider {entry.name!r} is already registered; pass replace=True to replace it")
-    _REGISTERED[entry.name] = entry
+def use_provider_registry(registry: Registry[ProviderEntry]) -> None:
+    """Check settings against ``registry`` (called once, by ``run/providers/_registry.py`` as it is imported)."""
+    global _REGISTRY
+    _REGISTRY = registry
 
 
-def _check_entry(entry: ProviderEntry) -> None:
-    """Refuse an entry that would show the task (its oracle) to a provider that sends requests."""
-    if entry.needs_task and (entry.request is not None or entry.batch is not None):
-        raise SettingsError(
-            f"provider {entry.name!r} declares needs_task beside a request function or a batch form; a provider "
-            "that sends requests gets the rendered messages only (CellRequest), never the task and its oracle"
-        )
+def _provider(name: str) -> ProviderEntry:
+    """The entry a setting's ``provider`` names; ``RegistryMiss`` (close names, the fix) when there is none."""
+    if _REGISTRY is None:
+        raise SettingsError("no provider registry is loaded. Fix: import execstate.run before making a Setting")
+    return _REGISTRY.get(name)
 
 
-def unregister_provider(name: str) -> None:
-    """Forget a provider added by ``register_provider`` (built-in ones stay)."""
-    _REGISTERED.pop(name, None)
-
-
-def provider_names() -> list[str]:
-    """Every provider a setting can name, built-in and registered, sorted."""
-    return sorted(set(_BUILTIN) | set(_REGISTERED))
-
-
-def provider_entry(name: str) -> ProviderEntry:
-    """The entry of provider ``name``; ``SettingsError`` naming the known ones when there is none."""
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    target = _BUILTIN.get(name)
-    if target is None:
-        raise SettingsError(
-            f"unknown provider {name!r}; known: {', '.join(provider_names())} "
-            "(a package adds one with execstate.run.register_provider)"
-        )
-    entry = load_attr(target)
-    _check_entry(entry)
-    _REGISTERED[name] = entry
-    return entry
+def _provider_names() -> list[str]:
+    return _REGISTRY.names() if _REGISTRY is not None else []
 
 
 def load_settings(path: Path | str) -> list[Setting]:
     """Read and validate every ``[[setting]]`` table of a TOML file.
 
-    Relative ``replay_file`` paths are made absolute against the file's folder.
+    A relative path under one of the provider's ``path_keys`` (``replay_file``) is made absolute against the
+    file's folder.
     Raises ``SettingsError`` naming the file, the setting and the offending key, for every refused setting
     at once (one line each), before any request is sent.
     """
@@ -350,8 +317,7 @@ def load_settings(path: Path | str) -> list[Setting]:
 
 def _parse_table(path: Path, index: int, table: dict[str, Any]) -> Setting:
     label = repr(table.get("name")) if isinstance(table.get("name"), str) else f"#{index + 1}"
-    if table.get("replay_file"):
-        table = {**table, "replay_file": str((path.parent / table["replay_file"]).resolve())}
+    table = _resolve_paths(path.parent, table)
     try:
         return Setting.model_validate(table)
     except ValidationError as exc:
@@ -359,10 +325,22 @@ def _parse_table(path: Path, index: int, table: dict[str, Any]) -> Setting:
         raise SettingsError(f"{path}: setting {label}: {problems}") from None
 
 
+def _resolve_paths(folder: Path, table: dict[str, Any]) -> dict[str, Any]:
+    """``table`` with its provider's path keys (``ProviderEntry.path_keys``) resolved against ``folder``; a table
+    whose provider is unknown is left as it is (validating it names the provider as the problem)."""
+    name = table.get("provider", Setting.model_fields["provider"].default)
+    try:
+        keys = _provider(name).path_keys if isinstance(name, str) else ()
+    except RegistryMiss:
+        return table
+    found = {k: table[k] for k in keys if isinstance(table.get(k), str) and table[k]}
+    return {**table, **{k: str((folder / v).resolve()) for k, v in found.items()}}
+
+
 def _unknown_key(key: str, provider: str, own: set[str]) -> str:
     """Why ``key`` is refused: another provider's key, or no key at all (with the ones allowed)."""
-    for name in provider_names():
-        options = provider_entry(name).options
+    for name in _provider_names():
+        options = _provider(name).options
         if options is not None and key in options.model_fields:
             return f"{key} is a knob of provider {name!r} only, not {provider!r}; remove it"
     keys = ", ".join([*Setting.model_fields, *sorted(own)])

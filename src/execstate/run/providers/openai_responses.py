@@ -295,7 +295,7 @@ def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
     return WireRequest(responses_url(setting), request_body(setting, messages))
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry(  # registered with its batch form by openai_batch.RESPONSES_ENTRY
     name="openai-responses",
     open=_open,
     options=ResponsesOptions,
@@ -303,6 +303,5 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run.providers.openai_batch:OPENAI_RESPONSES_BATCH",  # the Batch API over /v1/responses
     description="OpenAI's Responses API (POST /responses), reasoning summaries recorded",
 )
