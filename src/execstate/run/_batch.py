@@ -55,6 +55,7 @@ from execstate.run._journal import (
 from execstate.run._policy import run_cell
 from execstate.run._progress import RunProgress
 from execstate.run._prompt import render_messages
+from execstate.run._record import CellRecorder
 from execstate.run._settings import Setting
 from execstate.run._store import CellKey, ResponseStore
 from execstate.run.providers import (
@@ -170,18 +171,15 @@ class _Driver:
         provider: AnyProvider,
         journal: BatchJournal,
         state: JournalState,
-        store: ResponseStore,
+        recorder: CellRecorder,
         *,
         pending: set[CellKey],
         skip: Container[CellKey],
         tasks: Mapping[str, Task],
         secrets: tuple[str, ...],
-        cache: ResponseCache | None,
         fallback: Fallback,
-        progress: RunProgress,
         counts: BatchCounts,
         rng: random.Random,
-        put: Callable[[Response], None] | None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.setting = setting
@@ -190,17 +188,16 @@ class _Driver:
         self.provider = provider
         self.journal = journal
         self.state = state
-        self.store = store
+        self.recorder = recorder
+        """Where every record goes, batched or live: the store, the response cache, the progress bar."""
         self.pending = pending
         self.skip = skip
         self.tasks = tasks
         self.secrets = secrets
-        self.cache = cache
         self.fallback = fallback
-        self.progress = progress
+        self.progress = recorder.progress
         self.counts = counts
         self.rng = rng
-        self.put = put
         self.http = BatchHttp(setting, rng, secrets)
         self.submit_http = BatchHttp(setting, rng, secrets, submitting=True)
         self.sleep = sleep
@@ -212,7 +209,7 @@ class _Driver:
         self._slots = asyncio.Condition()
         self.written: set[CellKey] = set()
         self.live_slots = asyncio.Semaphore(setting.concurrency)
-        self.display = _Display(progress, self.name)
+        self.display = _Display(self.progress, self.name)
         self._tg: asyncio.TaskGroup | None = None
 
     # the flow
@@ -447,7 +444,6 @@ class _Driver:
     ) -> list[tuple[Task, int]]:
         """Record the batch's results durably and journal it closed; the cells to send again."""
         records: list[Response] = []
-        completed: list[tuple[CellKey, Attempt]] = []
         resend: list[tuple[CellKey, str]] = []
         unspent: list[CellKey] = []
         aborted: str | None = None
@@ -463,7 +459,6 @@ class _Driver:
             errors = list(self.state.errors.get(key, [])) + ([line] if attempt.error else [])
             if attempt.kind == "completed":
                 records.append(self._record(key, attempt, round_no, errors, batch))
-                completed.append((key, attempt))
                 counts["completed"] += 1
             elif attempt.kind == "abort":
                 aborted = aborted or line
@@ -475,17 +470,11 @@ class _Driver:
             else:
                 records.append(self._record(key, attempt, round_no, errors, batch))
                 counts["no-response"] += 1
-        self.store.append(records)  # synchronous and fsync-ed: durable before the batch is journaled closed
-        for rec in records:
-            key = (rec.task_id, rec.setting, rec.sample)
-            self.written.add(key)
-            if key in self.pending:
-                self.progress.note(self.name, rec.status, advance=True)
-        if self.cache is not None:
-            for (task_id, _, sample), attempt in completed:
-                task = self.tasks.get(task_id)
-                if task is not None:
-                    self.cache.store(self.setting, task, sample, attempt, batch_id=batch.batch_id)
+        # durable (appended and fsync-ed) before the batch is journaled closed; cached and counted as live cells are
+        self.recorder.record(
+            self.setting, [(self.tasks.get(r.task_id), r) for r in records], durable=True, counted=self.pending
+        )
+        self.written.update((r.task_id, r.setting, r.sample) for r in records)
         event: dict[str, Any] = {
             "event": "closed",
             "setting": self.name,
@@ -564,7 +553,6 @@ class _Driver:
                 secrets=self.secrets,
                 rng=self.rng,
                 on_retry=lambda: self.progress.note(self.name, "retry", advance=False),
-                cache=self.cache,
             )
         rounds = self.state.rounds[key]
         if rounds:
@@ -572,14 +560,9 @@ class _Driver:
             rec = rec.model_copy(
                 update={"attempts": rec.attempts + rounds, "errors": self.state.errors.get(key, []) + shifted}
             )
-        if self.put is not None:
-            self.put(rec)
-        else:
-            self.store.append([rec])
+        self.recorder.record(self.setting, [(task, rec)], counted=self.pending)
         self.written.add(key)
         self.counts.live += 1
-        if key in self.pending:
-            self.progress.note(self.name, rec.status, advance=True)
 
 
 _ATTEMPT = re.compile(r"^attempt (\d+):")
@@ -620,7 +603,9 @@ async def run_batched(
 
     ``cells`` are the setting's planned cells without a record. Those carried by a batch still open in
     ``state`` (the journal) are not submitted again: that batch is polled until it ends. With a ``cache``,
-    cells it answers are recorded from it (when ``lookup``) and completed answers are stored in it.
+    cells it answers are recorded from it (when ``lookup``) and completed answers are stored in it. Every
+    record, batched or live, goes through one ``CellRecorder`` (``run/_record.py``) over ``store``, ``cache``,
+    ``put`` and ``progress``, the path the runner's live cells take.
     The rest go in batches of ``batch_max_requests``. ``fallback="live"`` sends cells that come back from
     a batch (and pending cells an earlier batch sent back) live through ``provider``; ``submit=False``
     only resumes open batches and sends every other cell live. Results of cells in ``skip`` (recorded
@@ -637,6 +622,7 @@ async def run_batched(
     if progress is None:
         progress = RunProgress(False)
         progress.add(name, len(cells))
+    recorder = CellRecorder(store, progress, cache=cache, put=put)
     counts = counts if counts is not None else BatchCounts()
     task_map = dict(tasks) if tasks is not None else {t.task_id: t for t, _ in cells}
     pending = {(t.task_id, name, k) for t, k in cells}
@@ -651,9 +637,7 @@ async def run_batched(
                 missed.append((task, sample))
             else:
                 hits.append(hit)
-        store.append(hits)
-        for rec in hits:
-            progress.note(name, rec.status, advance=True)
+        recorder.record(setting, [(None, rec) for rec in hits], durable=True)
         counts.cached += len(hits)
         rest = missed
     if not submit:  # not a batch run now: only open batches are followed, everything else goes live
@@ -669,17 +653,14 @@ async def run_batched(
         provider,
         journal,
         state,
-        store,
+        recorder,
         pending=pending,
         skip=skip,
         tasks=task_map,
         secrets=secrets,
-        cache=cache,
         fallback=fallback,
-        progress=progress,
         counts=counts,
         rng=rng or random.Random(),
-        put=put,
         sleep=sleep,
     )
     await driver.run(fresh, live)
@@ -793,14 +774,12 @@ class BatchRun:
         provider: AnyProvider,
         *,
         secrets: tuple[str, ...],
-        store: ResponseStore,
-        put: Callable[[Response], None] | None,
-        progress: RunProgress,
+        recorder: CellRecorder,
         aborted: dict[str, str],
         rng: random.Random,
-        cache: ResponseCache | None = None,
     ) -> None:
-        """One setting's part of the run (its remaining planned ``cells``); a setting-wide error goes in ``aborted``."""
+        """One setting's part of the run (its remaining planned ``cells``), recorded through the run's ``recorder``
+        as its live cells are; a setting-wide error goes in ``aborted``."""
         name = setting.name
         pending = {(t.task_id, name, k) for t, k in cells}
         # cells planned at start that are no longer pending were answered meanwhile (by the cache)
@@ -812,19 +791,19 @@ class BatchRun:
                 provider=provider,
                 journal=self.journal,
                 state=self.state,
-                store=store,
+                store=recorder.store,
                 form=self.forms[name],
                 tasks=self.tasks,
                 skip=skip,
                 secrets=secrets,
-                cache=cache,
+                cache=recorder.cache,
                 lookup=False,  # the runner has looked every planned cell up already
                 fallback=self.fallback,
                 submit=name in self.submitting,
-                progress=progress,
+                progress=recorder.progress,
                 counts=self.counts[name],
                 rng=rng,
-                put=put,
+                put=recorder.put,
                 sleep=self.sleep,
             )
         except SettingAborted as exc:

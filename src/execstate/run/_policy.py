@@ -25,7 +25,6 @@ from typing import cast
 from execstate.records import Response, Task
 from execstate.run._attempt import AnyProvider, CellRequest, TaskProvider
 from execstate.run._backoff import SettingAborted, Sleep, backoff_s, redact
-from execstate.run._cache import ResponseCache
 from execstate.run._prompt import cell_request
 from execstate.run._settings import Setting
 from execstate.run.providers import Attempt, Provider, provider_entry
@@ -45,7 +44,6 @@ async def run_cell(
     rng: random.Random | None = None,
     sleep: Sleep = asyncio.sleep,
     on_retry: Callable[[], None] | None = None,
-    cache: ResponseCache | None = None,
 ) -> Response:
     """Attempt one cell under the policy and return its one record.
 
@@ -53,8 +51,9 @@ async def run_cell(
     ``CellRequest``; the task itself goes only to a provider whose entry declares ``needs_task``.
     ``latency_s`` is the wall time of the last attempt; ``started_at`` and
     ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
-    found in an error string is replaced by ``***``. A completed answer is also kept in ``cache``
-    (looking cells up there is the runner's job, before any provider is opened). Raises ``SettingAborted``.
+    found in an error string is replaced by ``***``. The record is the caller's to keep: ``run/_record.py``
+    writes it, caches a completed answer and counts it, for live and batched cells alike. Raises
+    ``SettingAborted``.
     """
     rng = rng or random.Random()
     request = None if provider_entry(setting.provider).needs_task else cell_request(task, sample)
@@ -68,8 +67,6 @@ async def run_cell(
             errors.append(redact(f"attempt {number}: {result.error}", secrets))
         if result.kind == "abort":
             raise SettingAborted(f"setting {setting.name!r}: {errors[-1]}")
-        if result.kind == "completed" and cache is not None:
-            cache.store(setting, task, sample, result)
         if result.kind == "completed" or not _should_retry(result, setting, number):
             return _record(provider, setting, task, sample, result, number, errors, latency, started_at)
         if on_retry is not None:
