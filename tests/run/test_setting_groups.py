@@ -28,17 +28,16 @@ FINGERPRINT = (
 
 
 def _setting() -> Setting:
-    return Setting(
-        name="g",
-        provider="openai",
-        model="m",
-        base_url="http://x/v1",
-        concurrency=3,
-        price_input_per_mtok=1.5,
-        batch=True,
-        stream=False,
-        extra_body={"a": 1},
-        temperature=0.2,
+    keys = {"name": "g", "provider": "openai", "model": "m", "base_url": "http://x/v1", "concurrency": 3}
+    return Setting.model_validate(
+        {
+            **keys,
+            "price_input_per_mtok": 1.5,
+            "batch": True,
+            "stream": False,
+            "extra_body": {"a": 1},
+            "temperature": 0.2,
+        }
     )
 
 

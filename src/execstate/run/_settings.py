@@ -23,7 +23,7 @@ from pydantic import (
 
 from execstate.errors import SettingsError
 from execstate.registry import Registry, RegistryMiss
-from execstate.run._attempt import AnyProvider, Messages, WireRequest
+from execstate.run._attempt import Messages, Opened, WireRequest
 
 _Options = TypeVar("_Options", bound=BaseModel)
 Reasoning = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -380,9 +380,6 @@ class Setting(BaseModel):
 # setting may carry (validated by the entry's ``options`` model, never by name elsewhere), which of them are
 # paths, which common keys it needs, and, for providers that speak HTTP, the request a cell makes (for the
 # response cache and ``run --plan``) and the batch form, if the vendor has one.
-
-Opened = tuple[AnyProvider, list[str]]
-"""A provider and the secrets (API keys) that must never be written to any record."""
 
 
 @dataclass(frozen=True)
