@@ -21,7 +21,8 @@ from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, RunManifest, Task, read_jsonl
-from execstate.run._batch import BatchCounts, BatchRun, CancelledBatch, Fallback, cancel_open_batches
+from execstate.run._batch import BatchCounts, Fallback
+from execstate.run._batches import BatchRun, CancelledBatch, cancel_open_batches
 from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
     check_compatible,
