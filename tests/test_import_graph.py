@@ -1,10 +1,12 @@
 """No import circle anywhere in the package: the graph of which module imports which (every import counted:
-module level, inside functions, under ``TYPE_CHECKING``) has no cycle. Beside the layering test, which keeps
+module level, inside functions, under ``TYPE_CHECKING``, and every ``"execstate.module:attr"`` string, the way
+registries and hooks name what they import on first use) has no cycle. Beside the layering test, which keeps
 imports from running up a floor, this keeps two rooms of one floor from leaning on each other."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import execstate
@@ -39,7 +41,13 @@ def _edges(path: Path, me: str, known: set[str]) -> set[str]:
             base = package.rsplit(".", node.level - 1)[0] if node.level else ""
             module = ".".join(p for p in (base, node.module or "") if p)
             out |= {module} | {f"{module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (named := _LAZY.fullmatch(node.value)):
+            out.add(named.group(1))  # a registry entry or hook: imported on first use, an edge all the same
     return {m for m in out if m in known and m != me}
+
+
+_LAZY = re.compile(r"(execstate(?:\.\w+)+):[A-Za-z_][\w.]*")
+"""A lazy import: ``"execstate.run.providers.openai:ENTRY"`` (the module part is the edge)."""
 
 
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -96,6 +104,12 @@ def test_the_cycle_finder_finds_a_planted_circle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert import_cycles(graph) == [["a", "b", "c"]]
     assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_registry_strings_count(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('ENTRIES = {"x": "execstate.run.providers.openai:ENTRY"}\nNOT = "execstate: no"\n')
+    assert _edges(module, "execstate.x", {"execstate.run.providers.openai"}) == {"execstate.run.providers.openai"}
 
 
 def test_type_checking_and_function_level_imports_count(tmp_path):

@@ -25,7 +25,8 @@ from run_helpers import complete_lines, make_task, read_records
 from execstate.cli._run import format_summary
 from execstate.records import write_jsonl
 from execstate.run import Setting, SettingAborted, run_tasks
-from execstate.run._batch import JOURNAL_NAME, BatchCounts, custom_id, open_journal, run_batched
+from execstate.run._batch import BatchCounts, run_batched
+from execstate.run._journal import JOURNAL_NAME, custom_id, open_journal
 from execstate.run._progress import RunProgress
 from execstate.run._store import open_store
 from execstate.run.providers import provider_entry

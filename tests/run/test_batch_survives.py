@@ -27,17 +27,11 @@ from run_helpers import complete_lines, make_task, read_records
 
 from execstate.records import write_jsonl
 from execstate.run import Setting, cancel_batches, run_tasks
-from execstate.run._batch import (
-    JOURNAL_NAME,
-    LINE_OVERHEAD,
-    _Request,
-    batch_delay_s,
-    open_journal,
-    run_batched,
-    split_requests,
-)
+from execstate.run._batch import LINE_OVERHEAD, _Request, run_batched, split_requests
+from execstate.run._journal import JOURNAL_NAME, open_journal
 from execstate.run._prompt import render_messages
 from execstate.run._store import open_store
+from execstate.run.providers._wire import batch_delay_s
 from execstate.run.providers.anthropic_batch import ANTHROPIC_BATCH
 from execstate.run.providers.openai_batch import OPENAI_BATCH
 from execstate.testing.fake_batch import FakeAnthropicBatch, FakeOpenAIBatch

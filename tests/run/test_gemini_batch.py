@@ -19,8 +19,10 @@ from run_helpers import answer, make_task, read_records
 from execstate.leaderboard._cost import response_cost
 from execstate.records import write_jsonl
 from execstate.run import Setting, run_tasks
-from execstate.run._batch import JOURNAL_NAME, BatchHttp, batch_form
+from execstate.run._batch import batch_form
+from execstate.run._journal import JOURNAL_NAME
 from execstate.run._prompt import render_messages
+from execstate.run.providers._wire import BatchHttp
 from execstate.run.providers.gemini_batch import GEMINI_BATCH, GeminiBatchApi, result_attempt
 from execstate.testing.fake_gemini import FakeGemini, daily_quota
 

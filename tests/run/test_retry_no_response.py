@@ -14,7 +14,7 @@ from run_helpers import make_task, read_records
 
 from execstate.records import Grade, Response, read_jsonl, write_jsonl
 from execstate.run import RETRIED_NAME, run_tasks
-from execstate.run._batch import JOURNAL_NAME, open_journal
+from execstate.run._journal import JOURNAL_NAME, open_journal
 from execstate.run._retry import eligible, transient_error
 
 N_TASKS = 6

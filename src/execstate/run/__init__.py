@@ -2,9 +2,10 @@
 
 from execstate.errors import SettingsError, StoreError
 from execstate.records import RunInvocation, RunManifest
-from execstate.run._batch import JOURNAL_NAME as BATCH_JOURNAL_NAME
-from execstate.run._batch import BatchCounts, CancelledBatch
+from execstate.run._batch import BatchCounts
+from execstate.run._batches import CancelledBatch
 from execstate.run._cache import CacheWarning, ResponseCache, default_cache_dir
+from execstate.run._journal import JOURNAL_NAME as BATCH_JOURNAL_NAME
 from execstate.run._local import (
     SMOLLM2_ALIAS,
     LlamaServer,

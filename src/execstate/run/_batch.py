@@ -7,30 +7,9 @@ at most ``batch_open`` in flight, polls each every ``batch_poll_s`` until it has
 ended, then records one ``Response`` per cell carrying the batch's id in
 ``batch_id``. Cells the response cache answers are not sent.
 
-The journal ``OUT/batches.jsonl`` makes this safe to kill at any moment. It
-gets one JSON line per event, each fsync-ed before the run goes on::
-
-    {"event": "submitted", "setting", "provider", "batch_id", "cells": [[task_id, sample], ...],
-     "custom_ids": [...], "at"}
-        right after the vendor accepted the batch, before its first poll;
-    {"event": "closed", "setting", "batch_id", "at", "counts": {...}, "resend": [[task_id, sample, error], ...],
-     "reason"?, "unspent"?: [[task_id, sample], ...]}
-        once every result of the batch is durably in ``responses.jsonl`` and the
-        cells to send again are noted; or, with a ``reason``, once the batch failed as a whole or its
-        results are gone. ``unspent`` cells do not count the batch as one of their ``max_attempts`` rounds;
-    {"event": "failed", "setting", "batch_id" (null: refused at creation), "at", "reason", "failure", "delay_s",
-     "cells"}
-        a whole-batch failure (a batch event, not a cell event), re-submitted after ``delay_s``
-        (``batch_delay_s``), or, with ``delay_s`` null, the one that stopped the setting;
-    {"event": "cancelled", "setting", "batch_id", "at", "status", "cells"}
-        ``execstate run --cancel`` cancelled it at the vendor: closed, its cells pending, unspent;
-    {"event": "retried", "setting", "at", "cells": [[task_id, sample], ...]}
-        ``--retry no-response`` moved these cells' records out: their earlier rounds no longer count.
-
-On start, a batch submitted but never closed is polled again: it is never
-submitted twice, and its cells are not planned anew while it is open. A torn
-last line (a crash mid-write) is cut off and kept beside the journal, as the
-response store does.
+The journal ``OUT/batches.jsonl`` (``run/_journal.py``) makes this safe to kill at any moment: every
+submission and closing is fsync-ed there before the run goes on, and a batch submitted but never closed is
+polled again on start, never submitted twice.
 
 A cell whose request comes back expired, canceled, errored with a retryable
 error (429, 5xx, overloaded, a body without an answer) or missing from the
@@ -41,57 +20,54 @@ refused for good (a 400) is recorded as ``no-response`` at once; 401/403/404 on
 any batch call stop the setting as they do live, and so does an account error
 (``ACCOUNT_ERRORS``) on a call or in a result: the cells it touched are not recorded and stay pending.
 
-A batch form (``BatchApi``) may have, looked up with ``getattr``: ``max_requests`` and ``max_bytes`` (its
-limits), ``failure(status) -> Attempt | None`` (a batch that ended failed as a whole: ``retry`` re-submits
-it, ``abort`` stops the setting) and ``async cancel(http, setting, batch_id) -> str``. A results download
-that raises ``ResultsGone`` (``BatchHttp.call(..., gone=True)`` on 404/410) closes the batch and re-sends its
-cells unspent.
-
-``custom_id`` is a short hash of (task id, sample): Anthropic wants
-``^[a-zA-Z0-9_-]{1,64}$``; the map back to the cell is kept in the journal.
+The vendors' batch forms and the HTTP client of their calls are ``run/providers/_wire.py``'s; the batch side
+of a whole invocation (the journal opened once, resuming, cancelling) is ``run/_batches.py``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
-import os
 import random
 import re
-import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from collections.abc import Callable, Container, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
-import aiohttp
-
-from execstate.errors import StoreError, UsageError, load_attr
+from execstate.errors import UsageError, load_attr
 from execstate.records import Response, Task
-from execstate.run._policy import SettingAborted, Sleep, backoff_s, run_cell
+from execstate.run._attempt import AnyProvider, Attempt
+from execstate.run._backoff import SettingAborted, Sleep, redact
+from execstate.run._journal import (
+    BatchJournal,
+    JournalState,
+    OpenBatch,
+    custom_id,
+    now_iso,
+    unspend,
+)
+from execstate.run._policy import run_cell
 from execstate.run._progress import RunProgress
 from execstate.run._prompt import render_messages
+from execstate.run._record import CellRecorder
 from execstate.run._settings import Setting
-from execstate.run._store import CellKey, Repair, ResponseStore, repair_torn_tail
+from execstate.run._store import CellKey, ResponseStore
 from execstate.run.providers import (
-    AnyProvider,
-    Attempt,
-    Messages,
-    env_proxy,
-    int_or_none,
+    BatchApi,
+    BatchFailed,
+    BatchHttp,
+    BatchStatus,
+    ResultsGone,
+    batch_delay_s,
     provider_entry,
-    status_attempt,
 )
 
 if TYPE_CHECKING:
     from execstate.run._cache import ResponseCache
 
-JOURNAL_NAME = "batches.jsonl"
 Fallback = Literal["batch", "live"]
 FALLBACKS: tuple[Fallback, ...] = ("batch", "live")
 
@@ -121,349 +97,6 @@ class BatchCounts:
     """Whole-batch failures (refused at creation or ended ``failed``): each re-submitted after a delay."""
     gone: int = 0
     """Ended batches whose results were gone (archived, expired, 404): their cells sent again."""
-
-
-# -- the journal -----------------------------------------------------------------------------------
-
-
-@dataclass
-class OpenBatch:
-    """A batch the vendor accepted whose results are not all recorded yet."""
-
-    setting: str
-    provider: str
-    batch_id: str
-    at: str
-    """When it was submitted (UTC, ISO 8601)."""
-    cells: dict[str, tuple[str, int]]
-    """custom_id -> (task_id, sample)."""
-
-
-@dataclass
-class JournalState:
-    """What the journal says at start, kept up to date by the drivers."""
-
-    open: dict[tuple[str, str], OpenBatch] = field(default_factory=dict)
-    """(setting, batch_id) -> batch, in submission order."""
-    rounds: Counter[CellKey] = field(default_factory=Counter)
-    """Batches each cell was submitted in."""
-    errors: dict[CellKey, list[str]] = field(default_factory=dict)
-    """Per cell, the error lines of the batches that sent it back."""
-    first_at: dict[CellKey, str] = field(default_factory=dict)
-    """When each cell was first submitted."""
-    repair: Repair | None = None
-
-
-class BatchJournal:
-    """Append-only ``batches.jsonl``: every event is one ``os.write`` on an ``O_APPEND`` descriptor, fsync-ed."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-
-    def append(self, event: dict[str, Any]) -> None:
-        view = memoryview((json.dumps(event, separators=(",", ":")) + "\n").encode("utf-8"))
-        try:
-            while view:
-                view = view[os.write(self._fd, view) :]
-            os.fsync(self._fd)
-        except OSError as exc:
-            raise OSError(exc.errno, f"cannot append to {self.path}: {exc.strerror}; free space and re-run") from exc
-
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
-
-def open_journal(path: Path) -> tuple[BatchJournal, JournalState]:
-    """Cut a torn last line off ``path``, read its events, and open it for appending.
-
-    Raises ``StoreError`` for a bad line before the last (not a crash artefact).
-    """
-    state = JournalState()
-    if path.exists():
-        state.repair = repair_torn_tail(path, _is_event)
-        with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if line.strip():
-                    _apply(state, _event(path, lineno, line))
-    return BatchJournal(path), state
-
-
-def _event(path: Path, lineno: int, line: str) -> dict[str, Any]:
-    try:
-        event = json.loads(line)
-    except ValueError:
-        event = None
-    if not isinstance(event, dict) or event.get("event") not in EVENTS:
-        raise StoreError(
-            f"{path}:{lineno}: not a batch journal event; only a torn last line is repaired automatically: "
-            "move the line out by hand"
-        )
-    return event
-
-
-EVENTS = ("submitted", "closed", "failed", "cancelled", "retried")
-"""The journal's event kinds (see the module doc)."""
-
-
-def _apply(state: JournalState, event: dict[str, Any]) -> None:
-    setting = str(event.get("setting", ""))
-    batch_id = str(event.get("batch_id", ""))
-    kind = event["event"]
-    if kind == "failed":
-        return  # a batch event kept for the record: the batch (if any) is closed by its own line
-    if kind == "retried":  # cells whose no-response records `run --retry` moved out: they start afresh
-        for task_id, sample in _cells(event.get("cells", [])):
-            key = (task_id, setting, sample)
-            state.rounds.pop(key, None)
-            state.errors.pop(key, None)
-            state.first_at.pop(key, None)
-        return
-    if kind == "submitted":
-        cells = [(str(c[0]), int(c[1])) for c in event.get("cells", [])]
-        ids = [str(i) for i in event.get("custom_ids", [])]
-        if len(ids) != len(cells):
-            ids = [custom_id(t, k) for t, k in cells]
-        state.open[(setting, batch_id)] = OpenBatch(
-            setting, str(event.get("provider", "")), batch_id, str(event.get("at", "")), dict(zip(ids, cells))
-        )
-        for task_id, sample in cells:
-            key = (task_id, setting, sample)
-            state.rounds[key] += 1
-            state.first_at.setdefault(key, str(event.get("at", "")))
-        return
-    batch = state.open.pop((setting, batch_id), None)
-    unspent = list(batch.cells.values()) if kind == "cancelled" and batch is not None else []
-    _unspend(state, setting, unspent + _cells(event.get("unspent", [])))
-    for item in event.get("resend", []):
-        state.errors.setdefault((str(item[0]), setting, int(item[1])), []).append(str(item[2]))
-
-
-def _cells(items: Any) -> list[tuple[str, int]]:
-    return [(str(c[0]), int(c[1])) for c in items] if isinstance(items, list) else []
-
-
-def _unspend(state: JournalState, setting: str, cells: Iterable[tuple[str, int]]) -> None:
-    """A batch round that does not count against these cells' ``max_attempts`` (a batch that failed as a
-    whole, whose results are gone, that was cancelled, or an account error)."""
-    for task_id, sample in cells:
-        key = (task_id, setting, sample)
-        if state.rounds[key] > 0:
-            state.rounds[key] -= 1
-        if not state.rounds[key]:
-            state.rounds.pop(key, None)
-            state.first_at.pop(key, None)
-
-
-def _is_event(line: bytes) -> bool:
-    try:
-        event = json.loads(line)
-    except ValueError:
-        return False
-    return isinstance(event, dict) and event.get("event") in EVENTS
-
-
-def custom_id(task_id: str, sample: int) -> str:
-    """The request id of a cell inside a batch: ``c`` + 24 hex digits of SHA-256 (fits Anthropic's pattern)."""
-    return "c" + hashlib.sha256(f"{task_id}\x00{sample}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
-
-
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-# -- the vendors' batch forms ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BatchStatus:
-    """One poll of a batch."""
-
-    batch_id: str
-    status: str
-    """The vendor's word: OpenAI ``status``, Anthropic ``processing_status``."""
-    ended: bool
-    counts: dict[str, int]
-    """The vendor's ``request_counts``."""
-    data: dict[str, Any]
-    """The whole batch object."""
-
-
-class BatchApi(Protocol):
-    """A vendor's batch form: what ``ProviderEntry.batch`` names."""
-
-    name: str
-
-    def body(self, setting: Setting, messages: Messages) -> dict[str, Any]:
-        """The request body of one cell, from its rendered messages: the live request's."""
-        ...
-
-    async def submit(self, http: BatchHttp, setting: Setting, requests: list[tuple[str, dict[str, Any]]]) -> str:
-        """Send (custom_id, body) pairs as one batch; the vendor's batch id."""
-        ...
-
-    async def poll(self, http: BatchHttp, setting: Setting, batch_id: str) -> BatchStatus: ...
-
-    async def results(self, http: BatchHttp, setting: Setting, status: BatchStatus) -> tuple[dict[str, Attempt], str]:
-        """The ``Attempt`` of every custom_id found in an ended batch's results, and the error of the missing ones."""
-        ...
-
-
-class BatchFailed(Exception):
-    """Submitting a batch failed as a whole (refused at creation, 429/5xx/connection error on the way):
-    a batch event, re-submitted after a delay, never a cell event."""
-
-
-class ResultsGone(Exception):
-    """An ended batch whose results the vendor no longer keeps (archived, expired files, 404)."""
-
-
-ACCOUNT_ERRORS: tuple[tuple[int | None, str], ...] = (
-    (402, ""),
-    (None, "billing_error"),
-    (None, "credit balance is too low"),
-    (None, "insufficient_quota"),
-    (None, "billing_hard_limit_reached"),
-    (None, "billing_not_active"),
-)
-"""(status, text in the error body) of a batch call or result that is an account error, not a request one:
-the setting stops and the cells stay pending. ``None``: any status. Anthropic: 402, ``billing_error``, a
-400 whose message says the credit balance is too low; OpenAI: ``insufficient_quota``,
-``billing_hard_limit_reached``, ``billing_not_active``."""
-
-
-def account_error(status: int, content: bytes) -> bool:
-    """Whether a non-2xx batch answer (or an errored result's body) is one of ``ACCOUNT_ERRORS``."""
-    text = content[:4000].decode("utf-8", "replace").lower()
-    return any((want is None or status == want) and needle in text for want, needle in ACCOUNT_ERRORS)
-
-
-def batch_delay_s(setting: Setting, failure: int, rng: random.Random) -> float:
-    """Delay before re-submitting after the ``failure``-th whole-batch failure (1-based): uniform in
-    [d/2, d], d = ``batch_retry_s`` * 2**(failure-1) (60 s: 30-60, 60-120, 120-240 s, ...)."""
-    ceiling = setting.batch_retry_s * 2 ** (failure - 1)
-    return rng.uniform(ceiling / 2, ceiling)
-
-
-class BatchHttp:
-    """One setting's HTTP client for batch calls: 2xx returns the body; 429/5xx/connection errors are retried
-    with the setting's backoff up to ``max_attempts``; 401/403/404, an account error (``ACCOUNT_ERRORS``), any
-    other 4xx, or a spent budget raise ``SettingAborted`` (the cells stay pending or open: a re-run resumes).
-
-    With ``submitting``, the client of batch creation: a 429/5xx/connection error or any other 4xx than
-    401/403/404 raises ``BatchFailed`` at once (the driver re-submits after ``batch_delay_s``). A call made
-    with ``gone=True`` (reading results) raises ``ResultsGone`` on 404 or 410."""
-
-    def __init__(
-        self, setting: Setting, rng: random.Random, secrets: tuple[str, ...] = (), *, submitting: bool = False
-    ) -> None:
-        self.setting = setting
-        self.rng = rng
-        self.secrets = secrets
-        self.submitting = submitting
-        self._session: aiohttp.ClientSession | None = None
-
-    def _client(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            self._session = aiohttp.ClientSession(
-                timeout=aiohttp.ClientTimeout(
-                    total=self.setting.effective_timeout_s, sock_connect=self.setting.connect_timeout_s
-                ),
-                cookie_jar=aiohttp.DummyCookieJar(),
-            )
-        return self._session
-
-    async def call(
-        self,
-        method: str,
-        url: str,
-        *,
-        what: str,
-        headers: Mapping[str, str],
-        json_body: Any = None,
-        form: Callable[[], aiohttp.FormData] | None = None,
-        gone: bool = False,
-    ) -> bytes:
-        setting = self.setting
-        for number in range(1, setting.max_attempts + 1):
-            send = dict(headers)
-            data: Any = None
-            if form is not None:
-                data = form()  # a FormData is consumed by one send: a fresh one per attempt
-            elif json_body is not None:
-                data = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
-                send["Content-Type"] = "application/json"
-            try:
-                async with self._client().request(method, url, data=data, headers=send, proxy=env_proxy(url)) as resp:
-                    content = await resp.read()
-            except (aiohttp.ClientError, TimeoutError) as exc:
-                attempt = Attempt("retry", error=f"connection error: {exc.__class__.__name__}: {exc}")
-            else:
-                if 200 <= resp.status < 300:
-                    return content
-                attempt = status_attempt(resp.status, resp.headers, content)
-                if account_error(resp.status, content):
-                    attempt = Attempt("abort", error=f"account error: {attempt.error}")
-                elif gone and resp.status in (404, 410):
-                    raise ResultsGone(_redact(f"{what}: {attempt.error}", self.secrets))
-            error = _redact(f"{what}: {attempt.error}", self.secrets)
-            if attempt.kind == "abort":
-                raise SettingAborted(f"setting {setting.name!r}: {error}")
-            if self.submitting:
-                raise BatchFailed(error)
-            if attempt.kind == "final":
-                raise SettingAborted(f"setting {setting.name!r}: {error}")
-            if number >= setting.max_attempts:
-                raise SettingAborted(
-                    f"setting {setting.name!r}: {error} (gave up after {number} attempts; "
-                    "re-run the same command to resume)"
-                )
-            await asyncio.sleep(backoff_s(setting, number, attempt.retry_after_s, self.rng))
-        raise AssertionError("unreachable")
-
-    async def json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
-        content = await self.call(method, url, **kwargs)
-        try:
-            data = json.loads(content)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            snippet = content[:300].decode("utf-8", "replace")
-            raise SettingAborted(f"setting {self.setting.name!r}: {kwargs['what']}: not a JSON object: {snippet}")
-        return data
-
-    async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-
-
-def quote(part: str) -> str:
-    return urllib.parse.quote(part, safe="")
-
-
-def jsonl_objects(content: bytes) -> Iterable[dict[str, Any]]:
-    for line in content.splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue  # a line we cannot read names no cell: that cell counts as missing, and is sent again
-        if isinstance(item, dict):
-            yield item
-
-
-def response_id(data: dict[str, Any], what: str, setting: Setting) -> str:
-    value = data.get("id")
-    if not isinstance(value, str) or not value:
-        raise SettingAborted(f"setting {setting.name!r}: {what}: the answer has no id: {json.dumps(data)[:300]}")
-    return value
-
-
-def request_counts(value: Any) -> dict[str, int]:
-    if not isinstance(value, dict):
-        return {}
-    return {str(k): v for k, v in value.items() if int_or_none(v) is not None}
 
 
 def batch_form(provider: str) -> BatchApi | None:
@@ -535,18 +168,15 @@ class _Driver:
         provider: AnyProvider,
         journal: BatchJournal,
         state: JournalState,
-        store: ResponseStore,
+        recorder: CellRecorder,
         *,
         pending: set[CellKey],
         skip: Container[CellKey],
         tasks: Mapping[str, Task],
         secrets: tuple[str, ...],
-        cache: ResponseCache | None,
         fallback: Fallback,
-        progress: RunProgress,
         counts: BatchCounts,
         rng: random.Random,
-        put: Callable[[Response], None] | None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.setting = setting
@@ -555,17 +185,16 @@ class _Driver:
         self.provider = provider
         self.journal = journal
         self.state = state
-        self.store = store
+        self.recorder = recorder
+        """Where every record goes, batched or live: the store, the response cache, the progress bar."""
         self.pending = pending
         self.skip = skip
         self.tasks = tasks
         self.secrets = secrets
-        self.cache = cache
         self.fallback = fallback
-        self.progress = progress
+        self.progress = recorder.progress
         self.counts = counts
         self.rng = rng
-        self.put = put
         self.http = BatchHttp(setting, rng, secrets)
         self.submit_http = BatchHttp(setting, rng, secrets, submitting=True)
         self.sleep = sleep
@@ -577,7 +206,7 @@ class _Driver:
         self._slots = asyncio.Condition()
         self.written: set[CellKey] = set()
         self.live_slots = asyncio.Semaphore(setting.concurrency)
-        self.display = _Display(progress, self.name)
+        self.display = _Display(self.progress, self.name)
         self._tg: asyncio.TaskGroup | None = None
 
     # the flow
@@ -670,7 +299,7 @@ class _Driver:
     async def _submit_and_journal(self, chunk: list[_Request]) -> OpenBatch:
         ids = {r.custom_id: r.cell for r in chunk}
         batch_id = await self.form.submit(self.submit_http, self.setting, [(r.custom_id, r.body) for r in chunk])
-        at = _now_iso()
+        at = now_iso()
         self.journal.append(
             {
                 "event": "submitted",
@@ -703,13 +332,13 @@ class _Driver:
         self.counts.failed += 1
         stop = self.failures > self.setting.batch_max_failures
         delay = None if stop else batch_delay_s(self.setting, self.failures, self.rng)
-        reason = _redact(reason, self.secrets)
+        reason = redact(reason, self.secrets)
         self.journal.append(
             {
                 "event": "failed",
                 "setting": self.name,
                 "batch_id": batch_id,
-                "at": _now_iso(),
+                "at": now_iso(),
                 "reason": reason,
                 "failure": self.failures,
                 "delay_s": None if delay is None else round(delay, 6),
@@ -787,16 +416,16 @@ class _Driver:
                 "event": "closed",
                 "setting": self.name,
                 "batch_id": batch.batch_id,
-                "at": _now_iso(),
+                "at": now_iso(),
                 "status": status,
-                "reason": _redact(reason, self.secrets),
+                "reason": redact(reason, self.secrets),
                 "counts": {"unspent": len(cells)},
                 "resend": [],
                 "unspent": [[t, k] for t, k in cells],
             }
         )
         del self.state.open[(self.name, batch.batch_id)]
-        _unspend(self.state, self.name, cells)
+        unspend(self.state, self.name, cells)
         self.display.in_progress -= len(cells)
         self.display.submitted -= len(cells)
         self.display.show()
@@ -812,7 +441,6 @@ class _Driver:
     ) -> list[tuple[Task, int]]:
         """Record the batch's results durably and journal it closed; the cells to send again."""
         records: list[Response] = []
-        completed: list[tuple[CellKey, Attempt]] = []
         resend: list[tuple[CellKey, str]] = []
         unspent: list[CellKey] = []
         aborted: str | None = None
@@ -824,11 +452,10 @@ class _Driver:
                 continue
             attempt = found.get(cid) or Attempt("retry", error=missing)
             round_no = max(self.state.rounds[key], 1)
-            line = _redact(f"attempt {round_no}: batch {batch.batch_id}: {attempt.error}", self.secrets)
+            line = redact(f"attempt {round_no}: batch {batch.batch_id}: {attempt.error}", self.secrets)
             errors = list(self.state.errors.get(key, [])) + ([line] if attempt.error else [])
             if attempt.kind == "completed":
                 records.append(self._record(key, attempt, round_no, errors, batch))
-                completed.append((key, attempt))
                 counts["completed"] += 1
             elif attempt.kind == "abort":
                 aborted = aborted or line
@@ -840,22 +467,16 @@ class _Driver:
             else:
                 records.append(self._record(key, attempt, round_no, errors, batch))
                 counts["no-response"] += 1
-        self.store.append(records)  # synchronous and fsync-ed: durable before the batch is journaled closed
-        for rec in records:
-            key = (rec.task_id, rec.setting, rec.sample)
-            self.written.add(key)
-            if key in self.pending:
-                self.progress.note(self.name, rec.status, advance=True)
-        if self.cache is not None:
-            for (task_id, _, sample), attempt in completed:
-                task = self.tasks.get(task_id)
-                if task is not None:
-                    self.cache.store(self.setting, task, sample, attempt, batch_id=batch.batch_id)
+        # durable (appended and fsync-ed) before the batch is journaled closed; cached and counted as live cells are
+        self.recorder.record(
+            self.setting, [(self.tasks.get(r.task_id), r) for r in records], durable=True, counted=self.pending
+        )
+        self.written.update((r.task_id, r.setting, r.sample) for r in records)
         event: dict[str, Any] = {
             "event": "closed",
             "setting": self.name,
             "batch_id": batch.batch_id,
-            "at": _now_iso(),
+            "at": now_iso(),
             "status": status.status,
             "counts": dict(counts),
             "resend": [[k[0], k[2], line] for k, line in resend],
@@ -864,7 +485,7 @@ class _Driver:
             event["unspent"] = [[k[0], k[2]] for k in unspent]
         self.journal.append(event)
         del self.state.open[(self.name, batch.batch_id)]
-        _unspend(self.state, self.name, [(k[0], k[2]) for k in unspent])
+        unspend(self.state, self.name, [(k[0], k[2]) for k in unspent])
         for key, line in resend:
             self.state.errors.setdefault(key, []).append(line)
         self.display.in_progress -= len(batch.cells)
@@ -906,7 +527,7 @@ class _Driver:
             attempts=rounds,
             errors=errors,
             started_at=self.state.first_at.get(key, batch.at),
-            finished_at=_now_iso(),
+            finished_at=now_iso(),
             provider=self.provider.name,
             model=self.provider.model,
             pipeline_check=self.provider.pipeline_check,
@@ -929,7 +550,6 @@ class _Driver:
                 secrets=self.secrets,
                 rng=self.rng,
                 on_retry=lambda: self.progress.note(self.name, "retry", advance=False),
-                cache=self.cache,
             )
         rounds = self.state.rounds[key]
         if rounds:
@@ -937,14 +557,9 @@ class _Driver:
             rec = rec.model_copy(
                 update={"attempts": rec.attempts + rounds, "errors": self.state.errors.get(key, []) + shifted}
             )
-        if self.put is not None:
-            self.put(rec)
-        else:
-            self.store.append([rec])
+        self.recorder.record(self.setting, [(task, rec)], counted=self.pending)
         self.written.add(key)
         self.counts.live += 1
-        if key in self.pending:
-            self.progress.note(self.name, rec.status, advance=True)
 
 
 _ATTEMPT = re.compile(r"^attempt (\d+):")
@@ -957,13 +572,6 @@ def _first(group: BaseExceptionGroup[Any]) -> BaseException:
 
 def _again(attempt: Attempt, setting: Setting) -> bool:
     return attempt.kind == "retry" or (attempt.kind == "timeout" and setting.retry_timeouts)
-
-
-def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
 
 
 async def run_batched(
@@ -992,7 +600,9 @@ async def run_batched(
 
     ``cells`` are the setting's planned cells without a record. Those carried by a batch still open in
     ``state`` (the journal) are not submitted again: that batch is polled until it ends. With a ``cache``,
-    cells it answers are recorded from it (when ``lookup``) and completed answers are stored in it.
+    cells it answers are recorded from it (when ``lookup``) and completed answers are stored in it. Every
+    record, batched or live, goes through one ``CellRecorder`` (``run/_record.py``) over ``store``, ``cache``,
+    ``put`` and ``progress``, the path the runner's live cells take.
     The rest go in batches of ``batch_max_requests``. ``fallback="live"`` sends cells that come back from
     a batch (and pending cells an earlier batch sent back) live through ``provider``; ``submit=False``
     only resumes open batches and sends every other cell live. Results of cells in ``skip`` (recorded
@@ -1009,6 +619,7 @@ async def run_batched(
     if progress is None:
         progress = RunProgress(False)
         progress.add(name, len(cells))
+    recorder = CellRecorder(store, progress, cache=cache, put=put)
     counts = counts if counts is not None else BatchCounts()
     task_map = dict(tasks) if tasks is not None else {t.task_id: t for t, _ in cells}
     pending = {(t.task_id, name, k) for t, k in cells}
@@ -1023,9 +634,7 @@ async def run_batched(
                 missed.append((task, sample))
             else:
                 hits.append(hit)
-        store.append(hits)
-        for rec in hits:
-            progress.note(name, rec.status, advance=True)
+        recorder.record(setting, [(None, rec) for rec in hits], durable=True)
         counts.cached += len(hits)
         rest = missed
     if not submit:  # not a batch run now: only open batches are followed, everything else goes live
@@ -1041,249 +650,15 @@ async def run_batched(
         provider,
         journal,
         state,
-        store,
+        recorder,
         pending=pending,
         skip=skip,
         tasks=task_map,
         secrets=secrets,
-        cache=cache,
         fallback=fallback,
-        progress=progress,
         counts=counts,
         rng=rng or random.Random(),
-        put=put,
         sleep=sleep,
     )
     await driver.run(fresh, live)
     return counts
-
-
-# -- one invocation's batches ----------------------------------------------------------------------
-
-
-class BatchRun:
-    """The batch side of one ``run_tasks`` invocation: the journal, which settings go through batches, their counts.
-
-    Made before the run sends anything (and before the cache answers cells), so it knows each setting's
-    pending cells as planned.
-    """
-
-    def __init__(
-        self,
-        journal: BatchJournal,
-        state: JournalState,
-        forms: dict[str, BatchApi],
-        submitting: set[str],
-        fallback: Fallback,
-        recorded: Container[CellKey],
-        planned: dict[str, set[CellKey]],
-        tasks: dict[str, Task],
-        counts: dict[str, BatchCounts],
-    ) -> None:
-        self.journal = journal
-        self.state = state
-        self.forms = forms
-        self.submitting = submitting
-        self.fallback = fallback
-        self._recorded = recorded
-        self._planned = planned
-        self.tasks = tasks
-        self.counts = counts
-        self.sleep: Sleep = asyncio.sleep
-        """How the drivers wait before re-submitting a failed batch (tests put a recording one here)."""
-
-    @classmethod
-    def open(
-        cls,
-        out: Path,
-        plans: Iterable[tuple[Setting, Sequence[tuple[Task, int]]]],
-        *,
-        batch: bool,
-        fallback: Fallback,
-        recorded: Container[CellKey],
-        tasks: Sequence[Task],
-        counts: dict[str, BatchCounts],
-        notes: list[str],
-    ) -> BatchRun | None:
-        """``None`` when no setting goes through batches and there is no journal; else open the journal,
-        close batches whose every cell is already recorded, and note settings that cannot batch."""
-        if fallback not in FALLBACKS:
-            raise UsageError(f"--batch-fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
-        plans = list(plans)
-        path = out / JOURNAL_NAME
-        forms: dict[str, BatchApi] = {}
-        submitting: set[str] = set()
-        for setting, _ in plans:
-            if not (batch or setting.batch):
-                continue
-            form = batch_form(setting.provider)
-            if form is None:
-                notes.append(
-                    f"{setting.name}: provider {setting.provider!r} has no batch API; its cells were sent live"
-                )
-            else:
-                forms[setting.name] = form
-                submitting.add(setting.name)
-        if not forms and not path.exists():
-            return None
-        journal, state = open_journal(path)
-        names = {s.name: s for s, _ in plans}
-        for batch_open in list(state.open.values()):
-            keys = [(t, batch_open.setting, k) for t, k in batch_open.cells.values()]
-            if all(key in recorded for key in keys):
-                journal.append(
-                    {
-                        "event": "closed",
-                        "setting": batch_open.setting,
-                        "batch_id": batch_open.batch_id,
-                        "at": _now_iso(),
-                        "counts": {"already-recorded": len(keys)},
-                        "resend": [],
-                    }
-                )
-                del state.open[(batch_open.setting, batch_open.batch_id)]
-            elif batch_open.setting in names and batch_open.setting not in forms:
-                form = batch_form(names[batch_open.setting].provider)
-                if form is not None:  # still open from a batch run: resumed, the setting's other cells go live
-                    forms[batch_open.setting] = form
-        planned: dict[str, set[CellKey]] = {}
-        for setting, cells in plans:
-            if setting.name in forms:
-                counts[setting.name] = BatchCounts()
-                planned[setting.name] = {(t.task_id, setting.name, k) for t, k in cells}
-        return cls(
-            journal, state, forms, submitting, fallback, recorded, planned, {t.task_id: t for t in tasks}, counts
-        )
-
-    def handles(self, name: str) -> bool:
-        return name in self.forms
-
-    async def run(
-        self,
-        setting: Setting,
-        cells: Sequence[tuple[Task, int]],
-        provider: AnyProvider,
-        *,
-        secrets: tuple[str, ...],
-        store: ResponseStore,
-        put: Callable[[Response], None] | None,
-        progress: RunProgress,
-        aborted: dict[str, str],
-        rng: random.Random,
-        cache: ResponseCache | None = None,
-    ) -> None:
-        """One setting's part of the run (its remaining planned ``cells``); a setting-wide error goes in ``aborted``."""
-        name = setting.name
-        pending = {(t.task_id, name, k) for t, k in cells}
-        # cells planned at start that are no longer pending were answered meanwhile (by the cache)
-        skip = _Skip(self._recorded, self._planned.get(name, set()) - pending)
-        try:
-            await run_batched(
-                setting,
-                cells,
-                provider=provider,
-                journal=self.journal,
-                state=self.state,
-                store=store,
-                form=self.forms[name],
-                tasks=self.tasks,
-                skip=skip,
-                secrets=secrets,
-                cache=cache,
-                lookup=False,  # the runner has looked every planned cell up already
-                fallback=self.fallback,
-                submit=name in self.submitting,
-                progress=progress,
-                counts=self.counts[name],
-                rng=rng,
-                put=put,
-                sleep=self.sleep,
-            )
-        except SettingAborted as exc:
-            aborted[name] = str(exc)
-
-    def close(self) -> None:
-        self.journal.close()
-
-
-class _Skip:
-    """Cells recorded at start or answered since by other means."""
-
-    def __init__(self, recorded: Container[CellKey], answered: set[CellKey]) -> None:
-        self.recorded = recorded
-        self.answered = answered
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.answered or key in self.recorded
-
-
-# -- cancelling open batches (``execstate run --cancel``) -------------------------------------------
-
-
-@dataclass(frozen=True)
-class CancelledBatch:
-    """What ``cancel_open_batches`` did with one batch open in the journal."""
-
-    setting: str
-    batch_id: str
-    cells: int
-    status: str | None
-    """The vendor's status after the cancel (``cancelling``, ``canceling``), ``None`` when not cancelled."""
-    error: str | None = None
-    """Why it was not cancelled (no such setting, no cancel in its batch form, the vendor refused)."""
-
-
-async def cancel_open_batches(
-    out: Path, settings: Sequence[Setting], *, setting: str | None = None
-) -> list[CancelledBatch]:
-    """Cancel at the vendor every batch open in ``out``'s journal (of ``setting`` when given), journal a
-    ``cancelled`` event for each one cancelled (its cells stay pending, their round not counted), and say
-    what was done. A batch that cannot be cancelled (it ended meanwhile, the vendor refused) stays open: the
-    next run collects it. The caller holds the run lock."""
-    path = out / JOURNAL_NAME
-    if not path.exists():
-        return []
-    journal, state = open_journal(path)
-    by_name = {s.name: s for s in settings}
-    done: list[CancelledBatch] = []
-    try:
-        for batch in list(state.open.values()):
-            if setting is not None and batch.setting != setting:
-                continue
-            done.append(await _cancel_one(journal, state, batch, by_name.get(batch.setting)))
-    finally:
-        journal.close()
-    return done
-
-
-async def _cancel_one(
-    journal: BatchJournal, state: JournalState, batch: OpenBatch, setting: Setting | None
-) -> CancelledBatch:
-    def refused(error: str) -> CancelledBatch:
-        return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), None, error)
-
-    if setting is None:
-        return refused(f"no setting named {batch.setting!r} in the settings given")
-    form = batch_form(batch.provider or setting.provider)
-    cancel = getattr(form, "cancel", None)
-    if cancel is None:
-        return refused(f"provider {setting.provider!r} has no way to cancel a batch")
-    key = setting.api_key()
-    http = BatchHttp(setting, random.Random(), (key,) if key else ())
-    try:
-        status = await cancel(http, setting, batch.batch_id)
-    except SettingAborted as exc:
-        return refused(str(exc))
-    finally:
-        await http.aclose()
-    event = {
-        "event": "cancelled",
-        "setting": batch.setting,
-        "batch_id": batch.batch_id,
-        "at": _now_iso(),
-        "status": status,
-        "cells": len(batch.cells),
-    }
-    journal.append(event)
-    _apply(state, event)
-    return CancelledBatch(batch.setting, batch.batch_id, len(batch.cells), str(status))

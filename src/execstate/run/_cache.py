@@ -109,22 +109,21 @@ class ResponseCache:
         """Keep a completed answer (anything else is ignored); a write failure only warns."""
         if attempt.kind != "completed" or attempt.text is None:
             return
+        self._write(setting, task, sample, _answer(attempt, batch_id))
+
+    def keep(self, setting: Setting, task: Task, rec: Response) -> None:
+        """Keep the answer of a completed record, as ``store`` keeps the attempt it was made from (the record
+        path of every transport, ``run/_record.py``); anything else is ignored, a write failure only warns."""
+        if rec.status != "completed" or rec.text is None:
+            return
+        self._write(setting, task, rec.sample, _answer(rec, rec.batch_id))
+
+    def _write(self, setting: Setting, task: Task, sample: int, answer: dict[str, Any]) -> None:
         request = wire_request(setting, task, sample)
         if request is None:
             return
         key = request_key(setting, request, sample)
-        entry = {
-            "format": CACHE_FORMAT,
-            "key": key,
-            "text": attempt.text,
-            "reasoning": attempt.reasoning,
-            "finish_reason": attempt.finish_reason,
-            "usage": attempt.usage.model_dump(mode="json", exclude_none=True),
-            "batch_id": batch_id,
-            "served_model": attempt.served_model,
-            "request_id": attempt.request_id,
-            "service_tier": attempt.service_tier,
-        }
+        entry = {"format": CACHE_FORMAT, "key": key, **answer}
         path = self._path(key)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
@@ -135,7 +134,7 @@ class ResponseCache:
             warnings.warn(
                 f"response cache: cannot write {path} ({exc}); the answer is recorded, not cached",
                 CacheWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
             return
         self.stored += 1
@@ -170,3 +169,17 @@ class ResponseCache:
         self.ignored += 1
         warnings.warn(f"response cache: ignored {path}: {why}; the cell is sent again", CacheWarning, stacklevel=3)
         return None
+
+
+def _answer(done: Attempt | Response, batch_id: str | None) -> dict[str, Any]:
+    """A cache entry's answer, from a completed attempt or its record (they carry the same fields)."""
+    return {
+        "text": done.text,
+        "reasoning": done.reasoning,
+        "finish_reason": done.finish_reason,
+        "usage": done.usage.model_dump(mode="json", exclude_none=True),
+        "batch_id": batch_id,
+        "served_model": done.served_model,
+        "request_id": done.request_id,
+        "service_tier": done.service_tier,
+    }

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from execstate.records import RUN_MANIFEST_NAME, RunInvocation, RunManifest, Task, tasks_bytes
-from execstate.run._settings import Setting, SettingsError
+from execstate.run._settings import Setting, SettingsError, setting_default
 
 
 def tasks_sha256(tasks: list[Task]) -> str:
@@ -86,7 +86,7 @@ provider's own keys (``synthetic_skill``, ...) are likewise written only when th
 
 
 def _default(key: str) -> Any:
-    return _jsonable(Setting.model_fields[key].default) if key in _WRITTEN_WHEN_SET else None
+    return _jsonable(setting_default(key)) if key in _WRITTEN_WHEN_SET else None
 
 
 def _recorded(s: Setting) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def _recorded(s: Setting) -> dict[str, Any]:
     defaults = s.option_defaults()
     at_default = {k for k in _WRITTEN_WHEN_SET if getattr(s, k) == _default(k)}
     at_default |= {k for k, v in (s.model_extra or {}).items() if k in defaults and v == defaults[k]}
-    return s.model_dump(mode="json", exclude=at_default)
+    return {k: v for k, v in s.model_dump(mode="json").items() if k not in at_default}
 
 
 def updated_manifest(

@@ -18,35 +18,16 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import cast
 
 from execstate.records import Response, Task
 from execstate.run._attempt import AnyProvider, CellRequest, TaskProvider
-from execstate.run._cache import ResponseCache
+from execstate.run._backoff import SettingAborted, Sleep, backoff_s, redact
 from execstate.run._prompt import cell_request
-from execstate.run._settings import Setting, provider_entry
-from execstate.run.providers import Attempt, Provider
-
-Sleep = Callable[[float], Awaitable[None]]
-
-
-class SettingAborted(RuntimeError):
-    """A setting-wide failure (key refused, unknown model or URL): stop the setting, record nothing."""
-
-
-def backoff_s(setting: Setting, retry: int, retry_after: float | None, rng: random.Random) -> float:
-    """Delay before retry number ``retry`` (1-based), in seconds.
-
-    Full jitter: uniform in [0, min(backoff_max_s, backoff_initial_s * 2**(retry-1))],
-    raised to the server's ``Retry-After`` (itself capped at ``backoff_max_s``).
-    """
-    ceiling = min(setting.backoff_max_s, setting.backoff_initial_s * 2 ** (retry - 1))
-    delay = rng.uniform(0.0, ceiling)
-    if retry_after is not None:
-        delay = max(delay, min(retry_after, setting.backoff_max_s))
-    return delay
+from execstate.run._settings import Setting
+from execstate.run.providers import Attempt, Provider, provider_entry
 
 
 def _now_iso() -> str:
@@ -63,7 +44,6 @@ async def run_cell(
     rng: random.Random | None = None,
     sleep: Sleep = asyncio.sleep,
     on_retry: Callable[[], None] | None = None,
-    cache: ResponseCache | None = None,
 ) -> Response:
     """Attempt one cell under the policy and return its one record.
 
@@ -71,8 +51,9 @@ async def run_cell(
     ``CellRequest``; the task itself goes only to a provider whose entry declares ``needs_task``.
     ``latency_s`` is the wall time of the last attempt; ``started_at`` and
     ``finished_at`` bracket all attempts (UTC, ISO 8601). Any of ``secrets``
-    found in an error string is replaced by ``***``. A completed answer is also kept in ``cache``
-    (looking cells up there is the runner's job, before any provider is opened). Raises ``SettingAborted``.
+    found in an error string is replaced by ``***``. The record is the caller's to keep: ``run/_record.py``
+    writes it, caches a completed answer and counts it, for live and batched cells alike. Raises
+    ``SettingAborted``.
     """
     rng = rng or random.Random()
     request = None if provider_entry(setting.provider).needs_task else cell_request(task, sample)
@@ -83,11 +64,9 @@ async def run_cell(
         result = await _send(provider, task, sample, request)
         latency = time.perf_counter() - t0
         if result.error:
-            errors.append(_redact(f"attempt {number}: {result.error}", secrets))
+            errors.append(redact(f"attempt {number}: {result.error}", secrets))
         if result.kind == "abort":
             raise SettingAborted(f"setting {setting.name!r}: {errors[-1]}")
-        if result.kind == "completed" and cache is not None:
-            cache.store(setting, task, sample, result)
         if result.kind == "completed" or not _should_retry(result, setting, number):
             return _record(provider, setting, task, sample, result, number, errors, latency, started_at)
         if on_retry is not None:
@@ -146,8 +125,4 @@ def _record(
     )
 
 
-def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+__all__ = ["SettingAborted", "Sleep", "backoff_s", "run_cell"]

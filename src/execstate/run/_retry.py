@@ -38,8 +38,9 @@ from pathlib import Path
 
 from execstate.errors import StoreError
 from execstate.records import Response
-from execstate.run._batch import JOURNAL_NAME, BatchJournal, _now_iso, account_error
+from execstate.run._journal import JOURNAL_NAME, BatchJournal, now_iso
 from execstate.run._store import CellKey, cell_key, repair_torn_tail
+from execstate.run.providers import account_error
 
 RETRIED_NAME = "responses.retried.jsonl"
 """The audit file of records moved out of ``responses.jsonl`` by ``--retry no-response`` (append-only)."""
@@ -111,7 +112,7 @@ def move_no_responses(out: Path, cells: Container[CellKey], responses: Path) -> 
                     {
                         "event": "retried",
                         "setting": setting,
-                        "at": _now_iso(),
+                        "at": now_iso(),
                         "cells": [[k[0], k[2]] for k in out_cells if k[1] == setting],
                     }
                 )

@@ -21,7 +21,8 @@ from typing import Any
 
 from execstate.errors import RecordError, UsageError, output_dir, require_file
 from execstate.records import RUN_RESPONSES_NAME, Response, RunInvocation, RunManifest, Task, read_jsonl
-from execstate.run._batch import BatchCounts, BatchRun, CancelledBatch, Fallback, cancel_open_batches
+from execstate.run._batch import BatchCounts, Fallback
+from execstate.run._batches import BatchRun, CancelledBatch, cancel_open_batches
 from execstate.run._cache import ResponseCache
 from execstate.run._manifest import (
     check_compatible,
@@ -34,6 +35,7 @@ from execstate.run._manifest import (
 from execstate.run._plan import PlanRow, plan_run
 from execstate.run._policy import SettingAborted, run_cell
 from execstate.run._progress import RunProgress
+from execstate.run._record import CellRecorder
 from execstate.run._retry import RETRY_CHOICES, move_no_responses
 from execstate.run._settings import Setting, SettingsError, load_settings
 from execstate.run._store import CellKey, Repair, ResponseStore, open_store
@@ -85,7 +87,6 @@ class RunSummary:
 class _Plan:
     setting: Setting
     cells: list[tuple[Task, int]]
-    cache: ResponseCache | None = None
 
 
 def run_tasks(
@@ -235,7 +236,9 @@ async def arun_tasks(
                 write_manifest(out, manifest)
                 store.append(hits)  # cells the cache answered: durable before the first request goes out
                 with _collector_frozen():
-                    await _execute(plans, providers, secrets, store, summary, RunProgress(progress), batches)
+                    await _execute(
+                        plans, providers, secrets, store, summary, RunProgress(progress), batches, response_cache
+                    )
             finally:
                 for provider in providers.values():
                     await provider.aclose()
@@ -306,7 +309,8 @@ def _with_models(out: Path, manifest: RunManifest, providers: dict[str, AnyProvi
 
 def _answer_from_cache(plans: list[_Plan], cache: ResponseCache, summary: RunSummary) -> list[Response]:
     """The records of the planned cells the cache answers; the plans keep only the others (so a setting
-    whose every cell is cached opens no connection). Completed answers of this run go to the cache."""
+    whose every cell is cached opens no connection). Completed answers of this run go to the cache through the
+    run's ``CellRecorder``."""
     answered: list[Response] = []
     for plan in plans:
         hits: list[Response] = []
@@ -319,7 +323,7 @@ def _answer_from_cache(plans: list[_Plan], cache: ResponseCache, summary: RunSum
                 hits.append(hit)
         answered += hits
         summary.cached[plan.setting.name] = len(hits)
-        plan.cells, plan.cache = rest, cache
+        plan.cells = rest
     return answered
 
 
@@ -459,15 +463,18 @@ async def _execute(
     summary: RunSummary,
     progress: RunProgress,
     batches: BatchRun | None = None,
+    cache: ResponseCache | None = None,
 ) -> None:
-    """Run every plan concurrently; on Ctrl-C/SIGTERM stop, keeping every record already received."""
+    """Run every plan concurrently; on Ctrl-C/SIGTERM stop, keeping every record already received. Every record,
+    live or batched, goes through one ``CellRecorder``: the writer thread, the response cache, the progress bar."""
     writer = _Writer(store)
+    recorder = CellRecorder(store, progress, cache=cache, put=writer.put)
     stop = {"requested": False}
     with progress:
         for p in plans:
             progress.add(p.setting.name, len(p.cells))
             summary.recorded[p.setting.name] = progress.counts[p.setting.name]
-        work = asyncio.create_task(_run_plans(plans, providers, secrets, writer, summary, progress, batches))
+        work = asyncio.create_task(_run_plans(plans, providers, secrets, recorder, summary, batches))
         try:
             with _cancel_on_signals(work, stop):
                 await work
@@ -483,9 +490,8 @@ async def _run_plans(
     plans: list[_Plan],
     providers: dict[str, AnyProvider],
     secrets: tuple[str, ...],
-    writer: _Writer,
+    recorder: CellRecorder,
     summary: RunSummary,
-    progress: RunProgress,
     batches: BatchRun | None = None,
 ) -> None:
     rng = random.Random()
@@ -499,25 +505,21 @@ async def _run_plans(
                         p.cells,
                         provider,
                         secrets=secrets,
-                        store=writer.store,
-                        put=writer.put,
-                        progress=progress,
+                        recorder=recorder,
                         aborted=summary.aborted,
                         rng=rng,
-                        cache=p.cache,
                     )
                 )
             elif p.cells:
-                tg.create_task(_run_plan(p, providers[p.setting.name], secrets, writer, summary, progress, rng))
+                tg.create_task(_run_plan(p, providers[p.setting.name], secrets, recorder, summary, rng))
 
 
 async def _run_plan(
     plan: _Plan,
     provider: AnyProvider,
     secrets: tuple[str, ...],
-    writer: _Writer,
+    recorder: CellRecorder,
     summary: RunSummary,
-    progress: RunProgress,
     rng: random.Random,
 ) -> None:
     """``concurrency`` workers share one iterator of cells; a setting-wide error stops only this setting."""
@@ -533,11 +535,9 @@ async def _run_plan(
                 sample,
                 secrets=secrets,
                 rng=rng,
-                on_retry=lambda: progress.note(name, "retry", advance=False),
-                cache=plan.cache,
+                on_retry=lambda: recorder.progress.note(name, "retry", advance=False),
             )
-            writer.put(rec)  # no await between receiving and queueing: nothing to lose on cancel
-            progress.note(name, rec.status, advance=True)
+            recorder.record(plan.setting, [(task, rec)])  # no await between receiving and queueing
 
     try:
         async with asyncio.TaskGroup() as tg:

@@ -1,8 +1,8 @@
 """Providers: one module per way of answering a cell, behind a registry as open as the language registry.
 
-A new provider is one module that defines a ``ProviderEntry`` and one call to
-``register_provider`` (or, for a built-in, one line in ``_BUILTIN`` of ``run/_settings.py``, where the registry
-lives beside the settings it validates).
+A new provider is one module that defines a ``ProviderEntry`` (``run/_settings.py``) and one registry line:
+``register_provider`` at run time, an entry point in the ``execstate.providers`` group of another package, or,
+for a built-in, one line in ``BUILTIN`` of ``run/providers/_registry.py`` (which sits above the provider modules).
 """
 
 from execstate.run._attempt import (
@@ -17,14 +17,7 @@ from execstate.run._attempt import (
     int_or_none,
     unicode_text,
 )
-from execstate.run._settings import (
-    Opened,
-    ProviderEntry,
-    provider_entry,
-    provider_names,
-    register_provider,
-    unregister_provider,
-)
+from execstate.run._settings import Opened, ProviderEntry
 from execstate.run.providers._http import (
     ABORT_STATUSES,
     RETRY_STATUSES,
@@ -39,13 +32,36 @@ from execstate.run.providers._http import (
     sse_events,
     status_attempt,
 )
+from execstate.run.providers._registry import (
+    PROVIDERS,
+    provider_entry,
+    provider_names,
+    register_provider,
+    unregister_provider,
+)
+from execstate.run.providers._wire import (
+    ACCOUNT_ERRORS,
+    BatchApi,
+    BatchFailed,
+    BatchHttp,
+    BatchStatus,
+    ResultsGone,
+    account_error,
+    batch_delay_s,
+)
 
 __all__ = [
     "ABORT_STATUSES",
+    "ACCOUNT_ERRORS",
+    "PROVIDERS",
     "RETRY_STATUSES",
     "AnyProvider",
     "Attempt",
     "AttemptKind",
+    "BatchApi",
+    "BatchFailed",
+    "BatchHttp",
+    "BatchStatus",
     "CellRequest",
     "Deadline",
     "HttpProvider",
@@ -53,9 +69,12 @@ __all__ = [
     "Opened",
     "Provider",
     "ProviderEntry",
+    "ResultsGone",
     "SseEvent",
     "TaskProvider",
     "WireRequest",
+    "account_error",
+    "batch_delay_s",
     "env_proxy",
     "int_or_none",
     "json_object",

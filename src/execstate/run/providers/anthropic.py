@@ -679,7 +679,7 @@ def _check(setting: Setting) -> None:
     request_plan(setting)
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry(  # registered with its batch form, ANTHROPIC_BATCH, by anthropic_batch.ENTRY
     name="anthropic",
     open=_open,
     options=AnthropicOptions,
@@ -687,6 +687,5 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run.providers.anthropic_batch:ANTHROPIC_BATCH",  # Message Batches (run --batch)
     description="Anthropic's native Messages API (POST /v1/messages), thinking and effort mapped per model",
 )

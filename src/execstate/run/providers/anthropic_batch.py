@@ -1,16 +1,19 @@
 """The batch form of ``provider = "anthropic"``: Message Batches, half the price of live requests (``run --batch``).
 
-The driver, journal and HTTP client are ``run/_batch.py``'s; this module knows only the vendor's endpoints and
+The driver and journal are ``run/_batch.py``'s and ``run/_journal.py``'s, the HTTP client ``run/providers/_wire.py``'s;
+this module knows only the vendor's endpoints and
 the shapes of its batch objects and results, each result classified as the live request would be.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from execstate.run._attempt import Attempt, Messages
-from execstate.run._batch import (
+from execstate.run._settings import Setting
+from execstate.run.providers._wire import (
     BatchHttp,
     BatchStatus,
     ResultsGone,
@@ -20,7 +23,7 @@ from execstate.run._batch import (
     request_counts,
     response_id,
 )
-from execstate.run._settings import Setting
+from execstate.run.providers.anthropic import ENTRY as LIVE_ENTRY
 from execstate.run.providers.anthropic import (
     ERROR_STATUS,
     classify_response,
@@ -126,3 +129,6 @@ class AnthropicBatchApi:
 
 
 ANTHROPIC_BATCH = AnthropicBatchApi()
+ENTRY = dataclasses.replace(LIVE_ENTRY, batch=ANTHROPIC_BATCH)
+"""``provider = "anthropic"`` as registered: the live entry with this batch form (this module imports the live
+one, never the reverse, so the two make no import circle)."""

@@ -646,7 +646,7 @@ def _check(setting: Setting) -> None:
     resolve_thinking(setting)
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry(  # registered with its batch form, GEMINI_BATCH, by gemini_batch.ENTRY
     name="gemini",
     open=_open,
     options=GeminiOptions,
@@ -654,6 +654,5 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run.providers.gemini_batch:GEMINI_BATCH",
     description="Google's native Gemini API (generateContent; batchGenerateContent with run --batch)",
 )

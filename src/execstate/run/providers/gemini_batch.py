@@ -1,6 +1,7 @@
 """The batch form of ``provider = "gemini"``: the Gemini Batch API, half the price of live requests (``run --batch``).
 
-The driver, journal and HTTP client are ``run/_batch.py``'s; this module knows only Google's endpoints and the
+The driver and journal are ``run/_batch.py``'s and ``run/_journal.py``'s, the HTTP client ``run/providers/_wire.py``'s;
+this module knows only Google's endpoints and the
 shapes of its batch operations and results, each result classified as the live request would be.
 
 Create: ``POST {root}/{api_version}/models/{model}:batchGenerateContent`` with the requests inlined::
@@ -29,14 +30,16 @@ requests); the guide sets no count per batch, so ``max_requests`` is execstate's
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
 
 from execstate.run._attempt import Attempt, Messages
-from execstate.run._batch import BatchHttp, BatchStatus, jsonl_objects, quote
-from execstate.run._policy import SettingAborted
+from execstate.run._backoff import SettingAborted
 from execstate.run._settings import Setting
+from execstate.run.providers._wire import BatchHttp, BatchStatus, jsonl_objects, quote
+from execstate.run.providers.gemini import ENTRY as LIVE_ENTRY
 from execstate.run.providers.gemini import (
     KEY_HEADER,
     GeminiOptions,
@@ -212,3 +215,6 @@ def result_attempt(item: dict[str, Any]) -> Attempt:
 
 
 GEMINI_BATCH = GeminiBatchApi()
+ENTRY = dataclasses.replace(LIVE_ENTRY, batch=GEMINI_BATCH)
+"""``provider = "gemini"`` as registered: the live entry with this batch form (this module imports the live one,
+never the reverse, so the two make no import circle)."""

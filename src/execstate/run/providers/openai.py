@@ -420,13 +420,12 @@ def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
     return WireRequest(chat_url(setting), request_body(setting, messages))
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry(  # registered with its batch form, OPENAI_BATCH, by openai_batch.OPENAI_ENTRY
     name="openai",
     open=_open,
     needs=("model",),
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run.providers.openai_batch:OPENAI_BATCH",  # the Batch API over /v1/chat/completions (run --batch)
     description="any OpenAI-compatible /chat/completions endpoint",
 )

@@ -1,18 +1,22 @@
 """The batch form of ``provider = "openai"``: OpenAI's Batch API, half the price of live requests (``run --batch``).
 
-The driver, journal and HTTP client are ``run/_batch.py``'s; this module knows only the vendor's endpoints and
+The driver and journal are ``run/_batch.py``'s and ``run/_journal.py``'s, the HTTP client ``run/providers/_wire.py``'s;
+this module knows only the vendor's endpoints and
 the shapes of its batch objects and result lines, each result classified as the live request would be.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import aiohttp
 
+import execstate.run.providers.openai_responses as openai_responses
 from execstate.run._attempt import Attempt, Messages, int_or_none
-from execstate.run._batch import (
+from execstate.run._settings import Setting
+from execstate.run.providers._wire import (
     BatchHttp,
     BatchStatus,
     account_error,
@@ -21,8 +25,7 @@ from execstate.run._batch import (
     request_counts,
     response_id,
 )
-from execstate.run._settings import Setting
-from execstate.run.providers import openai_responses
+from execstate.run.providers.openai import ENTRY as CHAT_ENTRY
 from execstate.run.providers.openai import classify_response, request_body
 
 ACCOUNT_CODES = frozenset({"insufficient_quota", "billing_hard_limit_reached", "billing_not_active"})
@@ -201,3 +204,8 @@ def _openai_missing(status: BatchStatus) -> str:
 
 OPENAI_BATCH = OpenAIBatchApi()
 OPENAI_RESPONSES_BATCH = OpenAIResponsesBatchApi()
+OPENAI_ENTRY = dataclasses.replace(CHAT_ENTRY, batch=OPENAI_BATCH)
+"""``provider = "openai"`` as registered: the live entry with its batch form (this module imports the live ones,
+never the reverse, so they make no import circle)."""
+RESPONSES_ENTRY = dataclasses.replace(openai_responses.ENTRY, batch=OPENAI_RESPONSES_BATCH)
+"""``provider = "openai-responses"`` as registered: the live entry with its batch form."""

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict
 
 from execstate.records import Usage
 from execstate.run._attempt import Attempt, AttemptKind, CellRequest, Messages, WireRequest, int_or_none, unicode_text
-from execstate.run._settings import Opened, ProviderEntry, Setting
+from execstate.run._settings import Opened, ProviderEntry, Setting, setting_default
 from execstate.run.providers._http import SNIPPET, HttpProvider, SseEvent, json_object
 from execstate.run.providers.openai import (
     check_model,
@@ -274,7 +274,7 @@ def _check(setting: Setting) -> None:
             f"{setting.max_output_tokens}); raise it"
         )
     for key in ("reasoning_field", "max_tokens_field"):
-        if getattr(setting, key) != type(setting).model_fields[key].default:
+        if getattr(setting, key) != setting_default(key):
             raise ValueError(
                 f"provider 'openai-responses' does not use {key} (reasoning goes in reasoning.effort, the "
                 "limit in max_output_tokens); remove it, or override a request field with extra_body"
@@ -295,7 +295,7 @@ def _request(setting: Setting, messages: Messages, sample: int) -> WireRequest:
     return WireRequest(responses_url(setting), request_body(setting, messages))
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry(  # registered with its batch form by openai_batch.RESPONSES_ENTRY
     name="openai-responses",
     open=_open,
     options=ResponsesOptions,
@@ -303,6 +303,5 @@ ENTRY = ProviderEntry(
     default_base_url=DEFAULT_BASE_URL,
     request=_request,
     check=_check,
-    batch="execstate.run.providers.openai_batch:OPENAI_RESPONSES_BATCH",  # the Batch API over /v1/responses
     description="OpenAI's Responses API (POST /responses), reasoning summaries recorded",
 )

@@ -82,5 +82,6 @@ ENTRY = ProviderEntry(
     name="replay",
     open=_open,
     options=ReplayOptions,
+    path_keys=("replay_file",),
     description="answers from a JSONL file of recorded texts (replay_file)",
 )
