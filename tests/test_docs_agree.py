@@ -90,16 +90,16 @@ def test_every_builtin_study_is_named_in_docs(study):
 
 
 def test_analyze_md_names_every_beyond_table():
-    """docs/analyze.md's outputs table names each row of ``BEYOND_TABLES`` (the analyses beyond the paper) among
+    """docs/analyze.md's outputs table names each row of ``BEYOND_ROWS`` (the analyses beyond the paper) among
     the ``beyond`` keys of ``analysis.json``, in the list's order."""
-    from execstate.analyze import BEYOND_TABLES
+    from execstate.analyze import BEYOND_ROWS
 
     rows = _table((DOCS / "analyze.md").read_text(encoding="utf-8"), "| path | holds |", "docs/analyze.md")
     beyond = next(row for row in rows if row[0] == "`analysis.json` `beyond`")
     keys = dict.fromkeys(re.findall(r"`([a-z_]+)`", beyond[1]))  # first mention: `truncation` (`truncation`, ...)
-    named = [key for key in keys if key in {t.name for t in BEYOND_TABLES}]
-    assert named == [t.name for t in BEYOND_TABLES], (
-        f"docs/analyze.md's `beyond` row names {named} of BEYOND_TABLES {[t.name for t in BEYOND_TABLES]}. "
+    named = [key for key in keys if key in {t.name for t in BEYOND_ROWS}]
+    assert named == [t.name for t in BEYOND_ROWS], (
+        f"docs/analyze.md's `beyond` row names {named} of BEYOND_ROWS {[t.name for t in BEYOND_ROWS]}. "
         "Fix: name each, in order, and describe it in its 'Beyond the paper' section"
     )
 

@@ -75,7 +75,7 @@ GRADING_RULES: tuple[str, ...] = (
 )
 
 LANGUAGE_NAMES: tuple[str, ...] = ("python", "cpp")
-"""The languages of the public task format, in the order of the builder's registry (``execstate.builder.LANGUAGES``,
+"""The languages of the public task format, in the order of the builder's registry (``execstate.languages.LANGUAGES``,
 which asserts they agree). ``Task.language`` is one of these, or a language a program registered at run time
 (``execstate.languages.register_language``): records naming it are then read and written by that process only."""
 _RUNTIME_LANGUAGES: set[str] = set()

@@ -7,7 +7,7 @@ from execstate.analyze._analysis import (
     write_analysis_json,
     write_json,
 )
-from execstate.analyze._beyond import BEYOND_ROWS, BEYOND_TABLES
+from execstate.analyze._beyond import BEYOND_ROWS
 from execstate.analyze._cells import DYNAMIC_METRICS, METRICS, Cells, load_cells
 from execstate.analyze._compare import accuracy_intervals, pairwise_differences
 from execstate.analyze._config import AnalysisConfig, BHFamily, Cohort
@@ -42,7 +42,6 @@ from execstate.analyze._variants import variant_comparison, variant_pairs, varia
 
 __all__ = [
     "BEYOND_ROWS",
-    "BEYOND_TABLES",
     "DYNAMIC_METRICS",
     "IMBALANCE_BINS",
     "METRICS",

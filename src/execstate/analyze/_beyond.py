@@ -102,5 +102,3 @@ BEYOND_ROWS: tuple[Section, ...] = (
 )
 """execstate's analyses beyond the paper, in report order: rows of the section registry (``SECTIONS``) whose keys
 go under ``analysis.json``'s ``beyond``; the report shows each under its heading."""
-BEYOND_TABLES = BEYOND_ROWS
-"""The former name of ``BEYOND_ROWS``, kept for readers of the public API."""

@@ -91,7 +91,7 @@ class CaseSpec(BaseModel):
     id: str
     study: str
     language: str
-    """A language of the builder's registry (``execstate.builder.LANGUAGES``)."""
+    """A language of the builder's registry (``execstate.languages.LANGUAGES``)."""
     program: Path
     short_input: InputSource
     long_input: InputSource

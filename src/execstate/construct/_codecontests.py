@@ -41,7 +41,7 @@ from execstate.studies import default_grading_rule
 
 ENUM_BY_SUFFIX: dict[str, int] = {".cpp": 2, ".py": 3}
 """CodeContests' ``Language`` enum of the solutions a language's programs are (by the suffix of its program file,
-``execstate.builder.LANGUAGES``); 1, Python 2, has no entry: it is never taken."""
+``execstate.languages.LANGUAGES``); 1, Python 2, has no entry: it is never taken."""
 ENUM_NAMES = {0: "UNKNOWN_LANGUAGE", 1: "PYTHON", 2: "CPP", 3: "PYTHON3", 4: "JAVA"}
 TEST_FIELDS = ("public_tests", "private_tests", "generated_tests")
 DEFAULT_STUDY = "codecontests"

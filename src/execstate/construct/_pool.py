@@ -8,7 +8,7 @@ A pool is a directory of problem directories (or one problem directory)::
     NAME/validator.py               optional: exits 0 when the input on its stdin is valid for the problem
     NAME/problem.toml               optional: id, study, grading_rule, [limits], [generator], [source], [provenance]
 
-The program and generator names are the registry's (``execstate.builder.LANGUAGES``: one
+The program and generator names are the registry's (``execstate.languages.LANGUAGES``: one
 per language). Library Checker problems (``gen/*.cpp`` beside ``info.toml``) read as they are:
 their generators take only a seed, so the one ``tests/MANIFEST.tsv`` names
 (else the first ``[[tests]]`` generator of ``info.toml``) is recorded with
