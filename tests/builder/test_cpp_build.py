@@ -60,13 +60,18 @@ def test_cpp_exclusions_are_named(tmp_path):
         .replace("std::cout << total", "std::cout << total.size()"),
     )
     _case(tmp_path, "forks", LOOP.replace("int n;", "int n; fork();"))
+    # -O2 drops a side-effect-free loop (-ffinite-loops), so only the measured (-O0) build spins, and its counter
+    # stops it at the trace budget; a loop made of `goto` is no loop statement: the CPU limit stops it
     _case(tmp_path, "spins", LOOP.replace("total += i;", "total += i; while (n > 10) {}"))
+    _case(tmp_path, "jumps", LOOP.replace("total += i;", "total += i; again: if (n > 10) goto again;"))
     result = build([tmp_path], jobs=2, options=BuildOptions(limits=Limits(wall_s=3, cpu_s=3)))
     assert {t.case_id for t in result.tasks} == {"mine/good", "mine/forks"}  # fork() fails; the program goes on
     check = {e.case_id: (e.check, e.reason) for e in result.exclusions}
     assert check["mine/does_not_compile"][0] == "run" and "undeclared_function" in check["mine/does_not_compile"][1]
     assert check["mine/unordered"][0] == "fields" and "total" in check["mine/unordered"][1]
-    assert check["mine/spins"][0] == "run" and "timeout" in check["mine/spins"][1]
+    assert check["mine/spins"][0] == "budget" and "over the trace budget of 20000000" in check["mine/spins"][1]
+    assert "its counter passed 20000000 loop iterations" in check["mine/spins"][1]
+    assert check["mine/jumps"][0] == "run" and "timeout" in check["mine/jumps"][1]
 
 
 def test_the_compiler_and_its_flags_are_configurable_and_recorded(tmp_path):

@@ -39,6 +39,12 @@
 // A trace copy (the loop-trace arm) prints one line to stdout: a JSON list of the checkpoint
 // objects above, the states at the top of the first iterations of one execution of the loop.
 //
+// Universal builds (languages/cpp/universal.py): a copy whose selected iteration and guard read
+//     execstate_emit::checkpoint_k()        the decimal EXECSTATE_CHECKPOINT_K
+//     execstate_emit::checkpoint_active()   EXECSTATE_CHECKPOINT_ACTIVE (1 or 0)
+// instead of the constants the task shows is compiled once and serves every k; a missing or
+// malformed variable prints "execstate: ..." to stderr and ends the program with exit status 3.
+//
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
@@ -120,6 +126,39 @@ inline bool silence(bool active) {
     msg += '\n';
     write_all(2, msg.data(), msg.size());
     ::_exit(3);
+}
+
+// ---------------------------------------------------------------- the checkpoint chosen at run time
+
+// The non-negative decimal value of the environment variable `name`; ends the program if it has none.
+inline long long checkpoint_setting(const char* name) {
+    const char* text = std::getenv(name);
+    long long value = 0;
+    bool digits = text != nullptr && *text != '\0';
+    for (const char* c = text; digits && *c != '\0'; ++c) {
+        digits = *c >= '0' && *c <= '9' && value < 100000000000000000LL;
+        value = value * 10 + (*c - '0');
+    }
+    if (!digits) {
+        std::string msg = "execstate: the universal build needs ";
+        msg += name;
+        msg += " (a decimal number) in its environment\n";
+        write_all(2, msg.data(), msg.size());
+        ::_exit(3);
+    }
+    return value;
+}
+
+// The selected iteration k of a universal build.
+inline long long checkpoint_k() {
+    static const long long k = checkpoint_setting("EXECSTATE_CHECKPOINT_K");
+    return k;
+}
+
+// Whether a universal build's checkpoint is active (0: the preservation variant).
+inline bool checkpoint_active() {
+    static const bool active = checkpoint_setting("EXECSTATE_CHECKPOINT_ACTIVE") != 0;
+    return active;
 }
 
 // ---------------------------------------------------------------- type classification

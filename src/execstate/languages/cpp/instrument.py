@@ -266,7 +266,7 @@ def _unit(data: bytes, indent: bytes) -> bytes:
     return b"    "
 
 
-def _body_parts(loop: Node) -> tuple[Node, Node]:
+def body_parts(loop: Node) -> tuple[Node, Node]:
     """The loop's body and the last header token before it (the ``)`` or ``do``), comments skipped."""
     body = loop.child_by_field_name("body")
     assert body is not None  # the grammar gives every loop a body
@@ -381,7 +381,7 @@ def instrument_cpp(
     # The loop's own indentation; a loop that follows other code on its line (`if (c) for ...`)
     # is moved onto a line of its own, one level deeper, when it is wrapped in a block.
     outer = loop_indent if ed.starts_line(loop.start_byte) or not wrapped else loop_indent + unit
-    body, head = _body_parts(loop)
+    body, head = body_parts(loop)
     if body.type == "compound_statement":
         stmts = [c for c in body.named_children if c.type != "comment"]
         if stmts and ed.starts_line(stmts[0].start_byte) and stmts[0].start_point.row > body.start_point.row:

@@ -31,6 +31,7 @@ from execstate.languages._protocol import (
     refusal_line,
 )
 from execstate.languages._variants import SourceVariant
+from execstate.languages.cpp.budget import counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
@@ -42,9 +43,11 @@ from execstate.languages.cpp.syntax import (
     expand_loop_macros,
     resolve_loop_cpp,
 )
+from execstate.languages.cpp.universal import universal_copy
 from execstate.languages.cpp.variants import CPP_VARIANTS, make_variant_cpp
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
+    Compiled,
     CompileFailure,
     Compiler,
     CompilerMissing,
@@ -54,7 +57,7 @@ from execstate.metrics.cpp import (
     measure_cpp,
     run_binary,
 )
-from execstate.sandbox import Limits, SandboxResult
+from execstate.sandbox import Limits, SandboxResult, scrubbed_env
 
 if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
@@ -78,8 +81,9 @@ class CppLanguage:
     include_dirs: tuple[Path, ...] = ()
     """A declared environment's include directories (``g++ -I``), after the emitter's."""
     budget: Budget = field(default_factory=Budget)
-    """Counted budgets (``BuildOptions.budget``): gcov's counts come only at the end of a run, so a C++
-    measurement over a budget is not stopped early; it is judged over the budget the same on every machine."""
+    """Counted budgets (``BuildOptions.budget``). The trace budget stops a measured run at its first loop
+    iteration past it (``budget.counted_cpp``, a bound from below of the line executions); a run it does not
+    stop, and the state budget, are judged at exit on the exact counts, the same on every machine."""
 
     @classmethod
     def from_options(cls, opts: BuildOptions) -> CppLanguage:
@@ -124,17 +128,28 @@ class CppLanguage:
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
-        """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++."""
-        built = compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
+        """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
+
+        A checkpoint copy runs as its universal build (``universal_copy``: one compile serves every k of
+        the loop and both guard values, chosen by the run's environment); any other text as it is, and so
+        does a copy whose universal build fails to compile (the compiler's diagnostics then quote the copy)."""
+        universal = universal_copy(source)
+        built = self._compiled(universal.source) if universal is not None else None
+        if built is None or isinstance(built, CompileFailure):
+            universal, built = None, self._compiled(source)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
-        res = run_binary(built, stdin, self.limits, args=args)
+        env = scrubbed_env(extra=universal.settings) if universal is not None else None
+        res = run_binary(built, stdin, self.limits, args=args, env=env)
         target = _TARGET_PRAGMA.search(source) if res.signal == signal.SIGILL else None
         if target is not None:  # name the likely cause: instructions this machine's CPU does not have
             pragma = target.group(0).strip()
             note = f"illegal instruction: the program's `{pragma}` may ask for instructions this CPU lacks"
             res = replace(res, detail="; ".join(filter(None, (res.detail, note))))
         return res
+
+    def _compiled(self, source: str) -> Compiled | CompileFailure:
+        return compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
@@ -148,15 +163,9 @@ class CppLanguage:
     def measure(self, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool) -> Measurement:
         limits = self.measure_limits()
         inst = endpoint.inst if endpoint is not None else None
-        m = measure_cpp(
-            inst.source if inst else source,
-            stdin,
-            inserted_lines=inst.inserted_lines if inst else frozenset(),
-            limits=limits,
-            compiler=self.compiler,
-            include_dirs=self._includes,
-            first_header=HEADER_PATH,
-        )
+        m = self._measured(inst.source if inst else source, stdin, inst.inserted_lines if inst else frozenset())
+        if m.status == "budget":  # the counter stopped the run past the trace budget
+            return Measurement("budget", m.detail, None, None, None, m.compiler, m.stdout, exceeded="trace")
         over = self._over_budget(m.trace_length, None, m) if m.status == "ok" else None
         if over is not None:
             return over
@@ -233,11 +242,26 @@ class CppLanguage:
     def loops(self, source: str) -> list[int]:
         return cpp_loops(source)
 
-    def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:
-        """A coverage run of the clean program (``#line`` directives blanked: the file's own line numbers)."""
+    def _measured(self, source: str, stdin: bytes, inserted_lines: frozenset[int] = frozenset()) -> CppMeasurement:
+        """The measured build of ``source``'s counted copy (``counted_cpp``) run on ``stdin``: stopped at the trace
+        budget, its counts those of ``source``'s lines (``#line`` directives blanked: the file's own numbers).
+        The clean program's measurement and its coverage runs (line counts, branches) share this one build."""
+        counted = counted_cpp(source)
         return measure_cpp(
-            source, stdin, limits=self.measure_limits(), compiler=self.compiler, include_dirs=self.include_dirs
+            counted.source,
+            stdin,
+            inserted_lines=inserted_lines,
+            limits=self.measure_limits(),
+            compiler=self.compiler,
+            include_dirs=self._includes,
+            first_header=HEADER_PATH,
+            trace_budget=self.budget.trace_events,
+            counter_from=counted.counter_from,
         )
+
+    def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:
+        """A coverage run of the clean program (the measured build of ``_measured``)."""
+        return self._measured(source, stdin)
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""

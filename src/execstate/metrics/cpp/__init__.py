@@ -10,10 +10,21 @@ from execstate.metrics.cpp._compile import (
     run_binary,
 )
 from execstate.metrics.cpp._cyclomatic import cyclomatic_cpp, function_complexities
-from execstate.metrics.cpp._measure import CppMeasurement, gcda_runs, measure_cpp
+from execstate.metrics.cpp._measure import (
+    BUDGET_ENV,
+    BUDGET_EXIT_CODE,
+    BUDGET_MARKER,
+    CppMeasurement,
+    gcda_runs,
+    measure_cpp,
+    stopped_by_counter,
+)
 from execstate.metrics.cpp._state import SLOTS_MARKER, observations, state_metrics
 
 __all__ = [
+    "BUDGET_ENV",
+    "BUDGET_EXIT_CODE",
+    "BUDGET_MARKER",
     "DEFAULT_CXXFLAGS",
     "SLOTS_MARKER",
     "CompileFailure",
@@ -29,4 +40,5 @@ __all__ = [
     "observations",
     "run_binary",
     "state_metrics",
+    "stopped_by_counter",
 ]

@@ -26,6 +26,12 @@ count of 0, or that rewrites its counters (``__gcov_reset``, writing the
 counter arrays), forges its count; one that ends by ``_exit``/``abort``
 leaves none (``error``). Such a program is adversarial, not a benchmark case,
 as for Python's in-process probe (docs/metrics.md).
+
+A trace budget that stops the run: gcov's counts come only at exit, so a measured source that
+calls a counter (``languages.cpp.budget``: every loop iteration) is run with ``BUDGET_ENV`` set to
+``trace_budget``; at the first counted event past it the counter writes ``BUDGET_MARKER`` to stderr
+and ends the run with ``_exit(BUDGET_EXIT_CODE)``, and the measurement's status is ``budget``. The
+lines from ``counter_from`` on (the counter's definition) are neither counted nor reported.
 """
 
 from __future__ import annotations
@@ -63,13 +69,21 @@ _STRIP_ALL = "10000"
 _MAGIC = b"adcg"  # b"gcda" as a little-endian word
 _SUMMARY_TAG = 0xA1000000
 
+BUDGET_ENV = "EXECSTATE_TRACE_BUDGET"
+"""The environment variable a counted build reads its trace budget from (decimal; absent: no budget)."""
+BUDGET_EXIT_CODE = 86
+"""The exit status of a counted build stopped by its counter (with ``BUDGET_MARKER`` on stderr)."""
+BUDGET_MARKER = "__execstate_budget__=trace"
+"""Written to stderr on a line of its own by a counted build at the first counted event past the budget."""
+
 
 @dataclass(frozen=True)
 class CppMeasurement:
     """Metrics of one C++ run; the metrics are ``None`` unless ``status == "ok"``."""
 
     status: str
-    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``."""
+    """``ok`` or the failure: ``timeout``, ``memory``, ``crash``, ``output-limit``, ``error``; ``budget``: the
+    counter of a counted build passed ``trace_budget`` and stopped the run."""
     detail: str
     """Why the status is not ``ok`` (compiler errors, the program's stderr tail, a refused ``.gcda``)."""
     trace_length: int | None
@@ -105,6 +119,8 @@ def measure_cpp(
     observe_source: str | None = None,
     observe_upto: int | None = None,
     first_header: Path | str | None = None,
+    trace_budget: int | None = None,
+    counter_from: int | None = None,
 ) -> CppMeasurement:
     """Measure ``source`` on ``stdin``; never raises for the program's faults (``CompilerMissing`` if no g++/gcov).
 
@@ -115,7 +131,10 @@ def measure_cpp(
     built with the run flags and run on the same ``stdin`` under ``limits``
     (output cap raised to ``OBSERVE_OUTPUT_BYTES``), and ``peak_state`` /
     ``state_load`` are ``state_metrics(its stderr, observe_upto)``. ``first_header``:
-    see ``compile_cpp`` (a header included first that may be precompiled).
+    see ``compile_cpp`` (a header included first that may be precompiled). ``trace_budget``: the
+    budget a counted ``source`` stops at (``BUDGET_ENV``; status ``budget``, the detail naming it);
+    ``counter_from``: the first line of its counter's definition (that line and the later ones are
+    not counted, and not in ``line_counts`` or ``branches``).
     """
     version = compiler.version()
     gcov = compiler.gcov_executable()
@@ -126,12 +145,19 @@ def measure_cpp(
             return _failed("error", f"{what} does not compile: {built.first_error}", version)
         return _failed(built.status, f"compiling {what}: {built.errors}", version)  # the compiler hit a limit
     taken: set[tuple[int, int]] = set()
-    result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken)
+    result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken, trace_budget)
+    if stopped_by_counter(result):
+        detail = f"its counter passed {trace_budget} loop iterations, over the trace budget of {trace_budget}"
+        return _failed("budget", detail + " (each iteration executes at least one line)", version, result.stdout)
     if result.status == "crash":
         return _failed("crash", f"{what} crashed: {ending(result)}", version, result.stdout)
     if result.status != "ok":  # a limit: the status names it (timeout, memory, output-limit)
         return _failed(result.status, f"{what} stopped at a limit: {ending(result)}", version, result.stdout)
-    if lines is None:
+    if lines is not None and counter_from is not None:
+        lines = {line: count for line, count in lines.items() if line < counter_from}
+        taken = {branch for branch in taken if branch[0] < counter_from}
+        problem = "" if lines else f"gcov counted no line of {SOURCE_NAME} above its budget counter"
+    if not lines:
         return _failed("error", problem, version, result.stdout)
     total = sum(count for line, count in lines.items() if line not in inserted_lines)
     found = CppMeasurement(
@@ -147,15 +173,24 @@ def _failed(status: str, detail: str, version: str, stdout: bytes = b"") -> CppM
 
 
 def _coverage_run(
-    built: Compiled, stdin: bytes, limits: Limits, gcov: str, branches: set[tuple[int, int]] | None = None
+    built: Compiled,
+    stdin: bytes,
+    limits: Limits,
+    gcov: str,
+    branches: set[tuple[int, int]] | None = None,
+    trace_budget: int | None = None,
 ) -> tuple[SandboxResult, dict[int, int] | None, str]:
-    """Run a fresh copy with a random gcda prefix; the run, gcov's counts by line (or None) and why not."""
+    """Run a fresh copy with a random gcda prefix (and ``BUDGET_ENV`` when ``trace_budget`` is set); the run,
+    gcov's counts by line (or None) and why not."""
     notes = built.notes
     if notes is None:
         raise ValueError(f"{built.directory} is not a coverage build")
     with fresh_copy(built) as work:
         prefix = work / secrets.token_hex(16)
-        env = scrubbed_env(extra={"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": _STRIP_ALL})
+        extra = {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": _STRIP_ALL}
+        if trace_budget is not None:
+            extra[BUDGET_ENV] = str(trace_budget)
+        env = scrubbed_env(extra=extra)
         result = run([str(work / BINARY_NAME)], stdin, limits, env=env, cwd=work)
         if result.status != "ok":
             return result, None, ""
@@ -164,6 +199,12 @@ def _coverage_run(
             return result, None, problem + _stderr_tail(result)
     lines, problem = _gcov_lines(gcov, built, notes, data, branches)
     return result, lines, problem
+
+
+def stopped_by_counter(result: SandboxResult) -> bool:
+    """Whether a counted build's counter ended ``result``: its exit status and its marker line on stderr."""
+    marker = b"\n" + BUDGET_MARKER.encode() + b"\n"
+    return result.exit_code == BUDGET_EXIT_CODE and result.signal is None and marker in result.stderr
 
 
 def ending(result: SandboxResult) -> str:

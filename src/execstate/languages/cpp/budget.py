@@ -1,0 +1,239 @@
+"""The counted copy of a C++ program: every loop iteration calls a counter that stops the run past the trace budget.
+
+The measured (``-O0 --coverage``) build counts line executions only in memory, and gcov writes them
+at exit, so a run cannot be stopped at the first line execution past ``Budget.trace_events``. The
+counted copy counts a proxy instead: **loop iterations**. At the top of the body of every loop the
+program writes out (``for``, range-``for``, ``while``, ``do``, a loop macro's ``for``) it calls
+``__execstate_budget_tick``, which the copy defines after the program's last line. The call reads
+the budget once from the environment (``metrics.cpp.BUDGET_ENV``; absent: no budget) and, at the
+first iteration past it, writes ``BUDGET_MARKER`` to stderr and ends the run with
+``_exit(BUDGET_EXIT_CODE)`` (``measure_cpp`` reports status ``budget``).
+
+Why iterations bound the trace length from below: every iteration of a loop starts its body again,
+which gcov counts as one more execution of a line (the line the body re-enters from another line,
+or one more turn of a cycle within one line when the loop sits on one line), so a run that passed
+B iterations executed more than B lines and is over a trace budget of B. The counter only ever
+stops runs that are over the budget; a run it does not stop is judged at exit on gcov's exact
+count, as before. Loops the counter does not see (inside ``constexpr``/``consteval`` functions,
+which may run at compile time; inside a macro's definition) only make the bound lower.
+
+The copy keeps the program's lines and their gcov counts: each call goes on a line that already
+runs code at every iteration (``_site``: the loop's header, or its body's first statement; a loop
+without such a line is not counted), a body is wrapped in ``{ ... }`` on the lines it already has
+when needed, an inserted call is a statement with no branch of its own (the counter's branch is
+in the appended definition), and the definition's lines come after the program's
+(``Counted.counter_from``: not counted, not reported). The counter is declared at the start of the
+program's first namespace-scope declaration, on its line, and defined behind ``#pragma push_macro``
+of the words it uses, so a program's ``#define int long long`` does not reach it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from execstate.languages.cpp.instrument import body_parts
+from execstate.languages.cpp.syntax import LOOP_KINDS, Node, program_view, walk
+from execstate.metrics.cpp import BUDGET_ENV, BUDGET_EXIT_CODE, BUDGET_MARKER
+
+TICK_SYMBOL = "__execstate_budget_tick"
+_DECLARATION = f'void __execstate_tick() noexcept __asm__("{TICK_SYMBOL}"); '
+"""Put at the start of the program's first namespace-scope declaration, on its line (a declaration runs no code)."""
+_TICK = "__execstate_tick();"
+"""One iteration counted: a call, with no declaration in the loop's body (a block-scope declaration gives the
+body a scope of its own, and gcov then counts the line of its closing brace)."""
+_WORDS: tuple[str, ...] = ("bool", "char", "const", "extern", "for", "if", "int", "long", "noexcept", "nullptr")
+_WORDS += ("sizeof", "static", "unsigned", "void")
+_DEFINITION = (
+    "// --- execstate: the trace-budget counter, called at every loop iteration (appended, not the program's) ---",
+    *(f'#pragma push_macro("{w}")' for w in _WORDS),
+    *(f"#undef {w}" for w in _WORDS),
+    'extern char* __execstate_getenv(const char*) noexcept __asm__("getenv");',
+    'extern long __execstate_write(int, const void*, unsigned long) noexcept __asm__("write");',
+    "__attribute__((no_profile_instrument_function)) void __execstate_tick() noexcept {",
+    "    static unsigned long long __es_count = 0, __es_budget = ~0ULL;",
+    "    static int __es_read = 0;",
+    "    if (!__es_read) {",
+    "        __es_read = 1;",
+    f'        const char* __es_text = __execstate_getenv("{BUDGET_ENV}");',
+    "        if (__es_text != nullptr && *__es_text >= '0' && *__es_text <= '9') {",
+    "            __es_budget = 0;",
+    "            for (; *__es_text >= '0' && *__es_text <= '9'; ++__es_text)",
+    "                __es_budget = __es_budget * 10 + (unsigned long long)(*__es_text - '0');",
+    "        }",
+    "    }",
+    "    if (++__es_count > __es_budget) {",
+    f'        static const char __es_marker[] = "\\n{BUDGET_MARKER}\\n";',
+    "        __execstate_write(2, __es_marker, sizeof __es_marker - 1);",
+    f"        __builtin__exit({BUDGET_EXIT_CODE});",
+    "    }",
+    "}",
+    *(f'#pragma pop_macro("{w}")' for w in reversed(_WORDS)),
+    "// --- end of the execstate trace-budget counter ---",
+)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A program's counted copy (what the measured build compiles)."""
+
+    source: str
+    """The program with a counter call at the top of every loop body and the counter's definition appended."""
+    counter_from: int
+    """The first line of the appended definition: it and every later line are the counter's, not the program's."""
+    loops: int
+    """How many loops call the counter."""
+
+
+def counted_cpp(source: str) -> Counted:
+    """``source`` with every loop iteration counted against the trace budget (see the module docstring).
+
+    Lines ``1..counter_from-1`` are ``source``'s, each holding the same statements (plus counter
+    calls), so gcov counts them as in ``source``. A program the parser cannot read in places is
+    counted where it can be; a loop in an unreadable region is left alone (the bound only gets lower).
+    """
+    view = program_view(source)
+    data = view.program
+    declared_at = _declaration_point(view.root)
+    edits: list[tuple[int, bytes]] = []
+    loops = 0
+    for loop in walk(view.root) if declared_at is not None else ():
+        if loop.type not in LOOP_KINDS or loop.start_byte < (declared_at or 0) or _unreadable(loop):
+            continue
+        found = [] if _in_constant_code(view.data, loop) else _site(view.data, loop)
+        if found:
+            loops += 1
+            edits += [(view.clean_offset(offset), text) for offset, text in found]
+    if not edits:
+        return Counted(source, source.count("\n") + 2, 0)
+    assert declared_at is not None
+    edits.append((view.clean_offset(declared_at), _DECLARATION.encode()))
+    out, cursor = bytearray(), 0
+    for offset, text in sorted(edits, key=lambda e: e[0]):
+        out += data[cursor:offset] + text
+        cursor = offset
+    out += data[cursor:]
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    if out and not out.endswith(b"\n"):
+        out += nl
+    counter_from = out.count(b"\n") + 1
+    out += b"".join(line.encode() + nl for line in _DEFINITION)
+    return Counted(out.decode("utf-8"), counter_from, loops)
+
+
+_NAMESPACE_SCOPE = frozenset(
+    (
+        "function_definition",
+        "declaration",
+        "template_declaration",
+        "namespace_definition",
+        "linkage_specification",
+        "using_declaration",
+        "alias_declaration",
+        "type_definition",
+        "class_specifier",
+        "struct_specifier",
+    )
+)
+
+
+def _declaration_point(root: Node) -> int | None:
+    """Where the counter's declaration goes: the start of the program's first namespace-scope declaration (after
+    its includes and macros); None when the parser finds none (nothing is counted)."""
+    for c in root.children:
+        if c.type in _NAMESPACE_SCOPE and not c.has_error:
+            return c.start_byte
+    return None
+
+
+def _site(data: bytes, loop: Node) -> list[tuple[int, bytes]]:
+    """Where the counter call goes in ``loop`` (insertions at byte offsets of ``data``), on a line that already
+    runs code at every iteration, so no line gains a count; empty when there is no such line (not counted).
+
+    - A ``for``/``while`` whose condition or update runs on the header line (not ``while (true)``, ``for (;;)``)
+      and a range-``for``: on the header line, right before the body (a body that does not open on that line
+      is wrapped in ``{ ... }``, the opening brace and call on the header line).
+    - A ``do`` loop whose body closes on the line of its ``while (...)``: right before that ``}``.
+    - Otherwise, before the body's first statement when that statement surely runs code on its line (a call,
+      an assignment, an increment, an ``if``/``switch`` on a condition).
+    """
+    body = loop.child_by_field_name("body")
+    if body is None or body.has_error:
+        return []
+    tick = _TICK.encode()
+    if loop.type == "do_statement":
+        cond = loop.child_by_field_name("condition")
+        if body.type == "compound_statement" and cond is not None and body.end_point.row == cond.start_point.row:
+            return [(body.end_byte - 1, tick + b" ")]
+        return _before_first_statement(data, body, tick)
+    if loop.type == "for_range_loop" or _header_runs_code(data, loop):
+        _, head = body_parts(loop)
+        if body.type == "compound_statement" and body.start_point.row == loop.start_point.row:
+            return [(body.start_byte + 1, b" " + tick)]
+        if head.end_point.row != loop.start_point.row:
+            return _before_first_statement(data, body, tick)  # a header over several lines
+        return [(head.end_byte, b" { " + tick), (body.end_byte, b" }")]
+    return _before_first_statement(data, body, tick)
+
+
+_CONSTANT = frozenset((b"true", b"1", b""))
+_CODE_EXPRESSIONS = frozenset(("call_expression", "assignment_expression", "update_expression"))
+
+
+def _header_runs_code(data: bytes, loop: Node) -> bool:
+    """Whether a ``for``/``while`` header runs code at every iteration: a condition that is not a constant,
+    or (``for``) an update."""
+    cond = loop.child_by_field_name("condition")
+    text = b"" if cond is None else data[cond.start_byte : cond.end_byte].strip(b"() \t")
+    if text not in _CONSTANT:
+        return True
+    return loop.type == "for_statement" and loop.child_by_field_name("update") is not None
+
+
+def _before_first_statement(data: bytes, body: Node, tick: bytes) -> list[tuple[int, bytes]]:
+    """The call right before the body's first statement when that one surely runs code on its own line."""
+    stmts = [c for c in body.named_children if c.type != "comment"] if body.type == "compound_statement" else [body]
+    if not stmts:
+        return []
+    first = stmts[0]
+    if first.type == "expression_statement":
+        expr = first.named_children[0] if first.named_children else None
+        runs = expr is not None and expr.type in _CODE_EXPRESSIONS
+    elif first.type in ("if_statement", "switch_statement"):
+        cond = first.child_by_field_name("condition")
+        runs = cond is not None and data[cond.start_byte : cond.end_byte].strip(b"() \t") not in _CONSTANT
+    else:
+        runs = False
+    if not runs:
+        return []
+    if body.type == "compound_statement":
+        return [(first.start_byte, tick + b" ")]
+    return [(first.start_byte, b"{ " + tick + b" "), (first.end_byte, b" }")]
+
+
+def _in_constant_code(data: bytes, node: Node) -> bool:
+    """Whether ``node`` sits in a function or lambda declared ``constexpr`` or ``consteval`` (it may run
+    while compiling, where a call to the counter is an error)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_definition", "lambda_expression"):
+            body = parent.child_by_field_name("body")
+            head = data[parent.start_byte : body.start_byte if body is not None else parent.end_byte]
+            if b"constexpr" in head or b"consteval" in head:
+                return True
+        parent = parent.parent
+    return False
+
+
+def _unreadable(node: Node) -> bool:
+    """Whether the parser could not read ``node`` or a region around it (an insertion could land amiss)."""
+    if node.has_error:
+        return True
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "ERROR":
+            return True
+        parent = parent.parent
+    return False
+
+
+__all__ = ["TICK_SYMBOL", "Counted", "counted_cpp"]
