@@ -285,8 +285,9 @@ def compile_cpp(
     against 9 s, at -O2). Any other source that includes ``<bits/stdc++.h>``
     (and has no ``bits/stdc++.h`` of its own in an include directory) is
     offered the system one. Either way the program means the same as without:
-    the standard headers are included once, and nothing but code, which no
-    directive changes, lies between the two includes. (Code there that names
+    the program's own ``<bits/stdc++.h>`` then finds every header it names
+    already included, and nothing but code, which no directive changes, lies
+    between the two includes. (Code there that names
     a standard entity without including it compiles only with the combined
     header; the instrumented copies put only their own declarations there.)
     """
@@ -309,20 +310,21 @@ def compile_cpp(
     root = compiler.cache_root()
     final = root / "bin" / key[:2] / key
     memo = f"{root.resolve()}:{key}"
-    with _lock(memo), _across_processes(root, key):
+    with _lock(memo):
         hit = _MEMO.get(memo)
         if hit is not None and hit.binary.is_file():  # the cache may have been deleted meanwhile
             _count(None)
             return replace(hit, cached=True, compile_s=0.0)
-        if (final / BINARY_NAME).is_file():
-            _count(None)
-            found = Compiled(key, final, coverage, flags, version, True, 0.0, use_pch)
-        else:
-            pch = _precompiled_header(compiler, flags, offered) if offered else None
-            built = _build(compiler, source, flags, includes, pch, root, final)
-            if isinstance(built, CompileFailure):
-                return built
-            found = Compiled(key, final, coverage, flags, version, False, built, pch is not None)
+        with _across_processes(root, key):
+            if (final / BINARY_NAME).is_file():
+                _count(None)
+                found = Compiled(key, final, coverage, flags, version, True, 0.0, use_pch)
+            else:
+                pch = _precompiled_header(compiler, flags, offered) if offered else None
+                built = _build(compiler, source, flags, includes, pch, root, final)
+                if isinstance(built, CompileFailure):
+                    return built
+                found = Compiled(key, final, coverage, flags, version, False, built, pch is not None)
         _MEMO[memo] = found
         return found
 
