@@ -16,8 +16,9 @@ prints, measured in one run:
   repeated for the same source and flags) and its problems per minute.
 Each line ends with its target (issue 53): at least 10 problems per minute and at most 3 compiles per problem
 on 2 workers.
---smoke: one small problem (max_prefix_sum) with one candidate loop, on the default compile cache (the one
-``execstate construct`` uses: warm after a first run, so the test suite's repeat runs stay quick), no warm rerun.
+--smoke: one small problem (max_prefix_sum) with one candidate loop, no warm rerun, on a compile cache of its
+own that outlives the run (``$TMPDIR/execstate-construct-cpp-smoke``: warm after a first run, so the test suite's
+repeat runs stay quick; not the default cache, which other processes fill meanwhile and so would be miscounted).
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ import time
 from pathlib import Path
 
 from execstate.construct import ConstructOptions, construct, read_pool
-from execstate.metrics.cpp import Compiler
 from execstate.metrics.cpp._compile import cache_stats
 
 POOL = Path(__file__).resolve().parent / "pools" / "contest_cpp"
 TARGET_PER_MINUTE = 10.0
 TARGET_COMPILES = 3.0
 SMOKE_PROBLEMS = ["max_prefix_sum"]
+SMOKE_CACHE = Path(tempfile.gettempdir()) / "execstate-construct-cpp-smoke"
 
 
 def _run(problems: list, out: Path, cache: Path, opts: ConstructOptions, jobs: int) -> tuple[float, int, int, float]:
@@ -66,7 +67,7 @@ def main() -> None:
         ap.error(f"not in {POOL}: {', '.join(unknown)}")
     problems = [by_id[i] for i in ids]
     with tempfile.TemporaryDirectory(prefix="bench-construct-cpp-") as tmp:
-        cache = args.cache or (Compiler().cache_root() if args.smoke else Path(tmp) / "cache")
+        cache = args.cache or (SMOKE_CACHE if args.smoke else Path(tmp) / "cache")
         os.environ["EXECSTATE_CPP_CACHE"] = str(cache)  # the workers inherit it: one cache for the pool
         opts = ConstructOptions(study="contest_cpp", max_loops=1 if args.smoke else ConstructOptions.max_loops)
         wall, specs, runs, compile_s = _run(problems, Path(tmp) / "cold", cache, opts, args.jobs)
