@@ -24,6 +24,7 @@ TIMEOUT_S = 300
 # What a script cannot run without (its full run fails without it too): programs on PATH, modules.
 PROGRAMS = {
     "build_cpp": ("g++", "gcov"),
+    "construct_cpp": ("g++", "gcov"),
     "cpp": ("g++", "gcov"),
     "sandbox": ("prlimit",),  # the bare reference runner
     "sandbox_launch": ("setpriv",),  # nothing to compare without it
