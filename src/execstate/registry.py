@@ -135,7 +135,7 @@ class Registry(Generic[T]):
             if name in self._loaded:
                 return self._loaded[name]
             declared = self.target(name)
-            entry: T = load_attr(declared) if isinstance(declared, str) else declared
+            entry: T = resolve(declared)
             self._validate(name, entry)
             self._loaded[name] = entry
             return entry
@@ -188,6 +188,12 @@ class Registry(Generic[T]):
             self._loaded.clear()
 
 
+def resolve(target: Any) -> Any:
+    """``target`` itself, or the object it names when it is a ``"module:attr"`` string (imported now): how a
+    registry entry or a hook declared lazily becomes the object."""
+    return load_attr(target) if isinstance(target, str) else target
+
+
 def entry_points(group: str) -> list[Any]:
     """The installed entry points of ``group`` (``importlib.metadata``), the first distribution of a name winning.
 
@@ -201,4 +207,4 @@ def entry_points(group: str) -> list[Any]:
     return list(seen.values())
 
 
-__all__ = ["ENTRY_POINT_PREFIX", "Registry", "RegistryMiss", "entry_points"]
+__all__ = ["ENTRY_POINT_PREFIX", "Registry", "RegistryMiss", "entry_points", "resolve"]

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from execstate.errors import UsageError, load_attr
+from execstate.errors import UsageError
 from execstate.records import Grade, Response, Task
+from execstate.registry import resolve
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,7 +92,7 @@ class Section:
 
     def run(self, inputs: SectionInputs) -> Any:
         """The section's data (``compute``'s result) on ``inputs``."""
-        compute = load_hook(self.compute)
+        compute = resolve(self.compute)
         if compute is None:
             raise UsageError(f"section {self.name!r} has no compute. Fix: give its Section a compute function")
         return compute(inputs)
@@ -108,11 +109,6 @@ def joinable_grades(tasks: Iterable[Task], grades: Iterable[Grade]) -> list[Grad
             seen.add(key)
             out.append(g)
     return out
-
-
-def load_hook(hook: Hook) -> Any:
-    """The hook's object (``"module:attr"`` imported now), or None when there is none."""
-    return load_attr(hook) if isinstance(hook, str) else hook
 
 
 def check_section(name: str, section: object) -> None:

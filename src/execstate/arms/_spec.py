@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from execstate.errors import UsageError
+from execstate.registry import resolve
 
 ArmGroup = Literal["paper", "extra", "further"]
 GROUPS: tuple[ArmGroup, ...] = ("paper", "extra", "further")
@@ -73,15 +74,6 @@ class ArmSpec:
         return self.group != "further"
 
 
-def _check(name: str, spec: object) -> None:
-    if not isinstance(spec, ArmSpec):
-        raise UsageError(f"arm {name!r} is a {type(spec).__name__}, not an ArmSpec. Fix: point it at an ArmSpec")
-    if spec.group not in GROUPS:
-        raise UsageError(f"arm {name!r} has group {spec.group!r}; it must be one of {', '.join(GROUPS)}")
-    if spec.answer_kind not in ("text", "json"):
-        raise UsageError(f"arm {name!r} has answer_kind {spec.answer_kind!r}; it must be 'text' or 'json'")
-
-
 def check_spec(name: str, spec: object) -> None:
     """``UsageError`` unless ``spec`` is a well-formed ``ArmSpec``."""
     if not isinstance(spec, ArmSpec):
@@ -94,8 +86,4 @@ def check_spec(name: str, spec: object) -> None:
 
 def load_hook(hook: Hook) -> Callable[..., Any] | None:
     """The hook's callable (``"module:attr"`` imported now), or None when the arm has none."""
-    if hook is None or callable(hook):
-        return hook
-    from execstate.errors import load_attr
-
-    return load_attr(hook)
+    return resolve(hook)

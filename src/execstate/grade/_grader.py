@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from execstate.arms import arm_spec
-from execstate.errors import PlanError, RecordError, UsageError, load_attr
+from execstate.errors import PlanError, RecordError, UsageError
 from execstate.grade._call_rule import CallVerdict
 from execstate.grade._envelope import Extraction, extract, extract_rationale
 from execstate.grade._match import correct_prefix, step_marks
 from execstate.grade._rules import answer_matches, is_executed, rule_verdicts
 from execstate.records import Grade, GradeStatus, Response, Task, prompt_variant
+from execstate.registry import resolve
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _GRADER_FIELDS = frozenset(
@@ -134,7 +135,7 @@ def grade_detail(task: Task, answer: str | None) -> dict[str, object]:
     hook = arm_spec(task.arm).grade_detail
     if hook is None:
         return {}
-    detail = dict((load_attr(hook) if isinstance(hook, str) else hook)(task, answer))
+    detail = dict(resolve(hook)(task, answer))
     unknown = sorted(set(detail) - _DETAIL_FIELDS)
     if unknown:
         raise UsageError(

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from execstate.analyze import Analysis, Section, sections
-from execstate.errors import UsageError, load_attr
+from execstate.errors import UsageError
+from execstate.registry import resolve
 from execstate.report._beyond import MARK
 from execstate.report._beyond import VIEWS as BEYOND_VIEWS
 from execstate.report._figures import FigureOut
@@ -36,7 +37,7 @@ BUILTIN_VIEWS: dict[str, SectionView] = {
 def view_of(section: Section) -> SectionView:
     """The section's view: its own (``Section.view``), else the built-in one of its name."""
     declared = section.view
-    view: Any = load_attr(declared) if isinstance(declared, str) else declared
+    view: Any = resolve(declared)
     if view is None:
         view = BUILTIN_VIEWS.get(section.name)
     if not isinstance(view, SectionView):

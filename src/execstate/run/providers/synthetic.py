@@ -56,8 +56,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from execstate.arms import arm_spec
-from execstate.errors import UsageError, load_attr
+from execstate.errors import UsageError
 from execstate.records import Task, Usage, is_fresh, prompt_variant
+from execstate.registry import resolve
 from execstate.run._attempt import Attempt
 from execstate.run._settings import Opened, ProviderEntry, Setting
 from execstate.values import json_text, json_value
@@ -253,7 +254,7 @@ def simulated_answer(task: Task, draws: CellDraws, right: bool) -> str:
     hook = arm_spec(task.arm).simulate
     if hook is None:
         return task.oracle if right else realistic_wrong(task, draws.uniform("kind"), draws.uniform("edit"))
-    answer = (load_attr(hook) if isinstance(hook, str) else hook)(task, draws, right)
+    answer = resolve(hook)(task, draws, right)
     if not isinstance(answer, str):
         raise UsageError(
             f"the simulate hook of arm {task.arm!r} returned a {type(answer).__name__}, not the answer text. "
