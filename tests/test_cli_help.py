@@ -15,6 +15,7 @@ import pytest
 
 import execstate
 from execstate.cli import _STAGES, command_of, make_parser
+from execstate.testing.plugins import plugin_dist
 
 SRC = Path(execstate.__file__).resolve().parent.parent
 
@@ -166,10 +167,7 @@ print(json.dumps({
 def plugin_path(tmp_path: Path) -> Path:
     """A folder that, on ``sys.path``, holds an installed distribution declaring the language ``toylang``."""
     (tmp_path / "toy_lang_plugin.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
-    dist = tmp_path / "toy_lang_plugin-0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-lang-plugin\nVersion: 0\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text("[execstate.languages]\ntoylang = toy_lang_plugin:ENTRY\n", encoding="utf-8")
+    plugin_dist(tmp_path, "toy-lang-plugin", {"execstate.languages": {"toylang": "toy_lang_plugin:ENTRY"}})
     return tmp_path
 
 

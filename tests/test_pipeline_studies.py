@@ -18,6 +18,7 @@ from execstate.studies import (
     register_study,
     unregister_study,
 )
+from execstate.testing.plugins import plugin_dist
 
 
 def test_the_main_job_builds_classic_fresh_and_as_variants_because_its_entry_says_so():
@@ -61,10 +62,7 @@ def test_a_study_from_an_entry_point_is_found(tmp_path, monkeypatch):
         'TOY = Study("toy_plugin_study", ("python",), "bytes", "from a package", main_variants=True)\n',
         encoding="utf-8",
     )
-    info = tmp_path / "toy_study_plugin-0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-study-plugin\nVersion: 0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[execstate.studies]\ntoy_plugin_study = toy_study_plugin:TOY\n")
+    plugin_dist(tmp_path, "toy-study-plugin", {"execstate.studies": {"toy_plugin_study": "toy_study_plugin:TOY"}})
     monkeypatch.syspath_prepend(str(tmp_path))
     STUDY_REGISTRY.refresh()
     try:

@@ -28,6 +28,7 @@ from execstate.grade import (
 )
 from execstate.records import GRADING_RULES, Response, Task
 from execstate.registry import RegistryMiss
+from execstate.testing.plugins import plugin_dist
 
 
 def _with_rule(task: Task, rule: str) -> Task:
@@ -109,12 +110,7 @@ def test_a_rule_from_a_packages_entry_point_is_found(tmp_path: Path, monkeypatch
         "TOY = RuleSpec('toy-reversed', lambda answer, oracle: answer == oracle.strip()[::-1])\n",
         encoding="utf-8",
     )
-    info = tmp_path / "toy_rules_pkg-0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-rules-pkg\nVersion: 0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text(
-        "[execstate.grading_rules]\ntoy-reversed = toy_rules_pkg:TOY\n", encoding="utf-8"
-    )
+    plugin_dist(tmp_path, "toy-rules-pkg", {"execstate.grading_rules": {"toy-reversed": "toy_rules_pkg:TOY"}})
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.invalidate_caches()
     RULE_REGISTRY.refresh()

@@ -13,6 +13,7 @@ import pytest
 from execstate.analyze import SECTIONS, AnalysisConfig, register_section, unregister_section
 from execstate.report import write_report
 from execstate.testing import fresh_copy, synthetic_grades, synthetic_tasks
+from execstate.testing.plugins import plugin_dist
 
 CONFIG = AnalysisConfig(replicates=50, permutations=50)
 
@@ -101,10 +102,7 @@ def test_a_section_registered_at_run_time_is_analysed_written_and_shown(records,
 
 def test_a_section_from_an_entry_point_needs_no_registration(records, baseline, tmp_path, monkeypatch):
     (tmp_path / "toy_section_plugin.py").write_text(TOY, encoding="utf-8")
-    info = tmp_path / "toy_section_plugin-0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-section-plugin\nVersion: 0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[execstate.sections]\ntoy = toy_section_plugin:SECTION\n", encoding="utf-8")
+    plugin_dist(tmp_path, "toy-section-plugin", {"execstate.sections": {"toy": "toy_section_plugin:SECTION"}})
     monkeypatch.syspath_prepend(str(tmp_path))
     SECTIONS.refresh()
     try:

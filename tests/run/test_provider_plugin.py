@@ -16,6 +16,7 @@ from execstate.records import write_jsonl
 from execstate.registry import RegistryMiss
 from execstate.run import ProviderEntry, Setting, load_settings, provider_entry, register_provider, unregister_provider
 from execstate.run.providers import PROVIDERS
+from execstate.testing.plugins import plugin_dist
 
 TOY_PROVIDER = '''
 """A provider of another package: answers each cell from a JSON file named by its own path key."""
@@ -65,10 +66,7 @@ def _toy_package(root: Path) -> Path:
     (site / "toyprov").mkdir(parents=True)
     (site / "toyprov" / "__init__.py").write_text("")
     (site / "toyprov" / "provider.py").write_text(textwrap.dedent(TOY_PROVIDER))
-    info = site / "toyprov-0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toyprov\nVersion: 0\n")
-    (info / "entry_points.txt").write_text("[execstate.providers]\ntoy = toyprov.provider:ENTRY\n")
+    plugin_dist(site, "toyprov", {"execstate.providers": {"toy": "toyprov.provider:ENTRY"}})
     return site
 
 

@@ -8,6 +8,8 @@
   model's result.
 - :mod:`execstate.testing.fresh`: the fresh twin of a published task, made
   by hand in the record contract the builder follows.
+- :mod:`execstate.testing.plugins`: a plug-in package's ``.dist-info`` (entry points) for tests of
+  the registries.
 - :mod:`execstate.testing.pools`: a pool cut to each problem's smallest tests
   (what an archive with samples only looks like).
 """
@@ -15,6 +17,7 @@
 from execstate.testing.files import tree_bytes
 from execstate.testing.fresh import fresh_copy
 from execstate.testing.loopback import Drop, Hold, Reply, Request, Script, ScriptedServer, completion
+from execstate.testing.plugins import plugin_dist
 from execstate.testing.pools import samples_only_pool
 from execstate.testing.synthetic import SETTINGS, STUDIES, synthetic_grades, synthetic_tasks
 
@@ -29,6 +32,7 @@ __all__ = [
     "ScriptedServer",
     "completion",
     "fresh_copy",
+    "plugin_dist",
     "samples_only_pool",
     "synthetic_grades",
     "synthetic_tasks",
