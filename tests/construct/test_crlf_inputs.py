@@ -55,7 +55,8 @@ def _construct(tmp_path: Path, eol: str, **options: object):
 def test_as_served_makes_crlf_lf_in_text_only():
     assert as_served(b"3\r\nab\r\ncd\r\n") == b"3\nab\ncd\n"
     assert as_served(b"mixed\r\nends\n") == b"mixed\nends\n"
-    for kept in (b"1 2\n", b"lone\rcarriage\r", b"\xff\xfe\r\n", b"nul\x00\r\n", b""):
+    assert as_served(b"lone\rcarriage\r") == b"lone\ncarriage\n"  # lone CRs too: tests/construct/test_archive_edges.py
+    for kept in (b"1 2\n", b"\xff\xfe\r\n", b"nul\x00\r\n", b""):
         assert as_served(kept) is kept  # not text, or no CRLF: the same object, untouched
 
 

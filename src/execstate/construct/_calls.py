@@ -155,18 +155,32 @@ def call_test(name: str, case: object, target: CallTarget) -> NewTest:
     for n, line in enumerate(lines, 1):
         try:
             json.loads(line)
-        except (ValueError, RecursionError):
-            shown = clip_text(line, 60, "...")
-            raise BadRecord("unsupported", f"test {name}: input line {n} ({shown!r}) is not a JSON value") from None
+        except (ValueError, RecursionError) as exc:
+            shown, why = clip_text(line, 60, "..."), _TOO_LONG if _too_long(exc) else "is not a JSON value"
+            raise BadRecord("unsupported", f"test {name}: input line {n} ({shown!r}) {why}") from None
     if not target.takes(len(lines)):
         most = "any number" if target.max_args is None else target.max_args
         problem = f"test {name} gives {len(lines)} arguments; {target.call} takes {target.min_args} to {most}"
         raise BadRecord("unsupported", problem)
     try:
         expected = canonical_json(json.loads(case["output"]))
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError, RecursionError) as exc:
+        if _too_long(exc):
+            problem = f"test {name}: its output ({clip_text(case['output'], 60, '...')!r}) {_TOO_LONG}"
+            raise BadRecord("unsupported", problem) from None
         raise BadRecord("invalid", f"test {name}: its output {case['output'][:60]!r} is not finite JSON") from None
     return NewTest(name, "".join(line + "\n" for line in lines).encode(), (expected + "\n").encode())
+
+
+_TOO_LONG = (
+    "holds an integer too long for the driver's json to read or print (more digits than CPython converts "
+    "to or from text: 4,300 by default)"
+)
+
+
+def _too_long(exc: BaseException) -> bool:
+    """Whether ``json`` refused a text for an integer longer than CPython converts to or from text."""
+    return isinstance(exc, ValueError) and "integer string conversion" in str(exc)
 
 
 def func_name_of(metadata: object) -> str:

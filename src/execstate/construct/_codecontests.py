@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from execstate.builder import BuildOptions
 from execstate.construct._pool import NewTest, ProblemLimits, ProvenanceValue, slug
@@ -95,6 +95,14 @@ def _tests(record: dict[str, Any], key: str) -> list[NewTest]:
     return [NewTest(f"{kind}-{n}", i.encode(), o.encode()) for n, (i, o) in enumerate(zip(inputs, outputs), 1)]
 
 
+_SANE = 10**15
+"""Above this, a ``time_limit`` field of a record is not a time limit (and is left out of the provenance)."""
+
+
+def _sane(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _SANE
+
+
 def _provenance(record: dict[str, Any], name: str) -> dict[str, ProvenanceValue]:
     found: dict[str, ProvenanceValue] = {"dataset": "codecontests", "name": name}
     for key in ("source", "difficulty", "cf_contest_id", "cf_index", "cf_rating", "memory_limit_bytes"):
@@ -102,8 +110,11 @@ def _provenance(record: dict[str, Any], name: str) -> dict[str, ProvenanceValue]
         if isinstance(value, str | int | float) and not isinstance(value, bool):
             found[key] = value
     limit = record.get("time_limit")
-    if isinstance(limit, dict) and isinstance(limit.get("seconds"), int):
-        found["time_limit_s"] = limit["seconds"] + (limit.get("nanos") or 0) / 1e9
+    if isinstance(limit, dict):
+        seconds, nanos = limit.get("seconds"), limit.get("nanos") or 0
+        # only a limit a judge could state: a number past float's range would overflow, a string would not add
+        if _sane(seconds) and _sane(nanos):
+            found["time_limit_s"] = seconds + nanos / 1e9
     return found
 
 

@@ -32,6 +32,7 @@ from execstate.errors import InputFileError, SpecError, SpecProblem, remove_tree
 from execstate.languages import generator_languages, language_entry, language_of_file, program_languages
 from execstate.records import GRADING_RULES
 from execstate.studies import default_grading_rule
+from execstate.values import any_int
 
 PROBLEM_FILE = "problem.toml"
 """The optional description file of a problem directory."""
@@ -108,32 +109,35 @@ class NewTest(NamedTuple):
 
 
 CRLF_TO_LF = "crlf-to-lf"
-"""How construct records a test file it used with LF line ends for the file's CRLF ones (``as_served``)."""
+"""How construct records a test file it used with LF line ends for the file's CRLF or lone CR ones
+(``as_served``)."""
 CRLF_SOURCE_KEY = "crlf_to_lf"
-"""The ``problem.toml`` ``[source]`` key an import writes when it made test files' CRLF line ends LF: the
-files' names (``public-1.in public-1.out``), space-separated. Absent when no file had one."""
+"""The ``problem.toml`` ``[source]`` key an import writes when it made test files' CRLF (or lone CR) line ends
+LF: the files' names (``public-1.in public-1.out``), space-separated. Absent when no file had one."""
 
 
 def as_served(data: bytes) -> bytes:
-    """A test file's bytes as a judge serves them: its CRLF line ends as LF.
+    """A test file's bytes as a judge serves them: its CRLF line ends, and its lone CRs, as LF.
 
-    Archives assembled on Windows ship test files with CRLF line ends; judges serve them with LF, and a
-    program that reads a line whole (``input()``) would see the CR. Bytes that are not text (not UTF-8, or
-    holding a NUL byte) and text without a CRLF come back as they are: the very object given, so
-    ``as_served(data) is not data`` says that something changed.
+    Archives assembled on Windows ship test files with CRLF line ends, some with a last line that ends in
+    ``\\r`` alone (a number, then CR, then nothing), and old Mac files end every line with CR; judges serve
+    them with LF, and a program that reads a line whole (``input()``) or a number would see the CR. A CRLF
+    becomes one LF, any other CR one LF. Bytes that are not text (not UTF-8, or holding a NUL byte) and text
+    without a CR come back as they are: the very object given, so ``as_served(data) is not data`` says that
+    something changed.
     """
-    if b"\r\n" not in data or b"\0" in data:
+    if b"\r" not in data or b"\0" in data:
         return data
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return data
-    return data.replace(b"\r\n", b"\n")
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders digit runs by value: ``2`` before ``10``, ``public-2`` before ``public-10``."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
+    return tuple((0, any_int(part)) if part.isdecimal() else (1, part) for part in re.split(r"(\d+)", name) if part)
 
 
 def is_problem_dir(path: Path) -> bool:
@@ -224,6 +228,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise SpecError(path, None, f"cannot read it ({exc.strerror})", "check the file's permissions") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
+    except ValueError as exc:  # tomllib's int() of a number of more than 4,300 digits: no key needs one
+        raise SpecError(path, None, f"holds a number too long to read ({exc})", "write a shorter number") from None
 
 
 def _check_keys(path: Path, table: Mapping[str, Any], allowed: set[str], prefix: str) -> None:
@@ -317,6 +323,13 @@ def _library_checker_generator(d: Path) -> Generator | None:
     return Generator(d / found, language, takes_size=False) if found and language else None
 
 
+MAX_TIME_S = 86_400
+"""The longest time limit a problem may state (a day): a larger number is a typo, and ``float`` of a number past
+10**308 would overflow."""
+MAX_MEMORY_MB = 1 << 20
+"""The largest memory limit a problem may state (1 TiB)."""
+
+
 def _limits(d: Path, raw: Mapping[str, Any]) -> ProblemLimits:
     path = d / PROBLEM_FILE
     table = raw.get("limits", {})
@@ -326,10 +339,16 @@ def _limits(d: Path, raw: Mapping[str, Any]) -> ProblemLimits:
     time_s, memory_mb = table.get("time_s"), table.get("memory_mb")
     if time_s is None and "limits" not in raw and (d / "info.toml").is_file():
         time_s = _read_toml(d / "info.toml").get("timelimit")
-    if time_s is not None and (isinstance(time_s, bool) or not isinstance(time_s, int | float) or time_s <= 0):
-        raise SpecError(path, "limits.time_s", f"expected a positive number of seconds, got {time_s!r}", "time_s = 2")
-    if memory_mb is not None and (isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or memory_mb < 1):
-        raise SpecError(path, "limits.memory_mb", f"expected a positive integer, got {memory_mb!r}", "memory_mb = 256")
+    if time_s is not None and (
+        isinstance(time_s, bool) or not isinstance(time_s, int | float) or not 0 < time_s <= MAX_TIME_S
+    ):
+        problem = f"expected a positive number of seconds, at most {MAX_TIME_S}, got {time_s!r}"
+        raise SpecError(path, "limits.time_s", problem, "time_s = 2")
+    if memory_mb is not None and (
+        isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or not 1 <= memory_mb <= MAX_MEMORY_MB
+    ):
+        problem = f"expected a positive integer, at most {MAX_MEMORY_MB}, got {memory_mb!r}"
+        raise SpecError(path, "limits.memory_mb", problem, "memory_mb = 256")
     return ProblemLimits(float(time_s) if time_s is not None else None, memory_mb)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from execstate.construct._infer import LINKS, Cursor, consume, structures
 from execstate.construct._shape import (
+    INT,
     Array,
     Count,
     Field,
@@ -167,7 +168,7 @@ def _walk_rows(item: Rows, cur: Cursor, here: ItemPath, obs: dict[ItemPath, list
     while (n is None and cur.line() is not None) or (n is not None and count < n):
         local = Cursor(cur.lines, cur.pos, dict(cur.env))
         first = cur.lines[cur.pos]
-        if len(first) >= 2 and all(t.lstrip("-").isdigit() for t in first[:2]):
+        if len(first) >= 2 and all(INT.fullmatch(t) for t in first[:2]):  # a digit run too long is no node
             pairs.append((int(first[0]), int(first[1])))
         _walk(item.body, local, here, obs)
         cur.pos = local.pos

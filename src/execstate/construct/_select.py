@@ -81,7 +81,7 @@ def _config(folder: Path) -> dict[str, Any]:
     path = folder / "study.toml"
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: TOMLDecodeError, or a number of more than 4,300 digits
         raise SpecError(path, None, f"cannot read it ({exc})", "restore the study's study.toml") from None
     for table, key in (("generator", "candidates"), ("generator", "short_nodes"), ("bands", "edges")):
         if key not in raw.get(table, {}):

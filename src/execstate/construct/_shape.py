@@ -26,9 +26,22 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
-"""An integer token exactly as a generator prints one (no ``+``, no leading zeros)."""
-FLOAT = re.compile(r"-?[0-9]+\.[0-9]+")
+MAX_INT_DIGITS = 600
+"""The most digits a token may have to be read as an integer.
+
+A longer run of digits (an archive's test of a 200,000-digit number) is a word of digits: its length is its
+size, and no value is made of it. The cap is under the smallest limit CPython may be set to for converting
+integers to and from text (640 digits; 4,300 by default), so the harness never meets that limit and no setting
+of it changes a shape; bounds widened from such values stay far under it too.
+"""
+INT = re.compile(f"-?(?:0|[1-9][0-9]{{0,{MAX_INT_DIGITS - 1}}})")
+"""An integer token exactly as a generator prints one (no ``+``, no leading zeros), of at most ``MAX_INT_DIGITS``
+digits."""
+MAX_WHOLE_DIGITS = 300
+"""The most digits a decimal number's whole part may have (``float`` of a longer one is infinite): a longer
+token is a word."""
+FLOAT = re.compile(f"-?[0-9]{{1,{MAX_WHOLE_DIGITS}}}\\.[0-9]+")
+"""A decimal number with a point and a whole part of at most ``MAX_WHOLE_DIGITS`` digits."""
 
 
 @dataclass(frozen=True)
