@@ -92,8 +92,11 @@ class Wrapped:
             env=env,
             start_new_session=True,
         )
-        assert self.proc.stdout is not None
-        self.pid = int(self.proc.stdout.readline())
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        first = self.proc.stdout.readline()
+        if not first.strip():  # the wrapper could not start the command (or become a subreaper)
+            pytest.fail(f"the wrapper failed: {self.proc.communicate(timeout=60)[1][-2000:]!r}")
+        self.pid = int(first)
         self.err = b""
 
     def wait_until(self, condition: Callable[[], bool], what: str) -> None:

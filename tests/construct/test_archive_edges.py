@@ -18,6 +18,7 @@ from dataset_shapes import PYTHON3, cc_record, write_jsonl
 from execstate.builder import load_spec
 from execstate.construct import ConstructOptions, construct_problem, import_codecontests, read_pool
 from execstate.construct._calls import CallTarget, call_test
+from execstate.construct._livecodebench import _cases
 from execstate.construct._pool import as_served, natural_key
 from execstate.construct._properties import infer_shapes
 from execstate.construct._shape import INT, MAX_INT_DIGITS, Word, check, describe
@@ -209,7 +210,7 @@ def test_a_codecontests_record_with_a_5000_digit_number_is_skipped_with_a_reason
     records.write_text(text + "\n")
     report = import_codecontests(records, tmp_path / "pool", limits=Limits(wall_s=5, cpu_s=5, memory_mb=512), jobs=1)
     assert report.imported == [] and report.skipped[0].kind == "invalid"
-    assert "4300 digits" in report.skipped[0].reason
+    assert "a JSON number too long to read" in report.skipped[0].reason and "4300 digits" in report.skipped[0].reason
 
 
 def test_a_call_test_with_an_integer_too_long_for_the_driver_is_unsupported_with_the_reason():
@@ -223,3 +224,10 @@ def test_a_call_test_with_an_integer_too_long_for_the_driver_is_unsupported_with
     with pytest.raises(BadRecord) as caught:
         call_test("3", {"input": "{", "output": "1"}, target)
     assert "is not a JSON value" in caught.value.reason
+
+
+def test_livecodebench_test_cases_with_a_5000_digit_number_are_invalid_with_the_reason():
+    with pytest.raises(BadRecord) as caught:
+        _cases('[{"input": "1", "output": ' + "9" * 5000 + "}]", "public_test_cases")
+    assert caught.value.kind == "invalid" and "public_test_cases" in caught.value.reason
+    assert "a JSON number too long to read" in caught.value.reason  # not "neither JSON nor base64"

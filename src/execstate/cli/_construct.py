@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--keep-crlf",
         action="store_true",
-        help="use test files with the line ends they have (default: CRLF as LF, as judges serve them)",
+        help="use test files with the line ends they have (default: CRLF and lone CR as LF, as judges serve them)",
     )
     p.add_argument("--python", default=sys.executable, help="interpreter that runs and measures the programs")
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")

@@ -35,7 +35,7 @@ def _common(p: argparse.ArgumentParser, study_default: str) -> None:
     p.add_argument(
         "--keep-crlf",
         action="store_true",
-        help="write test files with the line ends they have (default: CRLF becomes LF, as judges serve them)",
+        help="write test files with the line ends they have (default: CRLF and lone CR as LF, as judges serve them)",
     )
 
 

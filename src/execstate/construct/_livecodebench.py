@@ -38,7 +38,7 @@ from execstate.construct._report import (
     Target,
     run_import,
 )
-from execstate.construct._sources import BadRecord, RawRecord, check_counts, iter_records, text_field
+from execstate.construct._sources import BadRecord, RawRecord, check_counts, iter_records, json_problem, text_field
 from execstate.errors import RecordError, UsageError, one_line, output_dir, require_file
 from execstate.languages import DEFAULT_LANGUAGE, language_entry
 
@@ -93,8 +93,9 @@ def _cases(text: object, field: str) -> object:
         return []
     try:
         return json.loads(text)
-    except ValueError:
-        pass
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # JSON, with a number of more than 4,300 digits
+            raise BadRecord("invalid", f"field {field!r}: {json_problem(exc)}") from None
     try:
         data = _inflate(base64.b64decode(text.strip(), validate=True))
         held = unpickle_plain(data)
@@ -108,7 +109,7 @@ def _cases(text: object, field: str) -> object:
     try:
         return json.loads(held)
     except ValueError as exc:
-        raise BadRecord("invalid", f"field {field!r}: the pickled text is not JSON ({one_line(str(exc))})") from None
+        raise BadRecord("invalid", f"field {field!r}: the pickled text: {json_problem(exc)}") from None
 
 
 def _inflate(data: bytes) -> bytes:
@@ -140,8 +141,7 @@ def load_solutions(path: Path | str) -> tuple[dict[str, Solution | str], list[Sk
     try:
         entries = json.loads(path.read_bytes())
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        problem = f"{path}: not valid JSON ({one_line(str(exc))})"
-        raise RecordError(f"{problem}. Fix: pass LiveCodeBench's evaluation output file") from None
+        raise RecordError(f"{path}: {json_problem(exc)}. Fix: pass LiveCodeBench's evaluation output file") from None
     if not isinstance(entries, list):
         raise RecordError(f"{path}: expected a JSON list of {{question_id, code_list, graded_list}}. Fix: see docs")
     found: dict[str, Solution | str] = {}

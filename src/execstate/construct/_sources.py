@@ -61,7 +61,7 @@ def _json_lines(path: Path) -> Iterator[RawRecord]:
             try:
                 value = json.loads(line)
             except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-                yield RawRecord(where, None, f"not valid JSON ({one_line(str(exc))})")
+                yield RawRecord(where, None, json_problem(exc))
                 continue
             yield _record(where, value)
 
@@ -71,12 +71,21 @@ def _json_list(path: Path) -> Iterator[RawRecord]:
         items = json.loads(path.read_bytes())
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise RecordError(
-            f"{path}: not valid JSON ({one_line(str(exc))}). Fix: repair the file, or write one record per line "
+            f"{path}: {json_problem(exc)}. Fix: repair the file, or write one record per line "
             "(JSON lines) so that a bad record skips only itself"
         ) from None
     if not isinstance(items, list):
         raise RecordError(f"{path}: expected a JSON list of records, got {type(items).__name__}. Fix: wrap it in [...]")
     return (_record(f"{path}[{index}]", value) for index, value in enumerate(items))
+
+
+def json_problem(exc: BaseException) -> str:
+    """Why ``json`` refused a record: not valid JSON, or an integer longer than CPython reads from text (4,300
+    digits by default; no field of a record needs one, so the record is skipped rather than read another way)."""
+    text = one_line(str(exc))
+    if isinstance(exc, ValueError) and "integer string conversion" in text:
+        return f"a JSON number too long to read ({text.split(';')[0]})"
+    return f"not valid JSON ({text})"
 
 
 def _record(where: str, value: object) -> RawRecord:
