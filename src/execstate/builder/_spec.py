@@ -132,6 +132,8 @@ def load_spec(path: Path) -> CaseSpec:
         raise SpecError(path, None, f"cannot read the case spec ({exc.strerror})", "check the file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SpecError(path, None, f"not valid TOML ({exc})", "correct the TOML syntax") from None
+    except ValueError as exc:  # tomllib's int() of a number past Python's 4,300-digit limit
+        raise SpecError(path, None, f"holds a number too long to read ({exc})", "write it as a string") from None
     if SOURCES_KEY in raw:
         fix = f"move sources to the {STUDY_FILE} of the study root (docs/spec.md, section 3)"
         raise SpecError(path, SOURCES_KEY, "only a study.toml may widen the folders specs may name", fix)

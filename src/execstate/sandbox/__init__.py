@@ -50,6 +50,7 @@ from execstate.sandbox._result import SandboxResult, Status
 from execstate.sandbox._root import SYSTEM_PATHS, site_directories
 from execstate.sandbox._run import LAUNCHER, run, run_python, run_script
 from execstate.sandbox._seccomp import SECCOMP_ENV, seccomp_filter
+from execstate.sandbox._spawn import parent_death_prefix
 from execstate.sandbox._workdir import program_directory
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "kill_all",
     "library_env",
     "native_init",
+    "parent_death_prefix",
     "program_directory",
     "run",
     "run_python",

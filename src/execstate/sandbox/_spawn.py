@@ -53,6 +53,12 @@ def _die_with_caller() -> None:
     _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
 
 
+def parent_death_prefix() -> list[str]:
+    """The words that start a trusted helper process (a model server, pip) so it gets SIGKILL when its caller
+    dies, however the caller ends: ``setpriv --pdeathsig KILL`` (empty without util-linux's ``setpriv``)."""
+    return list(_death_signal())
+
+
 @functools.cache
 def _death_signal() -> list[str]:
     """``setpriv --pdeathsig KILL``: sets the parent-death signal and execs ``unshare``, which keeps it;
