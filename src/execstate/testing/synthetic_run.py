@@ -32,6 +32,7 @@ from small dicts and written as they are made, so 100,000 cells take a few secon
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -42,7 +43,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from execstate import __version__
-from execstate.arms import arm_spec
+from execstate.arms import arm_spec, arm_specs
 from execstate.errors import UsageError, output_dir
 from execstate.records import (
     RUN_MANIFEST_NAME,
@@ -232,6 +233,30 @@ def f(xs):
 """
 
 
+@functools.cache
+def _arm_roles() -> dict[str, str]:
+    """Each built-in arm by the role it plays here, read from its spec (arms are data: ``execstate.arms``):
+    ``short``/``long`` (final), ``inside``/``post`` (state), ``trace``, ``count``, ``input``, and
+    ``call-output``/``call-input`` (the function arms, in arm order)."""
+    roles, calls = {}, []
+    for spec in arm_specs(builtin=True):
+        if spec.family == "final" and spec.input_name:
+            roles[spec.input_name] = spec.name
+        elif spec.family == "state" and spec.checkpoint:
+            roles[spec.checkpoint] = spec.name
+        elif spec.family == "function":
+            calls.append(spec.name)
+        else:
+            roles[spec.family] = spec.name
+    roles["call-output"], roles["call-input"] = calls
+    return roles
+
+
+def _arm(role: str) -> str:
+    """The name of the built-in arm playing ``role`` (``_arm_roles``)."""
+    return _arm_roles()[role]
+
+
 class _Run(NamedTuple):
     """What a simulated run gives: states ``(i, total, best)`` by iteration, the final one, the marked line's count."""
 
@@ -322,17 +347,17 @@ def _instrumented(program: _Program, arm: str, k: int, m: int) -> str:
     if program.language == "cpp":
         fields = ' << ",\\"total\\":" << total << ",\\"best\\":" << best << "}\\n";\n'
         emit = f'{pad}    std::cout << "{{\\"i\\":" << i{fields}'
-        if arm == "post-loop-state":  # after the loop its variable is out of scope and has run to n
+        if arm == _arm("post"):  # after the loop its variable is out of scope and has run to n
             after = f'    std::cout << "{{\\"i\\":" << n{fields}    std::exit(0);\n'
             return _HEADER_CPP + program.source(post=after)
         probe = f"{pad}if (++_es_count == {k}) {{\n{emit}{pad}    std::exit(0);\n{pad}}}\n"
         return _HEADER_CPP + program.source(probe=probe)
     state = _emit_dict(program)
     count = f"{pad}_es_count[0] += 1\n"
-    if arm == "inside-loop-state":
+    if arm == _arm("inside"):
         probe = f"{count}{pad}if _es_active and _es_count[0] == {k}:\n{pad}    _es_emit({state})\n"
         return _HEADER + program.source(probe=probe)
-    if arm == "loop-trace":
+    if arm == _arm("trace"):
         probe = (
             f"{count}{pad}if _es_count[0] <= {m}:\n{pad}    _es_trace.append({state})\n"
             f"{pad}if _es_active and _es_count[0] == {m}:\n{pad}    _es_emit(_es_trace)\n"
@@ -420,7 +445,7 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
     tasks = [
         _task(
             program,
-            "short-trace-final",
+            _arm("short"),
             clean,
             program.short,
             short_out,
@@ -429,7 +454,7 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
         ),
         _task(
             program,
-            "long-trace-final",
+            _arm("long"),
             clean,
             program.long,
             long_out,
@@ -438,8 +463,8 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
         ),
         _task(
             program,
-            "inside-loop-state",
-            _instrumented(program, "inside-loop-state", k, m),
+            _arm("inside"),
+            _instrumented(program, _arm("inside"), k, m),
             program.long,
             program.state(*long.states[k]) + "\n",
             {**base, "neighbours": neighbours, **extra},
@@ -447,8 +472,8 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
         ),
         _task(
             program,
-            "post-loop-state",
-            _instrumented(program, "post-loop-state", k, m),
+            _arm("post"),
+            _instrumented(program, _arm("post"), k, m),
             program.long,
             program.state(*long.final) + "\n",
             {**base, "neighbours": [], **extra},
@@ -460,8 +485,8 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
         tasks.append(
             _task(
                 program,
-                "loop-trace",
-                _instrumented(program, "loop-trace", k, m),
+                _arm("trace"),
+                _instrumented(program, _arm("trace"), k, m),
                 program.long,
                 trace,
                 {**base, "trace_steps": m, "trace_cap": TRACE_CAP, **extra},
@@ -473,9 +498,7 @@ def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], in
         lines = [_INPUT_QUESTION, *short_out[:-1].split("\n")]
         shown = clean.rstrip("\n") + "\n\n" + "".join(f"# {line}".rstrip() + "\n" for line in lines)
         meta = {**base, "output": short_out, "output_rule": "json-or-tokens", "shown_input": "", **extra}
-        tasks.append(
-            _task(program, "short-trace-input", shown, "", program.short, meta, short_metrics, rule="program-input")
-        )
+        tasks.append(_task(program, _arm("input"), shown, "", program.short, meta, short_metrics, rule="program-input"))
     return tasks
 
 
@@ -500,7 +523,7 @@ def _line_count(
     shown = clean.rstrip("\n") + f"\n\n# Line count: how many times does line {line} run on the input?\n"
     return _task(
         program,
-        "line-count",
+        _arm("count"),
         shown,
         program.short,
         str(taken),
@@ -535,7 +558,7 @@ def _crux_tasks(index: int, rng: random.Random) -> list[dict[str, Any]]:
         {
             **common,
             "task_id": f"{_CRUX_STUDY}/{item}/function-output",
-            "arm": "function-output",
+            "arm": _arm("call-output"),
             "source": source,
             "oracle": result,
             "grading_rule": "python-literal",
@@ -544,7 +567,7 @@ def _crux_tasks(index: int, rng: random.Random) -> list[dict[str, Any]]:
         {
             **common,
             "task_id": f"{_CRUX_STUDY}/{item}/function-input",
-            "arm": "function-input",
+            "arm": _arm("call-input"),
             "source": source + f"\n# Input prediction: give a call f(...) that returns {result}\n",
             "oracle": f"f({arguments})",
             "grading_rule": "python-call",
@@ -642,7 +665,7 @@ def _answer(task: dict[str, Any]) -> str:
 def _wrong_answer(task: dict[str, Any], rng: random.Random) -> tuple[str, str | None, int | None]:
     """A wrong answer, with its loop-trace steps and prefix (None for other arms)."""
     arm, oracle = task["arm"], _answer(task)
-    if arm == "loop-trace":
+    if arm == _arm("trace"):
         states = json.loads(oracle)
         first = rng.randrange(len(states))
         for state in states[first:]:
@@ -650,18 +673,18 @@ def _wrong_answer(task: dict[str, Any], rng: random.Random) -> tuple[str, str | 
             state[key] = state[key] + 1 if isinstance(state[key], int) else state[key] + "?"
         text = json.dumps(states, ensure_ascii=False, separators=(",", ":"))
         return text, "1" * first + "0" * (len(states) - first), first
-    if arm in ("inside-loop-state", "post-loop-state"):
+    if arm in (_arm("inside"), _arm("post")):
         state = json.loads(oracle)
         key = rng.choice(list(state))
         state[key] = state[key] + rng.choice((-2, -1, 1, 3)) if isinstance(state[key], int) else state[key][1:] + "!"
         return json.dumps(state, ensure_ascii=False, separators=(",", ":")), None, None
-    if arm == "line-count":
+    if arm == _arm("count"):
         return str(int(oracle) + rng.choice((-1, 1, 2, 5)) if int(oracle) > 1 else int(oracle) + 1), None, None
-    if arm == "function-output":
+    if arm == _arm("call-output"):
         return repr(json.loads(oracle.replace("(", "[").replace(")", "]")) + [rng.randint(1, 9)]), None, None
-    if arm == "function-input":
+    if arm == _arm("call-input"):
         return "f([])", None, None  # returns [], and every item's output is a non-empty list
-    if arm == "short-trace-input":
+    if arm == _arm("input"):
         return "0", None, None  # the walk prints "0 0"; the hostile program finds no second line
     head, _, last = oracle.rpartition(" ")
     bumped = str(int(last) + rng.choice((-7, -1, 1, 12))) if last.lstrip("-").isdigit() else last + "x"
@@ -706,7 +729,7 @@ def _cell(task: dict[str, Any], setting: str, rng: random.Random) -> _Cell:
     answer: str | None
     if right:
         answer = _answer(task)
-        if task["arm"] == "loop-trace":
+        if task["arm"] == _arm("trace"):
             steps, prefix = "1" * task["meta"]["trace_steps"], task["meta"]["trace_steps"]
     else:
         answer, steps, prefix = _wrong_answer(task, rng)
@@ -718,7 +741,7 @@ def _cell(task: dict[str, Any], setting: str, rng: random.Random) -> _Cell:
         text = f"```json\n{envelope}\n```"
     else:  # prose: nothing extractable, so wrong whatever was meant
         text, answer, verdict = "I would say it prints the same as before, roughly.", None, "wrong"
-        if task["arm"] == "loop-trace":
+        if task["arm"] == _arm("trace"):
             steps, prefix = "0" * task["meta"]["trace_steps"], 0
     cell = _Cell(f"{verdict}-{'valid' if valid else 'invalid'}", text, answer, steps, prefix)
     if verdict == "wrong" and task["grading_rule"] in ("python-call", "program-input"):
