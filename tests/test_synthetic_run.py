@@ -24,7 +24,14 @@ from execstate.records import (
     read_jsonl,
     task_kind,
 )
-from execstate.testing.synthetic_run import HOSTILE_LINE, SAMPLES, SETTINGS, cell_count, write_synthetic_run
+from execstate.testing.synthetic_run import (
+    HOSTILE_CASE_PREFIX,
+    HOSTILE_LINE,
+    SAMPLES,
+    SETTINGS,
+    cell_count,
+    write_synthetic_run,
+)
 
 EXECUTED_RULES = ("python-call", "program-input")
 
@@ -130,7 +137,7 @@ def test_the_same_seed_writes_the_same_bytes(tmp_path):
 
 def test_hostile_content_is_in_every_field(run, records):
     tasks, responses, grades = records
-    hostile = [t for t in tasks if t.case_id.startswith("classic/hostile_")]
+    hostile = [t for t in tasks if t.case_id.startswith(HOSTILE_CASE_PREFIX)]
     assert hostile and all("</script>" in t.source and "漢字" in t.source for t in hostile)
     inputs = "".join(t.input for t in hostile)
     for needle in ("<img src=x onerror=", "javascript:", "\x1b[31m", "\x01", "\u202e", "🙂"):

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
 from execstate.cli import main
 from execstate.errors import InputFileError, PlanError, UsageError
@@ -62,6 +62,8 @@ def test_every_cell_keeps_its_grade_answer_and_response(run, exported, logs):
                 assert response.reasoning in [c.reasoning for c in sample.messages[-1].content if c.type == "reasoning"]
             seen.add(cell)
     assert seen == set(grades)  # every cell once, in some log
+    summaries = read_eval_log_sample_summaries(str(exported[0]))  # what `inspect view` lists
+    assert sorted((s.id, s.epoch) for s in summaries) == sorted((s.id, s.epoch) for s in logs[0].samples)
 
 
 def test_hostile_text_round_trips_unchanged(logs):

@@ -21,9 +21,9 @@ no response); executed rules (``python-call``, ``program-input``) carry reasons 
 among them ``seed-dependent`` verdicts. Responses carry usage, latency, timestamps, reasoning text, batch
 ids and cache flags; the manifest carries prices. Nothing here is a model's result.
 
-``hostile=True`` adds cases whose program, input, answers and reasoning hold ``</script>``, HTML, an
-``<img onerror>``, ``javascript:`` URLs, control characters (no NUL), a 100,000-character input line and
-non-ASCII text: content a viewer must show as text.
+``hostile=True`` adds two cases (ids starting ``HOSTILE_CASE_PREFIX``) whose program, input, answers and
+reasoning hold ``</script>``, HTML, an ``<img onerror>``, ``javascript:`` URLs, control characters (no NUL),
+a 100,000-character input line and non-ASCII text: content a viewer must show as text.
 
 The output is a function of ``(cells, seed, hostile)`` alone: two calls write the same bytes, except
 ``run_manifest.json``'s ``tasks_file`` (the absolute path of ``OUT/build/tasks.jsonl``). Lines are built
@@ -88,7 +88,8 @@ TRACE_CAP = 8
 """``meta.trace_cap`` of every loop trace."""
 _quote: Callable[[str], str] = json.encoder.encode_basestring
 """A JSON string of ``ensure_ascii=False`` (C-accelerated), as ``json.dumps`` writes it."""
-_HOSTILE_PREFIX = "classic/hostile_"
+HOSTILE_CASE_PREFIX = "classic/hostile_"
+"""The case id of every hostile case starts with this (``classic/hostile_0``, ``classic/hostile_1``)."""
 _INPUT_QUESTION = "Input prediction: give a standard input on which this program prints exactly the following output:"
 _SEED_DEPENDENT = "seed-dependent: correct under PYTHONHASHSEED 5, 6; wrong under PYTHONHASHSEED 0, 1, 2, 3, 4, 7"
 """How the grader's reason of a seed-dependent verdict starts (docs/grade.md)."""
@@ -628,7 +629,7 @@ def _hostile_tasks(rng: random.Random) -> list[dict[str, Any]]:
     tasks = []
     for index, keep in ((0, 12), (1, 40)):
         program = _Program(
-            f"{_HOSTILE_PREFIX}{index}",
+            f"{HOSTILE_CASE_PREFIX}{index}",
             "classic",
             "python",
             a=keep,
@@ -709,7 +710,7 @@ def _executed_reason(task: dict[str, Any], answer: str | None, seed_dependent: b
         return None
     if task["grading_rule"] == "python-call":
         detail = "f returned []"
-    elif task["case_id"].startswith(_HOSTILE_PREFIX):
+    elif task["case_id"].startswith(HOSTILE_CASE_PREFIX):
         detail = "the program fails on this input: exit status 1 (EOFError: EOF when reading a line)"
     else:
         detail = f"the program prints {'0 0' + chr(10)!r} on this input"
@@ -916,7 +917,7 @@ def _write_cells(out: Path, tasks: list[dict[str, Any]], seed: int, start: datet
             **t,
             "_id": _q(t["task_id"]),
             "_prompt": (len(t["source"]) + len(t["input"])) // 4 + 140,
-            "_reasoning": hostile if t["case_id"].startswith(_HOSTILE_PREFIX) else None,
+            "_reasoning": hostile if t["case_id"].startswith(HOSTILE_CASE_PREFIX) else None,
         }
         for t in tasks
     ]
