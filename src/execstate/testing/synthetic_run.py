@@ -413,87 +413,56 @@ def _task(
     }
 
 
-def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], input_arm: bool) -> list[dict[str, Any]]:
-    """Every case arm of one program (the paper's four, a loop trace and a line count for Python, the input
-    arm when ``input_arm``), with the meta keys the builder writes; ``extra`` joins every task's meta."""
-    big_k = program.iterations(program.long)
-    k = big_k // 2 + 1
-    m = min(TRACE_CAP, big_k)
-    short = program.run(program.short)
-    long = program.run(program.long, frozenset((*range(1, m + 1), *range(k - 3, k + 4))))
+def _base_meta(program: _Program, k: int, big_k: int) -> dict[str, Any]:
+    """The meta keys every task of a case has (docs/records.md, ``Task.meta``)."""
     clean = program.source()
-    loop_needle = "for (" if program.language == "cpp" else "    for "
-    loop_line = _line_of(clean, loop_needle)
-    short_out, long_out = program.output(*short.final[1:]), program.output(*long.final[1:])
-    trace_short, trace_long = 6 * program.iterations(program.short) + 15, 6 * big_k + 15
-    base = {
+    loop_line = _line_of(clean, "for (" if program.language == "cpp" else "    for ")
+    return {
         "k": k,
         "K": big_k,
         "loop_line": loop_line,
         "loop_header": clean.split("\n")[loop_line - 1].strip(),
         "variables": program.variables(),
-        "trace_short": trace_short,
-        "trace_long": trace_long,
+        "trace_short": 6 * program.iterations(program.short) + 15,
+        "trace_long": 6 * big_k + 15,
         **(_CPP_META if program.language == "cpp" else _PYTHON_META),
     }
-    short_metrics, long_metrics = _metrics(trace_short, rng), _metrics(trace_long, rng)
-    neighbours = [
+
+
+def _case_tasks(program: _Program, rng: random.Random, extra: dict[str, Any], input_arm: bool) -> list[dict[str, Any]]:
+    """Every case arm of one program (the paper's four, a loop trace and a line count for Python, the input
+    arm when ``input_arm``), with the meta keys the builder writes; ``extra`` joins every task's meta."""
+    big_k = program.iterations(program.long)
+    k, m = big_k // 2 + 1, min(TRACE_CAP, big_k)
+    short = program.run(program.short)
+    long = program.run(program.long, frozenset((*range(1, m + 1), *range(k - 3, k + 4))))
+    base, clean = _base_meta(program, k, big_k), program.source()
+    short_out, long_out = program.output(*short.final[1:]), program.output(*long.final[1:])
+    short_metrics, long_metrics = _metrics(base["trace_short"], rng), _metrics(base["trace_long"], rng)
+    near = [
         {"d": d, "iteration": k + d, "state": program.state(*long.states[k + d])}
         for d in (-3, -2, -1, 1, 2, 3)
         if 1 <= k + d <= big_k
     ]
-    inside_metrics = {**long_metrics, "trace_length": 6 * k + 9}
+    inside, post, trace = (_instrumented(program, _arm(role), k, m) for role in ("inside", "post", "trace"))
+    rows: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any]]] = [
+        (_arm("short"), clean, program.short, short_out, {"neighbours": [{"input": "long", "output": long_out}]},
+         short_metrics),
+        (_arm("long"), clean, program.long, long_out, {"neighbours": [{"input": "short", "output": short_out}]},
+         long_metrics),
+        (_arm("inside"), inside, program.long, program.state(*long.states[k]) + "\n", {"neighbours": near},
+         {**long_metrics, "trace_length": 6 * k + 9}),
+        (_arm("post"), post, program.long, program.state(*long.final) + "\n", {"neighbours": []}, long_metrics),
+    ]  # fmt: skip
+    if program.language == "python":
+        states = "[" + ",".join(program.state(*long.states[i]) for i in range(1, m + 1)) + "]\n"
+        own = {"trace_steps": m, "trace_cap": TRACE_CAP}
+        rows.append((_arm("trace"), trace, program.long, states, own, {**long_metrics, "trace_length": 6 * m + 9}))
     tasks = [
-        _task(
-            program,
-            _arm("short"),
-            clean,
-            program.short,
-            short_out,
-            {**base, "neighbours": [{"input": "long", "output": long_out}], **extra},
-            short_metrics,
-        ),
-        _task(
-            program,
-            _arm("long"),
-            clean,
-            program.long,
-            long_out,
-            {**base, "neighbours": [{"input": "short", "output": short_out}], **extra},
-            long_metrics,
-        ),
-        _task(
-            program,
-            _arm("inside"),
-            _instrumented(program, _arm("inside"), k, m),
-            program.long,
-            program.state(*long.states[k]) + "\n",
-            {**base, "neighbours": neighbours, **extra},
-            inside_metrics,
-        ),
-        _task(
-            program,
-            _arm("post"),
-            _instrumented(program, _arm("post"), k, m),
-            program.long,
-            program.state(*long.final) + "\n",
-            {**base, "neighbours": [], **extra},
-            long_metrics,
-        ),
+        _task(program, arm, source, stdin, oracle, {**base, **own, **extra}, metrics)
+        for arm, source, stdin, oracle, own, metrics in rows
     ]
     if program.language == "python":
-        trace = "[" + ",".join(program.state(*long.states[i]) for i in range(1, m + 1)) + "]\n"
-        tasks.append(
-            _task(
-                program,
-                _arm("trace"),
-                _instrumented(program, _arm("trace"), k, m),
-                program.long,
-                trace,
-                {**base, "trace_steps": m, "trace_cap": TRACE_CAP, **extra},
-                {**long_metrics, "trace_length": 6 * m + 9},
-            )
-        )
         tasks.append(_line_count(program, base, short, short_metrics, extra))
     if input_arm:
         lines = [_INPUT_QUESTION, *short_out[:-1].split("\n")]
