@@ -119,6 +119,9 @@ class Study:
     main_variants: bool = False
     """True: the offline main job also builds its source variants beside it, so its report compares them
     (docs/variants.md)."""
+    twins: Path | None = None
+    """Its twin file (``twins.toml``): which of its cases are cross-language twins of which cases of another study,
+    and the names of their projected variables there; the builder proves every such pair (docs/twins.md)."""
 
     @property
     def builtin(self) -> bool:
