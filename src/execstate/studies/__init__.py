@@ -220,6 +220,15 @@ _BUILTIN: dict[str, Study] = {
             refresher="execstate.studies.networkx:fresh_plan",
         ),
         Study(
+            "classic_cpp",
+            ("cpp",),
+            "json-or-tokens",
+            "the classic study's thirty algorithms written by hand in C++17, twins of the Python programs",
+            cases_dir=HERE / "classic_cpp",
+            origin="authored for execstate (C++ twins of the classic study; its generators, named, not copied)",
+            licence="MIT",
+        ),
+        Study(
             "pilot",
             ("python", "cpp"),
             "json-or-tokens",
