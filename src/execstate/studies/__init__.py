@@ -227,6 +227,8 @@ _BUILTIN: dict[str, Study] = {
             cases_dir=HERE / "classic_cpp",
             origin="authored for execstate (C++ twins of the classic study; its generators, named, not copied)",
             licence="MIT",
+            main_fresh=True,
+            twins=HERE / "classic_cpp" / "twins.toml",
         ),
         Study(
             "pilot",
