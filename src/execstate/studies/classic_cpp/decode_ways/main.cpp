@@ -15,7 +15,7 @@ long long count_decodings(const std::string& digits) {
     }
     long long prev = 1, cur = 1;  // ways for the prefixes of length i-2 and i-1
     std::size_t i = 0;            // the position read; like a Python loop variable it keeps its last value
-    for (std::size_t next = 1; next < digits.size() && ((i = next), true); next++) {
+    for (std::size_t at = 1; at < digits.size() && ((i = at), true); at++) {
         long long ways = 0;
         if (digits[i] != '0') {
             ways = cur;
