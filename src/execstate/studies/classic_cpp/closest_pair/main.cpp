@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -16,25 +17,25 @@ using Point = std::pair<long long, long long>;
 // (the smallest squared distance, the number of pairs compared).
 std::pair<long long, long long> closest(std::vector<Point> pts) {
     std::sort(pts.begin(), pts.end());
-    long long best = -1;  // -1 until a first pair is compared
+    std::optional<long long> best;  // none until a first pair is compared
     std::size_t left = 0;
     long long compared = 0;
     for (std::size_t i = 0; i < pts.size(); i++) {
         auto [x, y] = pts[i];
         // Points more than sqrt(best) to the left can never beat the current best.
-        while (best >= 0 && left < i && (x - pts[left].first) * (x - pts[left].first) >= best) {
+        while (best && left < i && (x - pts[left].first) * (x - pts[left].first) >= *best) {
             left += 1;
         }
         for (std::size_t j = left; j < i; j++) {
             auto [px, py] = pts[j];
             long long d = (x - px) * (x - px) + (y - py) * (y - py);
             compared += 1;
-            if (best < 0 || d < best) {
+            if (!best || d < *best) {
                 best = d;
             }
         }
     }
-    return {best, compared};
+    return {*best, compared};
 }
 
 int main() {

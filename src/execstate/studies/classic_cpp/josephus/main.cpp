@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -16,12 +17,12 @@ std::pair<long long, std::vector<long long>> eliminate(long long n, long long k)
     std::iota(circle.begin(), circle.end(), 1);
     std::vector<long long> order;
     long long idx = 0;
-    long long last = 0;  // the person who left last; 0 while nobody has
+    std::optional<long long> last;  // the person who left last; none while nobody has
     while (circle.size() > 1) {
         idx = (idx + k - 1) % static_cast<long long>(circle.size());
         last = circle[idx];
         circle.erase(circle.begin() + idx);  // the next count starts at whoever now holds seat idx
-        order.push_back(last);
+        order.push_back(*last);
     }
     return {circle[0], order};
 }

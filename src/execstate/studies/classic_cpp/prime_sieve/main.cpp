@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 std::vector<bool> sieve(long long limit) {
@@ -33,7 +34,7 @@ struct Summary {
 
 Summary summarize(const std::vector<bool>& is_prime) {
     long long count = 0, total = 0, twins = 0;
-    long long last = 0;  // the previous prime; 0 while there is none
+    std::optional<long long> last;  // the previous prime; none while there is none
     std::array<long long, 3> gap = {0, 0, 0};
     long long by_four_1 = 0, by_four_3 = 0;
     for (long long n = 2; n < static_cast<long long>(is_prime.size()); n++) {
@@ -47,11 +48,11 @@ Summary summarize(const std::vector<bool>& is_prime) {
         } else if (n % 4 == 3) {
             by_four_3 += 1;
         }
-        if (last != 0) {
-            if (n - last > gap[0]) {
-                gap = {n - last, last, n};
+        if (last) {
+            if (n - *last > gap[0]) {
+                gap = {n - *last, *last, n};
             }
-            if (n - last == 2) {
+            if (n - *last == 2) {
                 twins += 1;
             }
         }
