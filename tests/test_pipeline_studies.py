@@ -22,9 +22,9 @@ from execstate.testing.plugins import plugin_dist
 
 
 def test_the_main_job_builds_classic_fresh_and_as_variants_because_its_entry_says_so():
-    assert FRESH_STUDIES == ("classic",) == tuple(main_fresh_studies())
+    assert FRESH_STUDIES == ("classic", "classic_cpp") == tuple(main_fresh_studies())  # the twins on fresh inputs too
     assert main_variant_studies() == ["classic"]
-    assert [n for n, s in STUDIES.items() if s.main_fresh or s.main_variants] == ["classic"]
+    assert [n for n, s in STUDIES.items() if s.main_fresh or s.main_variants] == ["classic", "classic_cpp"]
 
 
 def test_a_registered_study_joins_the_main_job_lists_and_leaves_them():
@@ -33,12 +33,13 @@ def test_a_registered_study_joins_the_main_job_lists_and_leaves_them():
     try:
         assert STUDIES["toy_study"] is toy and STUDIES.get("toy_study") is toy and "toy_study" in STUDIES
         assert list(STUDIES)[-1] == "toy_study" and len(STUDIES) == len(STUDY_REGISTRY)
-        assert main_fresh_studies() == ["classic", "toy_study"] and main_variant_studies() == ["classic"]
+        assert main_fresh_studies() == ["classic", "classic_cpp", "toy_study"]
+        assert main_variant_studies() == ["classic"]
         assert "toy_study" not in builtin_studies()  # it ships no cases
         assert get_study("toy_study") is toy
     finally:
         unregister_study("toy_study")
-    assert "toy_study" not in STUDIES and main_fresh_studies() == ["classic"]
+    assert "toy_study" not in STUDIES and main_fresh_studies() == ["classic", "classic_cpp"]
 
 
 def test_the_mapping_answers_like_the_dict_it_replaced():

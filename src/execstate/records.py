@@ -272,17 +272,18 @@ def is_variant(task: Task) -> bool:
     return "variant_of" in task.meta
 
 
-TaskKind = Literal["published", "fresh", "variant", "sweep", "ladder", "pilot"]
+TaskKind = Literal["published", "fresh", "variant", "sweep", "ladder", "pilot", "twin"]
 """Where a task comes from, computed from its ``meta`` (files keep their bytes): a ``published`` case's own
 inputs, a ``fresh`` re-issue on new inputs (``meta["fresh"]``), a source ``variant`` (``meta["variant_of"]``),
-a checkpoint ``sweep`` extra (``meta["sweep"]``), a rung of an input ``ladder`` (``meta["ladder"]``) or a
-``pilot`` prompt variant (``meta["prompt"]``)."""
-TASK_KINDS: tuple[TaskKind, ...] = ("published", "fresh", "variant", "sweep", "ladder", "pilot")
+a checkpoint ``sweep`` extra (``meta["sweep"]``), a rung of an input ``ladder`` (``meta["ladder"]``), a
+``pilot`` prompt variant (``meta["prompt"]``) or a cross-language ``twin`` of another case (``meta["twin_of"]``,
+docs/twins.md)."""
+TASK_KINDS: tuple[TaskKind, ...] = ("published", "fresh", "variant", "sweep", "ladder", "pilot", "twin")
 
 
 def task_kind(task: Task) -> TaskKind:
     """The task's kind (``TaskKind``). A task that is two at once (a fresh task of a sweep) is the first of
-    sweep, variant, ladder, pilot, fresh: the kind that keeps it out of the most analyses."""
+    sweep, variant, ladder, pilot, twin, fresh: the kind that keeps it out of the most analyses."""
     meta = task.meta
     if meta.get("sweep"):
         return "sweep"
@@ -292,6 +293,8 @@ def task_kind(task: Task) -> TaskKind:
         return "ladder"
     if "prompt" in meta:
         return "pilot"
+    if "twin_of" in meta:
+        return "twin"
     if is_fresh(task):
         return "fresh"
     return "published"
@@ -414,6 +417,9 @@ class BuildManifest(Record):
     """Further arms an admitted case asked for but did not get (``{"case_id", "arm", "reason"}``, in build order):
     a loop trace of fewer than 2 steps, a program with no line a line count may mark. Not exclusions: the case's
     other tasks are built."""
+    twins: dict[str, Any] | None = None
+    """A build with cross-language twins (docs/twins.md; None otherwise): ``seeds`` (whose fresh inputs both
+    programs answered), ``proven`` (twin case ids) and ``not_proven`` (``{"case_id", "twin_of", "difference"}``)."""
 
 
 class Usage(Record):

@@ -456,6 +456,7 @@ TYPES = r"""
 #include <deque>
 #include <list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -481,13 +482,14 @@ int main() {
     std::tuple<int, bool, std::pair<char, double>> tp = {1, false, {'z', 0.5}};
     int carr[3] = {7, 8, 9};
     std::vector<std::vector<std::pair<int, int>>> nested = {{{1, 2}}, {}};
+    std::optional<long long> none_yet; std::optional<int> some = 4; std::vector<std::optional<int>> opts = {1, {}};
     for (int k = 0; k < 1; k++) {
         i += 0;
     }
 }
 """
 _NAMES = "i ll ull sh byte tiny yes ch quote nl big d f ld e small whole text v flags arr dq chars st ms named numbered"
-TYPE_NAMES = tuple(_NAMES.split()) + ("mm", "pr", "tp", "carr", "nested")
+TYPE_NAMES = tuple(_NAMES.split()) + ("mm", "pr", "tp", "carr", "nested", "none_yet", "some", "opts")
 TYPE_JSON = {
     "i": -7,
     "ll": -9223372036854775808,
@@ -521,6 +523,9 @@ TYPE_JSON = {
     "tp": [1, False, ["z", 0.5]],
     "carr": [7, 8, 9],
     "nested": [[[1, 2]], []],
+    "none_yet": None,  # std::optional: Python's None when empty, else its value
+    "some": 4,
+    "opts": [1, None],
 }
 
 
@@ -538,7 +543,8 @@ def test_every_supported_type_serializes_as_python_json_dumps_would(tmp_path):
     slots = parse_slots(execute(exe).stderr).events[0][1]
     scalars = 18  # i .. whole, text (big counts 1)
     containers = 3 + 2 + 2 + 2 + 2 + 3 + 2 + (2 + 1) + (2 + 2) + 4 + 2 + (1 + 1 + 2) + 3 + 2
-    assert slots == scalars + containers
+    optionals = 1 + 1 + 2  # an empty optional counts 1 (as None does), a full one its value's slots
+    assert slots == scalars + containers + optionals
 
 
 @needs_gxx

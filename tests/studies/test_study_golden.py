@@ -47,6 +47,7 @@ SAMPLE = {
     "library_cpp": ["zalgorithm", "shortest_path"],
     "pilot": ["decode_ways"],
     "pyperformance": ["float"],  # a benchmark program from the package, naming its pool's main.py
+    "classic_cpp": ["kadane"],  # a C++ twin whose inputs come from its classic twin's gen.py (`sources`)
 }
 
 

@@ -38,6 +38,7 @@ from execstate.analyze._stats import (
     wilson_interval,
 )
 from execstate.analyze._truncation import budget_rows, response_frame, served_by_setting, served_rows, truncation_rows
+from execstate.analyze._twins import language_gap, twin_pairs
 from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "fresh_rows",
     "further_arms",
     "joinable_grades",
+    "language_gap",
     "line_count_rows",
     "load_cells",
     "paired_comparison",
@@ -96,6 +98,7 @@ __all__ = [
     "served_rows",
     "step_curve_rows",
     "truncation_rows",
+    "twin_pairs",
     "unregister_section",
     "variant_comparison",
     "variant_pairs",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -25,10 +26,11 @@ from execstate.builder._fresh import Fresh
 from execstate.builder._further import not_kept_of, not_posed_of
 from execstate.builder._measurements import Measurements
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
+from execstate.builder._twins import PROOF_SEEDS, fresh_aliases, pinned_fresh, prove_twins, twin_links, unfollowed
 from execstate.errors import Interrupted, SpecError, output_dir, remove_tree
 from execstate.executors import open_executor
 from execstate.languages import HELPER_LANGUAGE, BuildOptions, make_language
-from execstate.records import BuildManifest, Exclusion, Task, is_fresh, is_variant, tasks_bytes
+from execstate.records import FRESH_SUFFIX, BuildManifest, Exclusion, Task, is_fresh, is_variant, tasks_bytes
 from execstate.sandbox import kill_all
 from execstate.studies import builtin_study
 
@@ -110,15 +112,37 @@ def build(
         imported = imported if fresh is None else []
         spec_files = find_specs(list(paths) + study_specs)
         specs, exclusions = _load_specs(spec_files)
+        links = twin_links(specs)
+        if fresh is not None and links:  # a twin draws its fresh inputs from its original's seeds
+            fresh = dataclasses.replace(fresh, aliases=fresh_aliases(links))
         collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
         collect.exclusions(exclusions)
         interrupted, not_started = _run_cases(
             specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh, memo
         )
+        redo = unfollowed(collect.results, links) if fresh is not None and not stop.is_set() else {}
+        if redo and fresh is not None:  # twins whose ranking chose another candidate: built on their original's
+            again = [s for s in specs if s.id in redo]
+            collect.forget(again)
+            _run_cases(
+                again,
+                options or BuildOptions(),
+                jobs,
+                stop,
+                collect,
+                executor,
+                scheduler,
+                pinned_fresh(fresh, redo),
+                memo,
+            )
     results = collect.results
     for task in imported:
         results.setdefault(task.case_id, []).append(task)
     tasks = [t for cid in sorted(results) for t in results[cid]]
+    twins = None
+    if links:
+        seeds = PROOF_SEEDS if fresh is None else ()  # a fresh build's tasks are themselves on fresh inputs
+        tasks, twins = prove_twins(tasks, specs, links, options or BuildOptions(), seeds=seeds, jobs=jobs)
     exclusions = sorted(collect.excluded, key=lambda e: (e.case_id, e.spec_path or ""))
     helper_key = make_language(HELPER_LANGUAGE, options or BuildOptions()).toolchain_key
     manifest = _manifest(spec_files, tasks, exclusions, len(results), (interrupted, not_started), helper_key)
@@ -126,6 +150,8 @@ def build(
         manifest = manifest.model_copy(update=make_language(name, options or BuildOptions()).build_meta())
     if fresh is not None:
         manifest = manifest.model_copy(update={"fresh": _fresh_summary(fresh, tasks, exclusions)})
+    if twins is not None:
+        manifest = manifest.model_copy(update={"twins": twins})
     not_posed = [n for cid in sorted(collect.not_posed) for n in collect.not_posed[cid]]
     if not_posed:
         manifest = manifest.model_copy(update={"not_posed": not_posed})
@@ -161,10 +187,18 @@ def combine_builds(published: BuildResult, fresh: BuildResult) -> BuildResult:
             "cases_interrupted": [*a.cases_interrupted, *b.cases_interrupted],
             "cases_not_started": [*a.cases_not_started, *b.cases_not_started],
             "fresh": b.fresh,
+            "twins": _both_twins(a.twins, b.twins),
             "not_posed": sorted([*a.not_posed, *b.not_posed], key=lambda n: n["case_id"]),
         }
     )
     return BuildResult(tasks, exclusions, manifest)
+
+
+def _both_twins(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
+    """One ``twins`` record of a published and a fresh build: the published one's seeds, both builds' pairs."""
+    if a is None or b is None:
+        return a or b
+    return {"seeds": a["seeds"], **{k: [*a[k], *b[k]] for k in ("proven", "not_proven")}}
 
 
 def add_variants(built: BuildResult, varied: BuildResult) -> BuildResult:
@@ -242,6 +276,17 @@ class _Collector:
         self.not_posed: dict[str, list[dict[str, str]]] = {}
         self.not_kept: dict[str, list[dict[str, str]]] = {}
         self.done = 0
+
+    def forget(self, specs: list[CaseSpec]) -> None:
+        """Drop what ``specs`` produced, to build them again (a fresh twin pinned to its original's candidate); the
+        partial files keep the first outcome, the final files only the second."""
+        ids = {s.id for s in specs}
+        for case_id in ids:
+            self.results.pop(case_id, None)
+            self.not_posed.pop(case_id, None)
+            self.not_kept.pop(case_id, None)
+        self.excluded = [e for e in self.excluded if e.case_id.removesuffix(FRESH_SUFFIX) not in ids]
+        self.total += len(specs)
 
     def exclusions(self, exclusions: list[Exclusion]) -> None:
         self.excluded += exclusions

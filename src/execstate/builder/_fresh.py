@@ -67,6 +67,12 @@ class Fresh:
     """Leave out the cases that cannot be refreshed (exclusions of check ``fresh``) instead of keeping them."""
     min_ratio: float = 4.0
     max_trace: int = 2_000_000
+    aliases: tuple[tuple[str, str], ...] = ()
+    """``(case id, other case id)``: the case draws its candidates from the other's seeds (a cross-language twin
+    from its original's, so both are built on the same fresh inputs; docs/twins.md)."""
+    pinned: tuple[tuple[str, int], ...] = ()
+    """``(case id, candidate)``: the case is built on that candidate only, within the bounds or not (a twin on the
+    candidate its original was built on, when its own ranking chose another)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, str) or not self.seed.strip():
@@ -81,6 +87,7 @@ class Fresh:
 
     def case_seed(self, case_id: str, candidate: int) -> int:
         """The seed of ``case_id``'s candidate ``candidate``: 56 bits of SHA-256 of the seed, the id and the index."""
+        case_id = dict(self.aliases).get(case_id, case_id)
         text = f"execstate-fresh-seed-v1\0{self.seed}\0{case_id}\0{candidate}"
         return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:7], "big")
 
@@ -159,7 +166,8 @@ def choose_fresh(
     kept: list[_Candidate] = []
     tried: list[_Candidate] = []
     band: tuple[int, int] | None = None
-    for index in range(fresh.candidates * ATTEMPTS_PER_CANDIDATE):
+    pin = dict(fresh.pinned).get(spec.id)
+    for index in range(fresh.candidates * ATTEMPTS_PER_CANDIDATE) if pin is None else (pin,):
         if len(kept) == fresh.candidates:
             break
         plan = fresh_plan(spec, fresh.case_seed(spec.id, index))
@@ -167,7 +175,7 @@ def choose_fresh(
         cand = _Candidate(index)
         tried.append(cand)
         made = [_run_recipe(case, recipe) for recipe in (plan.short, plan.long)]
-        if index == 0:
+        if index == 0 and pin is None:
             same = [name for name, got, old in zip(("short", "long"), made, (short, long)) if got == old]
             if same:
                 raise NotRefreshable(
@@ -180,6 +188,9 @@ def choose_fresh(
         assert isinstance(made[0], bytes) and isinstance(made[1], bytes)
         cand.short, cand.long = made[0], made[1]
         cand.rejected = _bounds(case, cand, ratio, cap, band)
+        if pin is not None and cand.rejected is not None:  # the original's candidate: measured, never refused
+            cand.trace_long, cand.trace_short = _trace(case, cand.long), _trace(case, cand.short)
+            cand.rejected = None if None not in (cand.trace_long, cand.trace_short) else cand.rejected
         if cand.rejected is None:
             kept.append(cand)
     if not kept:

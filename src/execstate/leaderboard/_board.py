@@ -4,9 +4,11 @@ Nothing here is a new statistic: accuracy and its intervals are
 ``analyze.accuracy_intervals``, the short-to-long decrement is
 ``analyze.paired_comparison`` restricted to the ``all-python`` cohort (the
 same rows, keys and bootstrap streams as ``execstate analyze``), the pairwise
-matrix is ``analyze.pairwise_differences`` and the budget table is
-``analyze.budget_rows``. Tasks and grades are filtered as ``analyze`` filters
-them: fresh and checkpoint-sweep tasks are left out.
+matrix is ``analyze.pairwise_differences``, the budget table is
+``analyze.budget_rows`` and the language gap (C++ twin minus Python original,
+arms pooled) is ``analyze.language_gap``'s ``all`` row. Tasks and grades are
+filtered as ``analyze`` filters them: fresh and checkpoint-sweep tasks are left
+out, and twin tasks enter the language gap only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from execstate.analyze import (
     Cohort,
     accuracy_intervals,
     budget_rows,
+    language_gap,
     load_cells,
     paired_comparison,
     pairwise_differences,
@@ -86,9 +89,10 @@ def _overall(
     cost: list[dict[str, Any]],
     budget: list[dict[str, Any]],
     served: dict[str, dict[str, Any]],
+    gap: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
     by = lambda rows: {r["setting"]: r for r in rows if r.get("arm", ALL_ARMS) == ALL_ARMS}
-    d, c, b = by(dec), by(cost), by(budget)
+    d, c, b, g = by(dec), by(cost), by(budget), by(gap)
     rows = []
     for a in sorted(acc, key=lambda r: (-(r["acc_planned_pct"] or 0.0), r["setting"])):
         s = a["setting"]
@@ -105,6 +109,9 @@ def _overall(
                 "flag": c.get(s, {}).get("flag"),
                 "served_models": served.get(s, {}).get("served_models"),
                 "snapshot_changed": served.get(s, {}).get("snapshot_changed", False),
+                "language_gap_pp": g.get(s, {}).get("gap_pp"),
+                "language_gap_low_pp": g.get(s, {}).get("ci_low"),
+                "language_gap_high_pp": g.get(s, {}).get("ci_high"),
             }
         )
     return [{"rank": i + 1, **r} for i, r in enumerate(rows)]
@@ -131,7 +138,8 @@ def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Lea
         }
         for r in budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
     ]
-    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses))
+    gap = language_gap(combined.tasks, combined.grades, config).get("rows", [])
+    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses), gap)
     return Leaderboard(
         inputs=_inputs(combined, len(tasks)),
         config=config,

@@ -21,6 +21,7 @@ from execstate.report._figures import FigureOut
 from execstate.report._fresh import VIEW as FRESH_VIEW
 from execstate.report._further import VIEW as FURTHER_VIEW
 from execstate.report._html import esc, figure_html
+from execstate.report._twins import VIEW as TWINS_VIEW
 from execstate.report._variants import VIEW as VARIANTS_VIEW
 from execstate.report._view import Drawer, Page, SectionView
 from execstate.tables import Table
@@ -30,6 +31,7 @@ BUILTIN_VIEWS: dict[str, SectionView] = {
     "fresh": FRESH_VIEW,
     "further": FURTHER_VIEW,
     "variants": VARIANTS_VIEW,
+    "twins": TWINS_VIEW,
 }
 """The view of each of execstate's own sections, by section name."""
 

@@ -19,10 +19,11 @@
 //   std::deque, std::list, T[N]
 //   std::set, std::multiset       a JSON list in the set's order
 //   std::pair, std::tuple         a JSON list
+//   std::optional                 its value's JSON, or null when empty (Python's None)
 //   std::map<std::string, V>      a JSON object in the map's order
 //   any other std::map,           a JSON list of [key, value] lists in the map's order
 //   std::multimap
-// Anything else (unordered containers, pointers, char arrays, string_view, optional, enums,
+// Anything else (unordered containers, pointers, char arrays, string_view, enums,
 // classes, stacks/queues, ...) is refused AT COMPILE TIME: the instrumented copy asserts
 //     static_assert(execstate_emit::serializable<decltype(NAME)>, "execstate: cannot serialize variable 'NAME'");
 // so g++ prints "error: static assertion failed: execstate: cannot serialize variable 'NAME'"
@@ -68,6 +69,7 @@
 #include <deque>
 #include <list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -550,6 +552,22 @@ template <class K, class V, class C, class A>
 struct traits<std::map<K, V, C, A>> : mapping<K, V, std::is_same_v<K, std::string>> {};
 template <class K, class V, class C, class A>
 struct traits<std::multimap<K, V, C, A>> : mapping<K, V, false> {};
+
+// std::optional: its value's JSON, or null when it is empty (Python's None); slots: its value's, or 1
+// when empty (None counts 1).
+template <class T>
+struct traits<std::optional<T>> {
+    static constexpr bool ok = ok_v<T>;
+    static constexpr long long fixed = fixed_slots<T>() == 1 ? 1 : -1;
+    static void json(std::string& out, const std::optional<T>& value, const char* name) {
+        if (value) {
+            execstate_emit::json(out, *value, name);
+        } else {
+            out += "null";
+        }
+    }
+    static long long slots(const std::optional<T>& value) { return value ? execstate_emit::slots(*value) : 1; }
+};
 
 // ---------------------------------------------------------------- checkpoint, trace, count, observe
 
