@@ -37,6 +37,8 @@ from execstate.analyze._stats import (
     seeded_rng,
     wilson_interval,
 )
+from execstate.analyze._taxonomy import CLASSES as TAXONOMY_CLASSES
+from execstate.analyze._taxonomy import Taxonomy, Verdict, classify, taxonomy
 from execstate.analyze._truncation import budget_rows, response_frame, served_by_setting, served_rows, truncation_rows
 from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
 
@@ -47,6 +49,7 @@ __all__ = [
     "METRICS",
     "MODELS",
     "SECTIONS",
+    "TAXONOMY_CLASSES",
     "Analysis",
     "AnalysisConfig",
     "BHFamily",
@@ -55,6 +58,8 @@ __all__ = [
     "LogitFit",
     "Section",
     "SectionInputs",
+    "Taxonomy",
+    "Verdict",
     "accuracy_intervals",
     "analyze",
     "analyze_cells",
@@ -63,6 +68,7 @@ __all__ = [
     "bootstrap_p_value",
     "budget_rows",
     "build_design",
+    "classify",
     "cluster_bootstrap_ratio",
     "cluster_regression",
     "coherence_rows",
@@ -95,6 +101,7 @@ __all__ = [
     "served_by_setting",
     "served_rows",
     "step_curve_rows",
+    "taxonomy",
     "truncation_rows",
     "unregister_section",
     "variant_comparison",
