@@ -1,10 +1,11 @@
 """The view cache: one run folder's records loaded into DuckDB once, in ``RUN/.execstate-view.duckdb``.
 
-The cache holds four tables (``CACHE_VERSION`` names their layout):
+The cache holds five tables (``CACHE_VERSION`` names their layout):
 
-- ``cells``: one row per graded cell (task x setting x sample, the lines of ``grades.jsonl``), with the columns the
-  list filters and sorts on: study, arm, kind (``records.task_kind``), language, case, setting, sample, the grade's
-  status and its group (``right``, ``wrong``, ``no-response``, ``seed-dependent``), the error taxonomy's class of a
+- ``cells``: one row per graded cell (task x setting x sample, the lines of ``grades.jsonl``; ``cell`` is the
+  line's 0-based index), stored in the list's default order (``ord``: the tasks file's order, then setting, then
+  sample), with the columns the list filters and sorts on: study, arm, kind (``records.task_kind``), language,
+  case, setting, sample, the grade's status and its group (``right``, ``wrong``, ``no-response``, ``seed-dependent``), the error taxonomy's class of a
   wrong answer (``execstate.analyze.taxonomy``), the trace length and its band (``BANDS``), latency and tokens;
 - ``tasks``: one row per task with its JSON line; ``details``: each cell's grade and response lines;
 - ``traces``: true traces recorded on demand (``execstate.view.true_trace``), by task;
@@ -157,11 +158,25 @@ def _read_responses(folder: RunFolder) -> dict[tuple[str, str, int], tuple[dict[
     return out
 
 
+def _classes(tasks: dict[str, tuple[Task, str, int]], grades: list[Grade]) -> dict[tuple[str, str, int], str]:
+    """The error taxonomy's class of every wrong cell, by (task, setting, sample); each distinct wrong answer to a
+    task is classified once (``execstate.analyze.taxonomy``: the same answer always gets the same class)."""
+    from execstate.analyze import taxonomy
+
+    wrong = ("wrong-valid", "wrong-invalid")
+    distinct: dict[tuple[str, str | None], Grade] = {}
+    for g in grades:
+        if g.status in wrong and g.task_id in tasks:
+            distinct.setdefault((g.task_id, g.answer), g)
+    verdicts = taxonomy([t for t, _, _ in tasks.values()], list(distinct.values())).cells
+    by_answer = {key: verdict["class"] for key, verdict in zip(distinct, verdicts, strict=True)}
+    return {(g.task_id, g.setting, g.sample): by_answer[(g.task_id, g.answer)]
+            for g in grades if g.status in wrong and g.task_id in tasks}  # fmt: skip
+
+
 def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
     import duckdb
     import pyarrow as pa
-
-    from execstate.analyze import taxonomy
 
     tasks = _read_tasks(folder)
     responses = _read_responses(folder)
@@ -174,10 +189,7 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
             raise InputFileError(f"{folder.grades}:{number}: not a grade line ({str(exc).splitlines()[0]}). "
                                  "Fix: pass the grades.jsonl `execstate grade` wrote") from None  # fmt: skip
         grade_lines.append(line)
-    classes = {
-        (c["task_id"], c["setting"], c["sample"]): c["class"]
-        for c in taxonomy([t for t, _, _ in tasks.values()], grades).cells
-    }
+    classes = _classes(tasks, grades)
     kinds = {tid: task_kind(t) for tid, (t, _, _) in tasks.items()}
     types = _arrow_types()
     cols: dict[str, list[Any]] = {k: [] for k in types}
@@ -217,6 +229,10 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
         details["cell"].append(index)
         details["grade"].append(line)
         details["response"].append(response_line)
+    order = sorted(range(len(cols["cell"])), key=lambda i: (cols["task_ord"][i], cols["setting"][i], cols["sample"][i]))
+    cols["ord"] = [0] * len(order)
+    for rank, i in enumerate(order):
+        cols["ord"][i] = rank
     task_cols: dict[str, list[Any]] = {"task_id": [], "case_id": [], "line": []}
     for tid, (task, line, _) in tasks.items():
         task_cols["task_id"].append(tid)
@@ -229,7 +245,7 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
         cells_arrow = pa.table({k: pa.array(v, type=types[k]) for k, v in cols.items()})  # noqa: F841
         details_arrow = pa.table(details)  # noqa: F841
         tasks_arrow = pa.table(task_cols)  # noqa: F841
-        con.execute("CREATE TABLE cells AS SELECT * FROM cells_arrow")
+        con.execute("CREATE TABLE cells AS SELECT * FROM cells_arrow ORDER BY ord")
         con.execute("CREATE TABLE details AS SELECT * FROM details_arrow")
         con.execute("CREATE TABLE tasks AS SELECT * FROM tasks_arrow")
         con.execute("CREATE TABLE traces (task_id VARCHAR PRIMARY KEY, trace VARCHAR)")
@@ -250,5 +266,5 @@ def _arrow_types() -> dict[str, Any]:
         "kind": text, "language": text, "setting": text, "sample": integer, "status": text, "grade": text,
         "category": text, "trace_length": integer, "band": text, "latency_s": pa.float64(),
         "prompt_tokens": integer, "completion_tokens": integer, "cached": pa.bool_(), "batch": pa.bool_(),
-        "answer": text,
+        "answer": text, "ord": integer,
     }  # fmt: skip

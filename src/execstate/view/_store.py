@@ -22,14 +22,14 @@ FACETS: tuple[str, ...] = ("run", "study", "arm", "kind", "language", "setting",
 """The list's filters, each a column of ``cells`` compared for equality; ``case`` (a substring of the case id)
 comes on top."""
 SORTS: dict[str, str] = {
-    "task": "run, task_ord, setting, sample",
-    "trace": "trace_length NULLS LAST, run, task_ord, setting, sample",
-    "trace-desc": "trace_length DESC NULLS LAST, run, task_ord, setting, sample",
-    "latency": "latency_s DESC NULLS LAST, run, task_ord, setting, sample",
-    "setting": "setting, run, task_ord, sample",
-    "status": "status, run, task_ord, setting, sample",
+    "task": "run, ord",
+    "trace": "trace_length NULLS LAST, run, ord",
+    "trace-desc": "trace_length DESC NULLS LAST, run, ord",
+    "latency": "latency_s DESC NULLS LAST, run, ord",
+    "setting": "setting, run, ord",
+    "status": "status, run, ord",
 }
-"""The list's orders by name; the first is the default (the tasks file's order)."""
+"""The list's orders by name; the first is the default (``ord``: the tasks file's order, then setting, sample)."""
 PAGE_SIZE = 50
 """Rows per page of the list, unless the request asks another size (at most ``MAX_PAGE``)."""
 MAX_PAGE = 500
@@ -102,27 +102,41 @@ class ViewStore:
             params.append(case)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
-    def page(self, filters: Mapping[str, str], sort: str = "task", offset: int = 0, limit: int = PAGE_SIZE) -> dict:
-        """One page of the filtered list: ``{"total", "offset", "rows"}`` (rows of ``LIST_COLUMNS``)."""
+    def page(self, filters: Mapping[str, str], sort: str = "task", offset: int = 0, limit: int = PAGE_SIZE,
+             total: int | None = None) -> dict:  # fmt: skip
+        """One page of the filtered list: ``{"total", "offset", "rows"}`` (rows of ``LIST_COLUMNS``); ``total``:
+        the filtered count when the caller has it (``counts``' ``_total``), else counted here."""
         if sort not in SORTS:
             raise UsageError(f"unknown sort {sort!r}. Fix: use one of {', '.join(SORTS)}")
         limit = max(1, min(int(limit), MAX_PAGE))
         offset = max(0, int(offset))
         where, params = self._where(filters)
-        total = self._rows(f"SELECT count(*) AS n FROM cells{where}", params)[0]["n"]
-        rows = self._rows(
-            f"SELECT {', '.join(LIST_COLUMNS)} FROM cells{where} ORDER BY {SORTS[sort]} LIMIT ? OFFSET ?",
+        order = SORTS[sort]
+        rows = self._rows(  # the page's keys first (narrow: a top-N over two integers), then its rows
+            f"SELECT {', '.join(LIST_COLUMNS)} FROM cells JOIN (SELECT run, ord FROM cells{where} ORDER BY {order} "
+            f"LIMIT ? OFFSET ?) USING (run, ord) ORDER BY {order}",
             [*params, limit, offset],
         )
+        if total is None:
+            total = self._rows(f"SELECT count(*) AS n FROM cells{where}", params)[0]["n"]
         return {"total": total, "offset": offset, "rows": rows}
 
     def counts(self, filters: Mapping[str, str]) -> dict[str, dict[str, int]]:
-        """For each facet, how many cells each of its values holds with every other filter applied."""
-        out: dict[str, dict[str, int]] = {}
+        """For each facet, how many cells each of its values holds with every other filter applied, and under
+        ``"_total"`` (key ``""``) how many pass every filter: one statement, one ``GROUP BY`` per facet."""
+        parts, params = [], []
         for facet in FACETS:
-            where, params = self._where(filters, skip=facet)
-            rows = self._rows(f"SELECT {facet} AS v, count(*) AS n FROM cells{where} GROUP BY v ORDER BY v", params)
-            out[facet] = {str(r["v"]): r["n"] for r in rows}
+            where, bound = self._where(filters, skip=facet)
+            parts.append(
+                f"SELECT '{facet}' AS f, CAST({facet} AS VARCHAR) AS v, count(*) AS n FROM cells{where} GROUP BY v"
+            )
+            params += bound
+        where, bound = self._where(filters)
+        parts.append(f"SELECT '_total' AS f, '' AS v, count(*) AS n FROM cells{where}")
+        params += bound
+        out: dict[str, dict[str, int]] = {facet: {} for facet in (*FACETS, "_total")}
+        for row in self._rows(" UNION ALL ".join(parts), params):
+            out[row["f"]][row["v"]] = row["n"]
         return out
 
     def _check_run(self, run: int) -> str:

@@ -56,8 +56,10 @@ class Viewer:
         """One page of the filtered list and the counts of every filter's values."""
         filters = self.filters(query)
         sort = query.get("sort") or "task"
-        page = self.store.page(filters, sort, _int(query.get("offset"), 0), _int(query.get("size"), PAGE_SIZE))
-        return {**page, "counts": self.store.counts(filters), "filters": filters, "sort": sort}
+        counts = self.store.counts(filters)
+        offset, size = _int(query.get("offset"), 0), _int(query.get("size"), PAGE_SIZE)
+        page = self.store.page(filters, sort, offset, size, total=counts.pop("_total")[""])
+        return {**page, "counts": counts, "filters": filters, "sort": sort}
 
     def _task(self, run: int, task_id: str) -> Task | None:
         line = self.store.task_line(run, task_id)
