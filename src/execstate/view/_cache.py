@@ -5,8 +5,9 @@ The cache holds five tables (``CACHE_VERSION`` names their layout):
 - ``cells``: one row per graded cell (task x setting x sample, the lines of ``grades.jsonl``; ``cell`` is the
   line's 0-based index), stored in the list's default order (``ord``: the tasks file's order, then setting, then
   sample), with the columns the list filters and sorts on: study, arm, kind (``records.task_kind``), language,
-  case, setting, sample, the grade's status and its group (``right``, ``wrong``, ``no-response``, ``seed-dependent``), the error taxonomy's class of a
-  wrong answer (``execstate.analyze.taxonomy``), the trace length and its band (``BANDS``), latency and tokens;
+  case, setting, sample, the grade's status and its group (``right``, ``wrong``, ``no-response``,
+  ``seed-dependent``), the error taxonomy's class of a wrong answer (``execstate.analyze.taxonomy``), the trace
+  length and its band (``BANDS``), latency and tokens;
 - ``tasks``: one row per task with its JSON line; ``details``: each cell's grade and response lines;
 - ``traces``: true traces recorded on demand (``execstate.view.true_trace``), by task;
 - ``source``: what the cache was built from (each record file's size, mtime and SHA-256) and the cache's version.
