@@ -49,6 +49,7 @@ def main() -> None:
     run_tasks(Path("build") / "tasks.jsonl", settings, Path("run"), progress=False)
     responses = list(read_jsonl(Path("run") / RESPONSES_NAME, Response))
     write_jsonl(Path("grades.jsonl"), grade_all(tasks, responses, settings=[s.name for s in settings]))
+    Path("run", ".run.lock").unlink(missing_ok=True)  # the runner's lock file, empty: not a record
     print(f"{len(tasks)} tasks, {len(responses)} graded cells -> {FIXTURE}")
 
 

@@ -230,6 +230,9 @@ def test_loop_trace_first_wrong_step_and_true_trace(server, browser, records):
         # the true trace's projected values at the top of iteration i are the oracle's state i
         assert variables == ", ".join(f"{k}={v!r}" for k, v in oracle[i].items())
     if SHOTS:
+        browser.execute_script("document.querySelector('#cell section.part:nth-of-type(2)').scrollIntoView();")
+        browser.save_screenshot(str(ROOT / "docs" / "images" / "view-answer.png"))
+        browser.execute_script("document.getElementById('true-trace').scrollIntoView();")
         browser.save_screenshot(str(ROOT / "docs" / "images" / "view-trace.png"))
 
 
@@ -260,6 +263,7 @@ def test_a_variant_beside_its_original(server, browser, records):
     )
     assert f"0:{cell_index(grades, original.task_id, g.setting, g.sample)}" in links
     if SHOTS:
+        browser.execute_script("document.getElementById('original-note').scrollIntoView();")
         browser.save_screenshot(str(ROOT / "docs" / "images" / "view-variant.png"))
 
 

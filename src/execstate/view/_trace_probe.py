@@ -6,12 +6,14 @@ program's input on stdin. Standard library only. Each ``line`` event in the prog
 ``main.py``) is one step: its number ``n``, the line about to run, the function it is in, and the projected
 variables' values at that moment (the state after the previous event), each as ``repr`` cut to ``VALUE_CHARS``
 characters; without projected variables, the frame's own names (up to ``MAX_NAMES``, none starting with
-``HIDDEN_PREFIX``). A step on ``LOOP_LINE`` (the checkpoint loop's header, 0: none) carries ``iteration``, how
-many steps on that line came before it. The first ``KEEP // 2`` steps and the last ``KEEP // 2`` are kept (the
-run's start and its end, where a checkpoint is); the run is stopped after ``MAX_EVENTS`` steps (``capped``). A
-call of ``os._exit`` (a state arm's checkpoint) ends the run as ``checkpoint``. The program's own output is kept
-apart (its first ``OUTPUT_CHARS`` characters are reported); the probe's JSON follows the line ``TOKEN`` on the
-stdout the probe started with (a copy of fd 1 taken before the program runs).
+``HIDDEN_PREFIX``). The functions whose names start with ``HIDDEN_PREFIX`` (a checkpoint copy's inserted
+helpers) and what they call (``HIDDEN_DEPTH`` frames down) are not traced. A step on ``LOOP_LINE`` (the
+checkpoint loop's header, 0: none) carries ``iteration``, how many steps on that line came before it. The first
+``KEEP // 2`` steps and the last ``KEEP // 2`` are kept (the run's start and its end, where a checkpoint is);
+the run is stopped after ``MAX_EVENTS`` steps (``capped``). A call of ``os._exit`` (a state arm's checkpoint)
+ends the run as ``checkpoint``. The program's own output is kept apart (its first ``OUTPUT_CHARS`` characters
+are reported); the probe's JSON follows the line ``TOKEN`` on the stdout the probe started with (a copy of fd 1
+taken before the program runs).
 """
 
 import collections
@@ -23,6 +25,7 @@ import sys
 VALUE_CHARS = 200
 MAX_NAMES = 12
 OUTPUT_CHARS = 4000
+HIDDEN_DEPTH = 8
 
 
 class _Stop(BaseException):
@@ -69,6 +72,14 @@ def main():
     def trace(frame, event, arg):
         if frame.f_code.co_filename != "main.py":
             return None
+        if event == "call" and hidden:  # the instrumentation's own functions (and what they call) are left out
+            caller = frame
+            for _ in range(HIDDEN_DEPTH):
+                if caller is None:
+                    break
+                if caller.f_code.co_name.startswith(hidden):
+                    return None
+                caller = caller.f_back
         if event == "line":
             n = counts["events"]
             if n >= max_events:

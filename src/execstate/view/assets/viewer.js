@@ -288,7 +288,7 @@
       [link, row.setting, String(row.sample), row.arm, row.kind, row.status, row.category || "",
         row.trace_length === null ? "" : String(row.trace_length), row.latency_s === null ? "" : row.latency_s.toFixed(2),
         row.answer].forEach(function (v, i) {
-        tr.appendChild(el("td", { cls: i === 9 ? "answer" : "" }, [v]));
+        tr.appendChild(el("td", { cls: i === 9 ? "answer" : "" }, [i === 9 ? el("span", { title: v, text: v }) : v]));
       });
       body.appendChild(tr);
     });
