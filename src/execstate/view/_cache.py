@@ -146,17 +146,29 @@ def _read_tasks(folder: RunFolder) -> dict[str, tuple[Task, str, int]]:
     return tasks
 
 
-def _read_responses(folder: RunFolder) -> dict[tuple[str, str, int], tuple[dict[str, Any], str]]:
-    out: dict[tuple[str, str, int], tuple[dict[str, Any], str]] = {}
+def _response_lines(folder: RunFolder) -> list[str]:
+    """The response lines, each checked to be a JSON object naming its cell (DuckDB reads their fields)."""
+    lines = []
     for number, line in _lines(folder.responses):
-        try:
-            row = json.loads(line)
-            key = (row["task_id"], row["setting"], int(row.get("sample", 0)))
-        except (ValueError, KeyError, TypeError):
+        head = line[:1]
+        if head != "{" or '"task_id"' not in line or '"setting"' not in line:
             raise InputFileError(f"{folder.responses}:{number}: not a response line. "
-                                 "Fix: pass the responses.jsonl `execstate run` wrote") from None  # fmt: skip
-        out[key] = (row, line)
-    return out
+                                 "Fix: pass the responses.jsonl `execstate run` wrote")  # fmt: skip
+        lines.append(line)
+    return lines
+
+
+_RESPONSES_SQL = """
+CREATE TEMP TABLE responses AS
+SELECT j->>'task_id' AS task_id, j->>'setting' AS setting, coalesce(CAST(j->>'sample' AS BIGINT), 0) AS sample,
+       CAST(j->>'latency_s' AS DOUBLE) AS latency_s, CAST(j->'usage'->>'prompt_tokens' AS BIGINT) AS prompt_tokens,
+       CAST(j->'usage'->>'completion_tokens' AS BIGINT) AS completion_tokens,
+       coalesce(CAST(j->>'cached' AS BOOLEAN), false) AS cached, (j->>'batch_id') IS NOT NULL AS batch, line
+FROM (SELECT CAST(line AS JSON) AS j, line, n FROM response_arrow)
+QUALIFY row_number() OVER (PARTITION BY task_id, setting, sample ORDER BY n DESC) = 1
+"""
+"""The responses' list columns, parsed by DuckDB (a cell answered twice: its last line, as ``read_jsonl`` readers
+keep it)."""
 
 
 def _classes(tasks: dict[str, tuple[Task, str, int]], grades: list[Grade]) -> dict[tuple[str, str, int], str]:
@@ -180,7 +192,7 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
     import pyarrow as pa
 
     tasks = _read_tasks(folder)
-    responses = _read_responses(folder)
+    response_lines = _response_lines(folder)
     grades: list[Grade] = []
     grade_lines: list[str] = []
     for number, line in _lines(folder.grades):
@@ -194,14 +206,12 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
     kinds = {tid: task_kind(t) for tid, (t, _, _) in tasks.items()}
     types = _arrow_types()
     cols: dict[str, list[Any]] = {k: [] for k in types}
-    details: dict[str, list[Any]] = {"cell": [], "grade": [], "response": []}
+    details: dict[str, list[Any]] = {"cell": [], "grade": []}
     for index, (g, line) in enumerate(zip(grades, grade_lines, strict=True)):
         known = tasks.get(g.task_id)
         if known is None:
             continue  # a grade of a task not in the tasks file (the report leaves these out too)
         task = known[0]
-        row, response_line = responses.get((g.task_id, g.setting, g.sample), ({}, None))
-        usage = row.get("usage") or {}
         values = {
             "cell": index,
             "task_id": g.task_id,
@@ -218,18 +228,12 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
             "category": classes.get((g.task_id, g.setting, g.sample), ""),
             "trace_length": task.metrics.trace_length,
             "band": trace_band(task.metrics.trace_length),
-            "latency_s": row.get("latency_s"),
-            "prompt_tokens": usage.get("prompt_tokens"),
-            "completion_tokens": usage.get("completion_tokens"),
-            "cached": bool(row.get("cached", False)),
-            "batch": row.get("batch_id") is not None,
             "answer": (g.answer or "")[:ANSWER_PREVIEW],
         }
         for key, value in values.items():
             cols[key].append(value)
         details["cell"].append(index)
         details["grade"].append(line)
-        details["response"].append(response_line)
     order = sorted(range(len(cols["cell"])), key=lambda i: (cols["task_ord"][i], cols["setting"][i], cols["sample"][i]))
     cols["ord"] = [0] * len(order)
     for rank, i in enumerate(order):
@@ -243,11 +247,25 @@ def _build(folder: RunFolder, signature: dict[str, Any]) -> None:
     tmp.unlink(missing_ok=True)
     con = duckdb.connect(str(tmp))
     try:
-        cells_arrow = pa.table({k: pa.array(v, type=types[k]) for k, v in cols.items()})  # noqa: F841
+        grades_arrow = pa.table({k: pa.array(v, type=types[k]) for k, v in cols.items()})  # noqa: F841
         details_arrow = pa.table(details)  # noqa: F841
         tasks_arrow = pa.table(task_cols)  # noqa: F841
-        con.execute("CREATE TABLE cells AS SELECT * FROM cells_arrow ORDER BY ord")
-        con.execute("CREATE TABLE details AS SELECT * FROM details_arrow")
+        response_arrow = pa.table({"line": response_lines, "n": range(len(response_lines))})  # noqa: F841
+        try:
+            con.execute(_RESPONSES_SQL)
+        except duckdb.Error as exc:
+            raise InputFileError(f"{folder.responses}: a line is not a JSON response ({str(exc).splitlines()[0]}). "
+                                 "Fix: pass the responses.jsonl `execstate run` wrote") from None  # fmt: skip
+        key = "USING (task_id, setting, sample)"
+        con.execute(
+            "CREATE TABLE cells AS SELECT g.*, r.latency_s, r.prompt_tokens, r.completion_tokens, "
+            f"coalesce(r.cached, false) AS cached, coalesce(r.batch, false) AS batch FROM grades_arrow g "
+            f"LEFT JOIN responses r {key} ORDER BY ord"
+        )
+        con.execute(
+            "CREATE TABLE details AS SELECT d.cell, d.grade, r.line AS response FROM details_arrow d "
+            f"JOIN grades_arrow g USING (cell) LEFT JOIN responses r {key} ORDER BY d.cell"
+        )
         con.execute("CREATE TABLE tasks AS SELECT * FROM tasks_arrow")
         con.execute("CREATE TABLE traces (task_id VARCHAR PRIMARY KEY, trace VARCHAR)")
         con.execute("CREATE TABLE source (signature VARCHAR)")
@@ -265,7 +283,5 @@ def _arrow_types() -> dict[str, Any]:
     return {
         "cell": integer, "task_id": text, "task_ord": integer, "case_id": text, "study": text, "arm": text,
         "kind": text, "language": text, "setting": text, "sample": integer, "status": text, "grade": text,
-        "category": text, "trace_length": integer, "band": text, "latency_s": pa.float64(),
-        "prompt_tokens": integer, "completion_tokens": integer, "cached": pa.bool_(), "batch": pa.bool_(),
-        "answer": text, "ord": integer,
+        "category": text, "trace_length": integer, "band": text, "answer": text, "ord": integer,
     }  # fmt: skip
