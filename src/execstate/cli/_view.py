@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 from pathlib import Path
+from typing import Any
 
 COMMANDS: dict[str, str] = {
     "view": "browse graded runs in a local page: every cell, filters, the true trace (or --static files)",
@@ -42,6 +44,7 @@ def handle(args: argparse.Namespace) -> int:
         viewer.close()
         raise
     print(f"execstate view: {server.url}  (Ctrl-C to stop)", flush=True)
+    signal.signal(signal.SIGTERM, _stop)  # a kill stops it as Ctrl-C does: the caches are closed cleanly
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -49,3 +52,7 @@ def handle(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return 0
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
