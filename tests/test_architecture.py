@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.analyze",),
     ("execstate.report",),
     ("execstate.leaderboard",),
+    ("execstate.view",),
     ("execstate.pilot",),
     ("execstate.pipeline",),
     ("execstate.cli", "execstate.__main__", "execstate.testing"),

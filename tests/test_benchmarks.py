@@ -28,6 +28,7 @@ PROGRAMS = {
     "cpp": ("g++", "gcov"),
     "sandbox": ("prlimit",),  # the bare reference runner
     "sandbox_launch": ("setpriv",),  # nothing to compare without it
+    "viewer": ("chromium", "chromedriver"),  # the page is timed in headless Chromium
 }
 MODULES = {"runner": ("httpx",)}  # the [bench] extra
 

@@ -37,6 +37,8 @@ from execstate.analyze._stats import (
     seeded_rng,
     wilson_interval,
 )
+from execstate.analyze._taxonomy import CLASSES as TAXONOMY_CLASSES
+from execstate.analyze._taxonomy import Taxonomy, Verdict, classify, taxonomy
 from execstate.analyze._truncation import budget_rows, response_frame, served_by_setting, served_rows, truncation_rows
 from execstate.analyze._twins import language_gap, twin_pairs
 from execstate.analyze._variants import variant_comparison, variant_pairs, variant_rows
@@ -48,6 +50,7 @@ __all__ = [
     "METRICS",
     "MODELS",
     "SECTIONS",
+    "TAXONOMY_CLASSES",
     "Analysis",
     "AnalysisConfig",
     "BHFamily",
@@ -56,6 +59,8 @@ __all__ = [
     "LogitFit",
     "Section",
     "SectionInputs",
+    "Taxonomy",
+    "Verdict",
     "accuracy_intervals",
     "analyze",
     "analyze_cells",
@@ -64,6 +69,7 @@ __all__ = [
     "bootstrap_p_value",
     "budget_rows",
     "build_design",
+    "classify",
     "cluster_bootstrap_ratio",
     "cluster_regression",
     "coherence_rows",
@@ -97,6 +103,7 @@ __all__ = [
     "served_by_setting",
     "served_rows",
     "step_curve_rows",
+    "taxonomy",
     "truncation_rows",
     "twin_pairs",
     "unregister_section",

@@ -34,6 +34,7 @@ from execstate.cli import (
     _pilot,
     _pipeline,
     _run,
+    _view,
 )
 
 _STAGES = (
@@ -50,6 +51,7 @@ _STAGES = (
     _pilot,
     _local,
     _leaderboard,
+    _view,
 )
 _DESCRIPTION = (
     "execstate: execution-checked tasks for predicting program output and checkpoint state. "

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from execstate.report._build import ReportFiles, analyze_files, pipeline_check_banner, write_report
     from execstate.report._figures import FigureOut, render_figures, save_figure, styled_figure
-    from execstate.report._html import figure_html, page, table_section
+    from execstate.report._html import figure_html, page, table_section, view_href
     from execstate.report._view import SectionView, plain_view
 
 _WHERE = {
@@ -29,6 +29,7 @@ _WHERE = {
     "styled_figure": ("_figures", "styled_figure"),
     "table_section": ("_html", "table_section"),
     "write_report": ("_build", "write_report"),
+    "view_href": ("_html", "view_href"),
 }
 
 
@@ -58,5 +59,6 @@ __all__ = [
     "save_figure",
     "styled_figure",
     "table_section",
+    "view_href",
     "write_report",
 ]

@@ -27,7 +27,7 @@ from execstate.analyze import Analysis, AnalysisConfig, analyze, joinable_grades
 from execstate.errors import InputFileError, output_dir
 from execstate.records import Grade, Response, Task, read_jsonl
 from execstate.report._figures import FigureOut, start_figures
-from execstate.report._html import esc, figure_html, page, table_section, task_browser
+from execstate.report._html import esc, figure_html, page, table_section, task_browser, view_href
 from execstate.report._sections import show_sections
 from execstate.studies import study_source
 from execstate.tables import Table, make_table, write_tables
@@ -252,16 +252,19 @@ def _sections(
     files: dict[str, str],
     beyond: str = "",
     inputs: Sequence[str] = (),
+    view_link: str | None = None,
 ) -> list[tuple[str, str, str]]:
     by = {t.name: t for t in acc + tabs}
     s = lambda *names: "".join(table_section(by[n]) for n in names)
+    link = (lambda row: view_href(view_link, row)) if view_link else None
+    linked = lambda *names: "".join(table_section(by[n], link) for n in names)
     all_series = f"<details><summary>All {len(a.series)} series tests</summary>{s('series')}</details>"
     omitted = "".join(f'<p class="note">{esc(d["reason"])}</p>' for d in a.figures.values() if d["figure"] == "omitted")
     return [
         ("headline", "Headline", "".join(table_section(t) for t in headline_tables(a))),
         ("inputs", "Inputs", _inputs_html(a, files, inputs)),
         ("corpus", "Corpus", s("corpus", "studies")),
-        ("accuracy", "Accuracy", s("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
+        ("accuracy", "Accuracy", linked("accuracy_by_arm", "accuracy_by_setting", "accuracy_by_study")),
         ("paired", "Paired comparison", s("paired")),
         ("regression", "Regression", s("regression", "regression_fits", "correlations")),
         ("series", "Series tests", s("series_summary", "series_bh_family") + all_series),
@@ -288,9 +291,14 @@ def write_report(
     files: dict[str, str] | None = None,
     sections: Sequence[tuple[str, str, str]] = (),
     responses: list[Response] | None = None,
+    view_link: str | None = None,
 ) -> ReportFiles:
     """Analyse (``execstate.analyze.analyze``), then write analysis.json and render its tables, figures and
     report.html under ``out_dir``; nothing here computes a number the report shows.
+
+    ``view_link``: the URL of an ``execstate view`` page over the same run (e.g. ``http://127.0.0.1:8765/``);
+    each row of the accuracy tables then links into its list filtered to the row (``view_href``). None (the
+    default): no links, the page is what it was.
 
     ``sections``: extra (anchor, heading, inner HTML) sections placed before the task browser (the pilot's).
     ``responses`` (the run's records) add the truncation and token tables of the beyond-the-paper section."""
@@ -311,7 +319,9 @@ def write_report(
     for folder, folder_tables in shown.tables.items():
         table_paths += write_tables(folder_tables, out_dir / "tables" / folder)
     figs = finish_figures()
-    base = _sections(analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, shown.beyond, shown.inputs)
+    base = _sections(
+        analysis, acc, tabs, figs, task_browser(tasks, joined), files or {}, shown.beyond, shown.inputs, view_link
+    )
     html_text = page(
         "execstate analysis report", pipeline_check_banner(grades), _with_extra(base, [*shown.pages, *sections])
     )
@@ -335,11 +345,13 @@ def analyze_files(
     task_ids: Collection[str] | None = None,
     sections: Sequence[tuple[str, str, str]] = (),
     responses_path: Path | None = None,
+    view_link: str | None = None,
 ) -> ReportFiles:
     """Read ``tasks.jsonl`` and ``grades.jsonl`` and write the full analysis to ``out_dir``.
 
     ``task_ids`` keeps only those tasks of the file (a run's planned tasks); default: all of them.
     ``responses_path``: the run's ``responses.jsonl``, for the truncation and token tables.
+    ``view_link``: as ``write_report``'s.
     """
     output_dir(out_dir)  # a file in the way fails before the statistics run
     tasks = list(read_jsonl(Path(tasks_path), Task))
@@ -356,4 +368,4 @@ def analyze_files(
     if responses_path is not None:
         responses = list(read_jsonl(Path(responses_path), Response))
         files[Path(responses_path).name] = _sha256(Path(responses_path))
-    return write_report(tasks, grades, Path(out_dir), config, files, sections, responses)
+    return write_report(tasks, grades, Path(out_dir), config, files, sections, responses, view_link)

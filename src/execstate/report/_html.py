@@ -14,7 +14,7 @@ import base64
 import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from execstate.arms import arm_names
@@ -68,11 +68,12 @@ Object.keys(f).forEach(function(k){f[k].addEventListener('change',apply);});
 sort.addEventListener('change',order);order();apply();})();"""
 
 
-def to_html(table: Table) -> str:
-    """An HTML ``<table>`` (escaped); numbers right-aligned."""
+def to_html(table: Table, link: Callable[[dict[str, Any]], str | None] | None = None) -> str:
+    """An HTML ``<table>`` (escaped); numbers right-aligned. ``link``: a last column ``cells`` whose link (the
+    URL ``link(row)`` returns, escaped) opens the row's cells in ``execstate view`` (``view_href``)."""
     if not table.rows:
         return "<p><em>(no rows)</em></p>"
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns) + ("<th>cells</th>" if link else "")
     body = []
     for row in table.rows:
         cells = []
@@ -80,8 +81,24 @@ def to_html(table: Table) -> str:
             v = row.get(c)
             cls = ' class="num"' if isinstance(v, (int, float)) and not isinstance(v, bool) else ""
             cells.append(f"<td{cls}>{html.escape(format_value(c, v))}</td>")
+        if link:
+            href = link(row)
+            cells.append(f'<td><a class="view-link" href="{esc(href)}">view</a></td>' if href else "<td></td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+VIEW_FILTERS = ("study", "arm", "setting")
+"""The columns of a report table that become ``execstate view``'s list filters in its link."""
+
+
+def view_href(base: str, row: dict[str, Any]) -> str | None:
+    """The URL of ``execstate view``'s list at ``base`` filtered to a table row's study, arm and setting (the
+    row's values of ``VIEW_FILTERS``, URL-quoted into the page's hash); None for a row with none of them."""
+    from urllib.parse import quote
+
+    parts = [f"{k}={quote(str(row[k]), safe='')}" for k in VIEW_FILTERS if row.get(k) not in (None, "")]
+    return f"{base}#{'&'.join(parts)}" if parts else None
 
 
 def esc(value: Any) -> str:
@@ -103,9 +120,10 @@ def figure_html(fig: FigureOut) -> str:
     )
 
 
-def table_section(table: Table) -> str:
+def table_section(table: Table, link: Callable[[dict[str, Any]], str | None] | None = None) -> str:
+    """A table's heading, note and HTML (``link``: as ``to_html``'s)."""
     note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
-    return f'<h3 id="table-{esc(table.name)}">{esc(table.title)}</h3>{note}{to_html(table)}'
+    return f'<h3 id="table-{esc(table.name)}">{esc(table.title)}</h3>{note}{to_html(table, link)}'
 
 
 def _grade_rows(grades: list[Grade]) -> str:
