@@ -50,6 +50,8 @@ otherwise, since the pull is toward the 50% line itself."""
 _STEP = 5.0
 """The largest Newton step per coefficient (a separated replicate converges without overshooting)."""
 _ITERATIONS = 60
+BAND_POINTS = 41
+"""Points of the fitted curve and its band over the observed range (the report draws them)."""
 _COLUMNS = ("setting", "family", "arm", "program", "case_id", "task_id", "rung", "trace", "log2_trace", "sample")
 
 
@@ -144,6 +146,9 @@ class HorizonFit:
     ci80: tuple[float, float] = (math.nan, math.nan)
     replicates: int = 0
     level: float = 0.95
+    band: tuple[tuple[float, float, float], ...] = ()
+    """The pointwise percentile band of the fitted P(right) over the bootstrap: (log2 trace, low, high) at
+    ``BAND_POINTS`` evenly spaced points of the observed range (empty without a bootstrap)."""
 
     @property
     def ok(self) -> bool:
@@ -286,6 +291,7 @@ def fit_horizon(
     p50 = _points(a, s, centre, 0.0, low, high)[0]
     p80 = _points(a, s, centre, LOGIT80, low, high)[0]
     ci50 = ci80 = (math.nan, math.nan)
+    band: tuple[tuple[float, float, float], ...] = ()
     if replicates > 0:
         stream = rng if rng is not None else seeded_rng(seed, "horizon")
         draws = stream.integers(0, codes.size, size=(replicates, codes.size))
@@ -293,6 +299,7 @@ def fit_horizon(
         ba, bs = _newton(xc, k, m, counts[:, gx])
         ci50 = _interval(_points(ba, bs, centre, 0.0, low, high), level, low, high)
         ci80 = _interval(_points(ba, bs, centre, LOGIT80, low, high), level, low, high)
+        band = _band(ba, bs, centre, low, high, level)
     return HorizonFit(
         "ok",
         int(x.size),
@@ -309,7 +316,19 @@ def fit_horizon(
         ci80=ci80,
         replicates=replicates,
         level=level,
+        band=band,
     )
+
+
+def _band(
+    a: np.ndarray, s: np.ndarray, centre: float, low: float, high: float, level: float
+) -> tuple[tuple[float, float, float], ...]:
+    """(x, low, high) of the replicates' fitted P(right) at ``BAND_POINTS`` points from ``low`` to ``high``."""
+    xs = np.linspace(low, high, BAND_POINTS)
+    p = 1.0 / (1.0 + np.exp(-np.clip(a[:, None] + s[:, None] * (xs[None, :] - centre), -40, 40)))
+    alpha = 100 * (1.0 - level) / 2.0
+    lo, hi = np.percentile(p, [alpha, 100 - alpha], axis=0)
+    return tuple((float(x), float(u), float(v)) for x, u, v in zip(xs, lo, hi))
 
 
 def _censored(point: float) -> str:
@@ -375,12 +394,14 @@ def horizon_rows(
     return rows
 
 
-def _curve(fit: HorizonFit, points: int = 41) -> list[list[float]]:
-    """The fitted curve over the observed range: [log2 trace, P(right)] pairs (empty when not fitted)."""
-    if not fit.ok or not math.isfinite(fit.low):
+def _curve(fit: HorizonFit) -> list[list[float | None]]:
+    """The fitted curve over the observed range: [log2 trace, P(right), band low, band high] at ``BAND_POINTS``
+    points (the band None without a bootstrap; empty when not fitted)."""
+    if not fit.ok:
         return []
-    xs = np.linspace(fit.low, fit.high, points)
-    return [[float(x), float(p)] for x, p in zip(xs, fit.p(xs))]
+    xs = np.linspace(fit.low, fit.high, BAND_POINTS)
+    band = fit.band or tuple((float(x), None, None) for x in xs)
+    return [[float(x), float(p), lo, hi] for x, p, (_, lo, hi) in zip(xs, fit.p(xs), band)]
 
 
 def horizon_section(
