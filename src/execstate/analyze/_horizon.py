@@ -400,8 +400,9 @@ def _curve(fit: HorizonFit) -> list[list[float | None]]:
     if not fit.ok:
         return []
     xs = np.linspace(fit.low, fit.high, BAND_POINTS)
-    band = fit.band or tuple((float(x), None, None) for x in xs)
-    return [[float(x), float(p), lo, hi] for x, p, (_, lo, hi) in zip(xs, fit.p(xs), band)]
+    if not fit.band:
+        return [[float(x), float(p), None, None] for x, p in zip(xs, fit.p(xs))]
+    return [[float(x), float(p), lo, hi] for x, p, (_, lo, hi) in zip(xs, fit.p(xs), fit.band)]
 
 
 def horizon_section(
