@@ -7,6 +7,7 @@ import csv
 import json
 
 from execstate.analyze import AnalysisConfig
+from execstate.leaderboard import Combined, leaderboard
 from execstate.records import Response
 from execstate.report import write_report
 from execstate.run.providers.synthetic import SyntheticProvider
@@ -50,3 +51,17 @@ def test_the_section_shows_the_recovered_horizon_beside_the_set_one(tmp_path):
     plain = write_report(paper, grades, tmp_path / "without", CONFIG)
     assert 'id="horizon"' not in plain.report_html.read_text(encoding="utf-8")
     assert not (tmp_path / "without" / "tables" / "horizon").exists()
+
+
+def test_the_leaderboard_has_a_horizon_column():
+    paper = synthetic_tasks(2, (("classic", "python", 4),))
+    grades = synthetic_grades(paper, 2, settings={"a-high": -0.3, "b-off": 0.8})
+    rungs = synthetic_ladder(6, 7, 16, seed=2)
+    on_ladder = ladder_grades(rungs, horizon=2.0**11, setting="a-high")  # b-off has no ladder answers
+    combined = Combined([], paper + rungs, grades + on_ladder, [], {"a-high": {}, "b-off": {}})
+    board = leaderboard(combined, CONFIG)
+    rows = {r["setting"]: r for r in board.overall}
+    assert rows["a-high"]["horizon"].startswith("2^") and 9.5 < rows["a-high"]["horizon_log2"] < 12.5
+    assert rows["b-off"]["horizon"] is None and rows["b-off"]["horizon_log2"] is None
+    assert list(rows["a-high"])[-2:] == ["horizon", "horizon_log2"]
+    assert sum(r["planned"] for r in board.overall) == len(grades)  # ladder tasks enter no other column
