@@ -61,8 +61,11 @@ def is_ladder(task: Task) -> bool:
 
 
 def program_of(task: Task) -> str:
-    """The ladder's program: the case id without its ``~rung<k>`` suffix (every rung of a case is one cluster)."""
-    return _RUNG.sub("", task.case_id)
+    """The ladder's program, every rung of which is one cluster: ``meta["ladder"]["of"]`` (the case the rung was
+    built from), else the case id without its ``~rung<k>`` suffix."""
+    record = task.meta.get("ladder")
+    of = record.get("of") if isinstance(record, dict) else None
+    return of if isinstance(of, str) and of else _RUNG.sub("", task.case_id)
 
 
 def ladder_trace(task: Task) -> int | None:
