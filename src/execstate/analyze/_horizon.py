@@ -50,6 +50,8 @@ otherwise, since the pull is toward the 50% line itself."""
 _STEP = 5.0
 """The largest Newton step per coefficient (a separated replicate converges without overshooting)."""
 _ITERATIONS = 60
+_CHUNK = 500_000
+"""Bootstrap cells (replicates x aggregated cells) fitted at once: about 4 MB per array of the Newton step."""
 BAND_POINTS = 41
 """Points of the fitted curve and its band over the observed range (the report draws them)."""
 _COLUMNS = ("setting", "family", "arm", "program", "case_id", "task_id", "rung", "trace", "log2_trace", "sample")
@@ -299,7 +301,9 @@ def fit_horizon(
         stream = rng if rng is not None else seeded_rng(seed, "horizon")
         draws = stream.integers(0, codes.size, size=(replicates, codes.size))
         counts = np.stack([np.bincount(row, minlength=codes.size) for row in draws]).astype(float)
-        ba, bs = _newton(xc, k, m, counts[:, gx])
+        per = max(1, _CHUNK // xc.size)  # replicates per chunk: memory stays bounded, results the same
+        fits = [_newton(xc, k, m, counts[i : i + per, gx]) for i in range(0, replicates, per)]
+        ba, bs = np.concatenate([f[0] for f in fits]), np.concatenate([f[1] for f in fits])
         ci50 = _interval(_points(ba, bs, centre, 0.0, low, high), level, low, high)
         ci80 = _interval(_points(ba, bs, centre, LOGIT80, low, high), level, low, high)
         band = _band(ba, bs, centre, low, high, level)
