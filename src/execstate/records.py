@@ -414,6 +414,10 @@ class BuildManifest(Record):
     """Further arms an admitted case asked for but did not get (``{"case_id", "arm", "reason"}``, in build order):
     a loop trace of fewer than 2 steps, a program with no line a line count may mark. Not exclusions: the case's
     other tasks are built."""
+    ladder: dict[str, Any] | None = None
+    """A ``--ladder`` build's record (None otherwise; docs/ladder.md): the request (``low``, ``high``, ``ratio``,
+    ``tolerance``, ``seed``, ``state_arms``, ``probes``, ``targets``) and ``cases``: per case id its ``rungs``
+    found, its ``missing`` rungs with the nearest traces measured, or ``none`` saying why it has no ladder."""
 
 
 class Usage(Record):

@@ -6,7 +6,9 @@ Nothing here is a new statistic: accuracy and its intervals are
 same rows, keys and bootstrap streams as ``execstate analyze``), the pairwise
 matrix is ``analyze.pairwise_differences`` and the budget table is
 ``analyze.budget_rows``. Tasks and grades are filtered as ``analyze`` filters
-them: fresh and checkpoint-sweep tasks are left out.
+them: fresh and checkpoint-sweep tasks are left out. The horizon column is the
+execution horizon of ``analyze.horizon_rows`` (the final-output arms' fit on
+the runs' ladder tasks, docs/horizon.md); empty for a setting without them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from execstate.analyze import (
     Cohort,
     accuracy_intervals,
     budget_rows,
+    horizon_rows,
     load_cells,
     paired_comparison,
     pairwise_differences,
@@ -28,7 +31,7 @@ from execstate.analyze import (
 )
 from execstate.leaderboard._cost import ALL_ARMS, cost_rows
 from execstate.leaderboard._runs import Combined
-from execstate.records import is_fresh, paper_tasks
+from execstate.records import Grade, Task, is_fresh, paper_tasks, task_kind
 
 COHORT = "all-python"
 """The paired cohort whose per-setting decrement the leaderboard shows."""
@@ -86,6 +89,7 @@ def _overall(
     cost: list[dict[str, Any]],
     budget: list[dict[str, Any]],
     served: dict[str, dict[str, Any]],
+    horizon: dict[str, dict[str, Any]],
 ) -> list[dict[str, Any]]:
     by = lambda rows: {r["setting"]: r for r in rows if r.get("arm", ALL_ARMS) == ALL_ARMS}
     d, c, b = by(dec), by(cost), by(budget)
@@ -105,9 +109,20 @@ def _overall(
                 "flag": c.get(s, {}).get("flag"),
                 "served_models": served.get(s, {}).get("served_models"),
                 "snapshot_changed": served.get(s, {}).get("snapshot_changed", False),
+                "horizon": horizon.get(s, {}).get("h50_text"),
+                "horizon_log2": horizon.get(s, {}).get("h50_log2"),
             }
         )
     return [{"rank": i + 1, **r} for i, r in enumerate(rows)]
+
+
+def _horizons(tasks: list[Task], grades: list[Grade], combined: Combined, config: AnalysisConfig) -> dict[str, Any]:
+    """Setting -> the horizon fit (``HorizonFit.to_json``) of its final-output answers on the ladder tasks."""
+    ladder = [t for t in tasks if task_kind(t) == "ladder"]
+    if not ladder:
+        return {}
+    rows = horizon_rows(ladder, grades, config, combined.responses)
+    return {r["setting"]: r["fit"] for r in rows if r["family"] == "final"}
 
 
 def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Leaderboard:
@@ -131,7 +146,8 @@ def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Lea
         }
         for r in budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
     ]
-    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses))
+    horizon = _horizons(combined.tasks, combined.grades, combined, config)
+    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses), horizon)
     return Leaderboard(
         inputs=_inputs(combined, len(tasks)),
         config=config,

@@ -20,6 +20,7 @@ from execstate.report._beyond import VIEWS as BEYOND_VIEWS
 from execstate.report._figures import FigureOut
 from execstate.report._fresh import VIEW as FRESH_VIEW
 from execstate.report._further import VIEW as FURTHER_VIEW
+from execstate.report._horizon import VIEW as HORIZON_VIEW
 from execstate.report._html import esc, figure_html
 from execstate.report._variants import VIEW as VARIANTS_VIEW
 from execstate.report._view import Drawer, Page, SectionView
@@ -30,6 +31,7 @@ BUILTIN_VIEWS: dict[str, SectionView] = {
     "fresh": FRESH_VIEW,
     "further": FURTHER_VIEW,
     "variants": VARIANTS_VIEW,
+    "horizon": HORIZON_VIEW,
 }
 """The view of each of execstate's own sections, by section name."""
 
