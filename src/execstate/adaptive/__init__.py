@@ -26,7 +26,7 @@ from execstate.adaptive._engine import (
     format_adaptive,
     run_adaptive,
 )
-from execstate.adaptive._fit import Observation, QuickFit, fit_quick
+from execstate.adaptive._fit import Observation, QuickFit, fit_quick, horizon_interval
 from execstate.adaptive._journal import ADAPTIVE_NAME, ADAPTIVE_SCHEMA_VERSION, AdaptiveJournal, AdaptiveRecord
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "choose_round",
     "fit_quick",
     "format_adaptive",
+    "horizon_interval",
     "ladder_cells",
     "program_order",
     "run_adaptive",

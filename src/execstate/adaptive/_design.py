@@ -13,12 +13,13 @@ round), ``z = (1, -(x - centre))`` and ``w = p (1 - p)`` the fitted Bernoulli va
 not depend on the answer, so a whole round is chosen before any of its answers is in: rounds go out together
 (batches) without changing the rule. Ties go to the lower rung.
 
-Stop (checked before each round, on every recorded answer): ``width`` when the 95% interval of log2 H50 is
-narrower than the target and lies within the ladder's log2 trace range; ``censored-above`` when the 95%
-interval of the fitted logit at the top rung lies above 0 (right more often than not on the longest inputs,
-so H50 is beyond the ladder: docs/horizon.md, a censored horizon) or the whole interval of log2 H50 lies above the
-top rung, ``censored-below`` likewise at the lowest rung; ``budget`` when the setting has made its budget of calls;
-``exhausted`` when every cell has been asked its samples.
+Stop (checked before each round, on every recorded answer): ``width`` when the quick 95% interval of log2
+H50 is narrower than the target and lies within the ladder's log2 trace range, and the report's own interval
+(``analyze.fit_horizon``, program-cluster bootstrap) on the same answers is narrower than the target too;
+``censored-above`` when the 95% interval of the fitted logit at the top rung lies above 0 (right more often
+than not on the longest inputs, so H50 is beyond the ladder: docs/horizon.md, a censored horizon) or the whole
+interval of log2 H50 lies above the top rung, ``censored-below`` likewise at the lowest rung; ``budget`` when
+the setting has made its budget of calls; ``exhausted`` when every cell has been asked its samples.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from execstate.adaptive._fit import MIN_SLOPE, QuickFit
+from execstate.analyze import ladder_trace, program_of
 from execstate.errors import UsageError
 from execstate.records import Task
 
@@ -46,7 +48,8 @@ class LadderCell:
 
     task_id: str
     program: str
-    """The case the rung belongs to (``Task.case_id``): the cluster of the fit and the unit of rotation."""
+    """The ladder's program (``analyze.program_of``: the case the rung was built from): the cluster of the fit and
+    the unit of rotation."""
     rung: int
     x: float
     """log2 of the rung's counted trace length."""
@@ -71,14 +74,13 @@ def ladder_cells(tasks: Iterable[Task], arm: str | None = None) -> list[LadderCe
     for t in ladder:
         if t.arm != chosen:
             continue
-        info = t.meta["ladder"]
-        trace = info.get("trace") or t.metrics.trace_length
+        trace = ladder_trace(t)
         if not trace or trace <= 0:
             raise UsageError(
                 f"ladder task {t.task_id!r} has no positive counted trace length (meta.ladder.trace). "
                 "Fix: rebuild the ladder with `execstate build --ladder`"
             )
-        cells.append(LadderCell(t.task_id, t.case_id, int(info.get("rung", 0)), math.log2(trace)))
+        cells.append(LadderCell(t.task_id, program_of(t), int(t.meta["ladder"].get("rung", 0)), math.log2(trace)))
     if not cells:
         raise UsageError(f"the ladder has no task of arm {chosen!r}. Fix: pass --adaptive-arm with one of {arms}")
     return sorted(cells, key=lambda c: (c.program, c.rung, c.task_id))
@@ -90,13 +92,27 @@ def centre_of(cells: Sequence[LadderCell]) -> float:
 
 
 def stop_reason(
-    fit: QuickFit, cells: Sequence[LadderCell], *, calls: int, budget: int, target_width: float, exhausted: bool
+    fit: QuickFit,
+    cells: Sequence[LadderCell],
+    *,
+    calls: int,
+    budget: int,
+    target_width: float,
+    exhausted: bool,
+    confirm: Callable[[], tuple[float, float]] | None = None,
 ) -> str | None:
-    """Which stop rule of the module docstring holds now (the first in ``STOP_REASONS`` order), or ``None``."""
+    """Which stop rule of the module docstring holds now (the first in ``STOP_REASONS`` order), or ``None``.
+
+    ``confirm`` (called only when the quick interval is narrow enough) gives the interval a ``width`` stop must
+    also meet: the engine passes the report's fit (``horizon_interval``)."""
     lo, hi = fit.interval
     bottom, top = min(c.x for c in cells), max(c.x for c in cells)
     if fit.width < target_width and lo >= bottom and hi <= top:
-        return "width"
+        if confirm is None:
+            return "width"
+        c_lo, c_hi = confirm()
+        if c_hi - c_lo < target_width:
+            return "width"
     if (math.isfinite(lo) and lo > top) or fit.logit_bounds(top)[0] > 0:
         return "censored-above"
     if (math.isfinite(hi) and hi < bottom) or fit.logit_bounds(bottom)[1] < 0:

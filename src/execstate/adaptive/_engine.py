@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
 from execstate.adaptive._design import LadderCell, centre_of, choose_round, ladder_cells, stop_reason
-from execstate.adaptive._fit import Observation, QuickFit, fit_quick
+from execstate.adaptive._fit import Observation, QuickFit, fit_quick, horizon_interval
 from execstate.adaptive._journal import ADAPTIVE_NAME, AdaptiveJournal, AdaptiveRecord
 from execstate.errors import SettingsError, UsageError, output_dir, require_file
 from execstate.grade import grade_response
@@ -217,6 +218,7 @@ class _Ledger:
         self.index = {c.task_id: c for c in cells}
         self.centre = centre_of(cells)
         self.grades: dict[CellKey, bool | None] = {}
+        self._observations: dict[str, list[Observation]] = {}
         self._check()
 
     def _check(self) -> None:
@@ -245,10 +247,20 @@ class _Ledger:
         ]
         return [key for key in keys if key not in recorded]
 
+    def _confirm(self, name: str, into: list[tuple[float, float]]) -> tuple[float, float]:
+        """The report's interval of log2 H50 on the setting's answers, also appended to ``into``."""
+        into.append(horizon_interval(self.observations(name)))
+        return into[-1]
+
+    def observations(self, name: str) -> list[Observation]:
+        """The graded answers of the setting's chosen cells (as last read by ``outcome``)."""
+        return self._observations.get(name, [])
+
     def outcome(self, name: str, recorded: Mapping[CellKey, Response]) -> tuple[SettingOutcome, Counter[str]]:
         """The setting's quick fit on the graded answers of its chosen cells (not yet stopped), and its asks per
         task."""
         observations: list[Observation] = []
+        self._observations[name] = observations
         asked: Counter[str] = Counter()
         for r in self.journal.of(name):
             if r.kind != "choice" or r.task_id is None:
@@ -275,8 +287,16 @@ class _Ledger:
             outcome, asked = self.outcome(name, recorded)
             fit, calls = outcome.fit, outcome.calls
             exhausted = all(asked[c.task_id] >= o.samples for c in self.cells)
+            confirmed: list[tuple[float, float]] = []
+            confirm = partial(self._confirm, name, confirmed)
             outcome.stop = stop_reason(
-                fit, self.cells, calls=calls, budget=o.budget, target_width=o.target_width, exhausted=exhausted
+                fit,
+                self.cells,
+                calls=calls,
+                budget=o.budget,
+                target_width=o.target_width,
+                exhausted=exhausted,
+                confirm=confirm,
             )
             summary.outcomes[name] = outcome
             rounds = len({r.round for r in self.journal.of(name) if r.kind == "choice"})
@@ -291,6 +311,7 @@ class _Ledger:
                     budget=o.budget,
                     target_width=o.target_width,
                     interval=tuple(round(v, 6) for v in fit.interval) if fit.width < float("inf") else None,
+                    confirmed=tuple(round(v, 6) for v in confirmed[-1]) if outcome.stop == "width" else None,
                     **common,
                 )
                 if self.journal.of(name)[-1:] != [record]:  # a re-run of a stopped run adds no second stop

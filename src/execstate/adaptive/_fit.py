@@ -15,7 +15,7 @@ interval that a lucky slope estimate made. The covariance is the larger (in the 
 model-based one (the inverse Hessian of the log posterior) and the program-cluster sandwich (answers on one
 program are not independent when programs differ in difficulty). The fit is cheap (a few 2 x 2 solves), so the
 engine refits after every round; the report's horizon (``analyze``, docs/horizon.md) is fitted afresh from the
-recorded responses with its own model and bootstrap.
+recorded responses with its own model and bootstrap (``horizon_interval``), which a ``width`` stop must meet too.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from execstate.analyze import fit_horizon
 
 PRIOR_SD_C = 4.0
 """Prior standard deviation of the logit at the ladder's centre (weak: 4 logits is 2% to 98%)."""
@@ -164,3 +166,19 @@ def fit_quick(observations: Sequence[Observation], centre: float) -> QuickFit:
 
 def _pair(m: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
     return ((float(m[0, 0]), float(m[0, 1])), (float(m[1, 0]), float(m[1, 1])))
+
+
+def horizon_interval(observations: Sequence[Observation], *, replicates: int = 2000) -> tuple[float, float]:
+    """The 95% interval of log2 H50 the report would give for ``observations``: ``analyze.fit_horizon`` (a
+    pooled logistic with a program-cluster percentile bootstrap of ``replicates``, seeded by its default seed),
+    ``(-inf, inf)`` when it cannot place H50 (inestimable or censored) or a side of its interval is open."""
+    fit = fit_horizon(
+        [o.x for o in observations],
+        [o.right for o in observations],
+        [o.program for o in observations],
+        replicates=replicates,
+    )
+    lo, hi = fit.ci50
+    if not fit.ok or fit.censored50 or not (math.isfinite(lo) and math.isfinite(hi)):
+        return (-math.inf, math.inf)
+    return (float(lo), float(hi))

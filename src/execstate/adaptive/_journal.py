@@ -61,6 +61,8 @@ class AdaptiveRecord(Record):
     """A stop: the quick fit's log2 H50."""
     interval: tuple[float, float] | None = Field(default=None, exclude_if=lambda v: v is None)
     """A stop: the quick fit's 95% interval of log2 H50 (omitted when unbounded)."""
+    confirmed: tuple[float, float] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """A ``width`` stop: the report's 95% interval of log2 H50 (``analyze.fit_horizon``) that confirmed it."""
     budget: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """A stop: the ``--budget`` in force."""
     target_width: float | None = Field(default=None, exclude_if=lambda v: v is None)
