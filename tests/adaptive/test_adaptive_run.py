@@ -148,8 +148,10 @@ def test_sigkill_mid_round_then_resume_makes_the_same_choices(serve, tmp_path: P
     mode = {"hold_from": 10**9}
     server: ScriptedServer = serve(_script(mode))
     reference = tmp_path / "reference"
-    done = subprocess.run(_command(tmp_path, server.url, reference), capture_output=True, timeout=300)
-    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    command = _command(tmp_path, server.url, reference)  # writes the tasks and the settings
+    options = AdaptiveOptions(budget=BUDGET, target_width=0.01, round_size=ROUND, seed=5, progress=False)
+    run_adaptive(tmp_path / "tasks.jsonl", tmp_path / "settings.toml", reference, options)  # uninterrupted, here
+    assert command[command.index("--budget") + 1] == str(BUDGET)
 
     out = tmp_path / "killed"
     mode["hold_from"] = len(server.requests) + KILL_AFTER
@@ -187,3 +189,50 @@ def test_adaptive_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main([*base, "--adaptive", "horizon", "--budget", "3", "--target-width", "1"]) in (0, 1)
     printed = capsys.readouterr().out
     assert "syn: 3 cells chosen, 3 answered" in printed and "stopped: budget" in printed
+
+
+# -- rounds as vendor batches -----------------------------------------------------------------------------------
+
+
+def _batch_answer(body: dict) -> str:
+    program, rung = marker(json.dumps(body))
+    return json.dumps({"output": f"{program}-{rung}" if _right(program, rung) else "wrong"})
+
+
+def test_each_round_goes_out_as_one_vendor_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from execstate.testing.fake_batch import FakeOpenAIBatch
+
+    monkeypatch.setenv("EXECSTATE_TEST_ADAPTIVE_KEY", "sk-adaptive")
+    with FakeOpenAIBatch(key="sk-adaptive", answer=_batch_answer, hold=False) as fake:
+        setting = Setting.model_validate(
+            dict(
+                name="b", provider="openai", base_url=fake.url + "/v1", model="m",
+                api_key_env="EXECSTATE_TEST_ADAPTIVE_KEY", batch_poll_s=0.005,
+            )
+        )  # fmt: skip
+        options = AdaptiveOptions(budget=12, target_width=0.01, round_size=4, batch=True, progress=False)
+        summary = run_adaptive(ladder(4, 6), [setting], tmp_path, options)
+        created = list(fake.created)
+    assert summary.rounds == 3 and len(created) == 3  # one batch per round
+    records = _responses(tmp_path)
+    assert len(records) == 12 and {r.batch_id for r in records} == set(created)
+    choices = [r for r in _records(tmp_path / ADAPTIVE_NAME) if r.kind == "choice"]
+    assert {(r.task_id, r.sample) for r in choices} == {(r.task_id, r.sample) for r in records}
+
+
+def test_a_synthetic_setting_with_a_set_horizon_is_found_with_a_confirmed_width(tmp_path: Path) -> None:
+    """The real engine, provider and grading: a synthetic setting with horizon 2^12 (slope 2) on a 10-program
+    ladder of 11 rungs (110 cells). The run stops on a width the report's fit confirms, within the budget of one
+    grid, and that interval holds log2 12."""
+    from execstate.testing.horizon import synthetic_ladder
+
+    setting = Setting.model_validate(
+        {"name": "h12", "provider": "synthetic", "synthetic_horizon": 4096.0, "synthetic_slope": 2.0}
+    )
+    options = AdaptiveOptions(budget=110, target_width=1.2, round_size=10, samples=4, progress=False)
+    summary = run_adaptive(synthetic_ladder(10, 7, 17), [setting], tmp_path, options)
+    [stop] = [r for r in _records(tmp_path / ADAPTIVE_NAME) if r.kind == "stop"]
+    assert stop.stop == "width" and stop.confirmed is not None
+    lo, hi = stop.confirmed
+    assert hi - lo < 1.2 and lo <= 12.0 <= hi
+    assert summary.outcomes["h12"].calls == stop.calls < 110
