@@ -114,9 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'stage':36s} {'wall s':>8s} {'cpu s':>8s}  share of whole (wall)")
     for label, seconds, cpu in stages + total:
         print(f"{label:36s} {seconds:8.2f} {cpu:8.2f}  {seconds / whole:6.1%}")
-    print(
-        f"whole command / sequential reference = {whole / total[1][1]:.2f} (outputs byte-identical: {identical})"
-    )
+    print(f"whole command / sequential reference = {whole / total[1][1]:.2f} (outputs byte-identical: {identical})")
     print(
         f"whole command wall / {TARGET_S:.0f} s target = {whole / TARGET_S:.2f} "
         f"({'within' if whole <= TARGET_S else 'OVER'} target); cpu / target = {whole_cpu / TARGET_S:.2f}; "

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execstate.export",),
     ("execstate.construct",),
     ("execstate.analyze",),
+    ("execstate.adaptive",),
     ("execstate.report",),
     ("execstate.leaderboard",),
     ("execstate.view",),

@@ -19,7 +19,9 @@ SWEEP = ROOT / "tests" / "builder" / "cases" / "sweep_hash"
 def out(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("beyond") / "out"
     paths = (SWEEP, ROOT / "examples" / "abc310_e", ROOT / "examples" / "collatz")
-    run_pipeline(out, studies=(), paths=paths, samples=3, pilot=False, log=lambda *_: None)  # the pilot: test_pipeline_e2e
+    run_pipeline(
+        out, studies=(), paths=paths, samples=3, pilot=False, log=lambda *_: None
+    )  # the pilot: test_pipeline_e2e
     return out
 
 

@@ -134,6 +134,7 @@ SRC = Path(__file__).parents[1] / "src" / "execstate"
 
 def _record_classes() -> dict[str, type[Record]]:
     """Every subclass of ``Record``, at any depth, once the packages that declare records are imported."""
+    import execstate.adaptive
     import execstate.construct
     import execstate.pilot  # noqa: F401
 

@@ -420,6 +420,10 @@ class BuildManifest(Record):
     twins: dict[str, Any] | None = None
     """A build with cross-language twins (docs/twins.md; None otherwise): ``seeds`` (whose fresh inputs both
     programs answered), ``proven`` (twin case ids) and ``not_proven`` (``{"case_id", "twin_of", "difference"}``)."""
+    ladder: dict[str, Any] | None = None
+    """A ``--ladder`` build's record (None otherwise; docs/ladder.md): the request (``low``, ``high``, ``ratio``,
+    ``tolerance``, ``seed``, ``state_arms``, ``probes``, ``targets``) and ``cases``: per case id its ``rungs``
+    found, its ``missing`` rungs with the nearest traces measured, or ``none`` saying why it has no ladder."""
 
 
 class Usage(Record):

@@ -445,7 +445,12 @@ def test_every_bad_case_is_excluded_with_its_cause(batch):
     assert batch.manifest.cases_admitted == len(REFS) + len(WORKED_EXAMPLES)  # the batch admitted every good case
 
 
-REBUILT = (HERE / "cases" / "list_state", HERE / "cases" / "sweep_hash", EXAMPLES / "collatz", EXAMPLES / "cpp_while_break")
+REBUILT = (
+    HERE / "cases" / "list_state",
+    HERE / "cases" / "sweep_hash",
+    EXAMPLES / "collatz",
+    EXAMPLES / "cpp_while_break",
+)
 
 
 def test_building_twice_is_byte_identical(batch):

@@ -365,4 +365,6 @@ def test_a_bundled_source_with_a_macro_loop_builds_like_its_plain_twin(tmp_path)
             other.meta["K"],
             other.meta["k"],
         ), arm
-    assert "rep(i, n)" in both["short-trace-final"].source and '#line 1 "lib/util.hpp"' in both["long-trace-final"].source
+    assert (
+        "rep(i, n)" in both["short-trace-final"].source and '#line 1 "lib/util.hpp"' in both["long-trace-final"].source
+    )

@@ -118,7 +118,9 @@ def test_a_case_cannot_name_sources(tmp_path):
 
 def test_a_missing_key_names_where_it_may_go(tmp_path):
     with pytest.raises(SpecError, match=r"\[program\]: required key is missing\. Fix: .*or as a default in a study"):
-        load_spec(_case(tmp_path / "c", 'id = "s/c"\nstudy = "s"\nlanguage = "python"\nshort_input = "a"\nlong_input = "b"\n'))
+        load_spec(
+            _case(tmp_path / "c", 'id = "s/c"\nstudy = "s"\nlanguage = "python"\nshort_input = "a"\nlong_input = "b"\n')
+        )
 
 
 def _sibling(tmp_path: Path) -> Path:

@@ -76,7 +76,9 @@ def test_local_model_pipeline_end_to_end(local_pipeline):
     grades = records(result.grades)
     # every response graded once: responses.jsonl is in arrival order (two requests are in flight), grades in
     # plan order, so the cells are compared as sets
-    assert sorted((g["task_id"], g["setting"]) for g in grades) == sorted((r["task_id"], r["setting"]) for r in responses)
+    assert sorted((g["task_id"], g["setting"]) for g in grades) == sorted(
+        (r["task_id"], r["setting"]) for r in responses
+    )
     assert {g["status"] for g in grades} <= STATUSES  # every answer completed and graded
     assert all(g["pipeline_check"] is False for g in grades)
     report = result.report.read_text(encoding="utf-8")

@@ -40,7 +40,11 @@ INSTRUMENTATION = {"exclude_lines": frozenset({1, 2, 5, 6, 7, 8}), "hidden_prefi
 
 
 @pytest.mark.parametrize("python", interpreter_params())
-@pytest.mark.parametrize(("source", "peak", "load"), [(LISTS, 4, 8), (FUNCTIONS, 6, 13), (REPEATS, 14, 16)], ids=["lists", "functions", "repeats"])
+@pytest.mark.parametrize(
+    ("source", "peak", "load"),
+    [(LISTS, 4, 8), (FUNCTIONS, 6, 13), (REPEATS, 14, 16)],
+    ids=["lists", "functions", "repeats"],
+)
 def test_state_by_hand(python, source, peak, load):
     ref = assert_all_equal(measure_three_ways(source, b"", python))
     assert (ref.peak_state, ref.state_load) == (peak, load)

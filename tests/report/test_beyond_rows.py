@@ -29,7 +29,7 @@ CONFIG = AnalysisConfig(replicates=50, permutations=50)
 def test_every_section_has_a_unique_name_and_a_view():
     names = [s.name for s in sections()]
     assert len(names) == len(set(names)), names
-    assert names[-3:] == ["fresh", "further", "variants"]
+    assert names[-5:] == ["fresh", "further", "variants", "twins", "horizon"]
     for section in sections():
         assert section.heading, f"{section.name}: no report heading"
         assert view_of(section) is BUILTIN_VIEWS[section.name]

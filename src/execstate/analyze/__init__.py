@@ -20,6 +20,16 @@ from execstate.analyze._further import (
     line_count_rows,
     step_curve_rows,
 )
+from execstate.analyze._horizon import (
+    HorizonFit,
+    fit_horizon,
+    horizon_cells,
+    horizon_rows,
+    horizon_section,
+    ladder_trace,
+    program_of,
+    synthetic_truth,
+)
 from execstate.analyze._logit import LogitFit, fit_logit
 from execstate.analyze._paired import final_pairs, paired_comparison, paired_difference, paired_replicates
 from execstate.analyze._regression import MODELS, build_design, cluster_regression, regression_rows
@@ -56,6 +66,7 @@ __all__ = [
     "BHFamily",
     "Cells",
     "Cohort",
+    "HorizonFit",
     "LogitFit",
     "Section",
     "SectionInputs",
@@ -75,12 +86,17 @@ __all__ = [
     "coherence_rows",
     "figure_data",
     "final_pairs",
+    "fit_horizon",
     "fit_logit",
     "fresh_comparison",
     "fresh_pairs",
     "fresh_rows",
     "further_arms",
+    "horizon_cells",
+    "horizon_rows",
+    "horizon_section",
     "joinable_grades",
+    "ladder_trace",
     "language_gap",
     "line_count_rows",
     "load_cells",
@@ -91,6 +107,7 @@ __all__ = [
     "percentile_interval",
     "permutation_theta",
     "permutation_thetas",
+    "program_of",
     "quantile_bins",
     "rank_theta",
     "register_section",
@@ -103,6 +120,7 @@ __all__ = [
     "served_by_setting",
     "served_rows",
     "step_curve_rows",
+    "synthetic_truth",
     "taxonomy",
     "truncation_rows",
     "twin_pairs",

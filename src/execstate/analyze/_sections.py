@@ -1,7 +1,8 @@
 """The section registry: every analysis section in report order, and the loop that computes them all.
 
 execstate's own sections are the rows beyond the paper (``_beyond.BEYOND_ROWS``), then the published-vs-fresh,
-further-arm, source-variant and language-gap sections. Another package adds one through the entry-point group
+further-arm, source-variant, language-gap and execution-horizon sections. Another package adds one through the
+entry-point group
 ``execstate.sections`` (``name = "pkg.module:SECTION"``), a test or notebook with ``register_section``; no file of
 execstate changes (docs/extending.md, "A new section"). Nothing the modules named here import imports this one.
 """
@@ -14,6 +15,7 @@ from typing import Any
 from execstate.analyze._beyond import BEYOND_ROWS
 from execstate.analyze._fresh import SECTION as FRESH
 from execstate.analyze._further import SECTION as FURTHER
+from execstate.analyze._horizon import SECTION as HORIZON
 from execstate.analyze._section import Section, SectionInputs, check_section
 from execstate.analyze._twins import SECTION as TWINS
 from execstate.analyze._variants import SECTION as VARIANTS
@@ -22,7 +24,7 @@ from execstate.registry import Registry
 SECTIONS: Registry[Section] = Registry(
     "section",
     group="execstate.sections",
-    builtin={s.name: s for s in (*BEYOND_ROWS, FRESH, FURTHER, VARIANTS, TWINS)},
+    builtin={s.name: s for s in (*BEYOND_ROWS, FRESH, FURTHER, VARIANTS, TWINS, HORIZON)},
     check=check_section,
     fix="register one (execstate.analyze.register_section) or declare it in another package's "
     '[project.entry-points."execstate.sections"]',

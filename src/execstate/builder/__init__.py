@@ -9,6 +9,7 @@ from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
 from execstate.builder._fresh import SEED_ENV, Fresh
 from execstate.builder._further import ArmContext, NotPosed, not_posed_of
+from execstate.builder._ladder import Ladder, rung_id, sized_generator
 from execstate.builder._measurements import Measurements, MeasurementStats
 from execstate.builder._plan import PlanRow
 from execstate.builder._spec import CaseSpec, default_arms, find_specs, load_spec
@@ -47,6 +48,7 @@ __all__ = [
     "Excluded",
     "Fresh",
     "FreshVerification",
+    "Ladder",
     "MeasurementStats",
     "Measurements",
     "NotPosed",
@@ -72,6 +74,8 @@ __all__ = [
     "not_posed_of",
     "open_executor",
     "relative_name",
+    "rung_id",
+    "sized_generator",
     "spec_toml",
     "study_dir",
     "tasks_bytes",

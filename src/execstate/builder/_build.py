@@ -24,6 +24,7 @@ from execstate.builder._card import CARD_NAME, dataset_card
 from execstate.builder._case import build_case, failed_case
 from execstate.builder._fresh import Fresh
 from execstate.builder._further import not_kept_of, not_posed_of
+from execstate.builder._ladder import Ladder, ladder_of
 from execstate.builder._measurements import Measurements
 from execstate.builder._spec import CaseSpec, find_specs, load_spec
 from execstate.builder._twins import PROOF_SEEDS, fresh_aliases, pinned_fresh, prove_twins, twin_links, unfollowed
@@ -82,6 +83,7 @@ def build(
     executor: str = "local",
     scheduler: str | None = None,
     fresh: Fresh | None = None,
+    ladder: Ladder | None = None,
 ) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
@@ -102,6 +104,10 @@ def build(
     docs/fresh.md); imported studies' ready tasks are left out, since they have no inputs to draw. The
     manifest's ``fresh`` says which cases were refreshed and why the others were not; no file holds the seed.
 
+    ``ladder``: build every case's input ladder instead (``execstate.builder.Ladder``, docs/ladder.md): the rungs'
+    tasks only (imported studies' ready tasks are left out); the manifest's ``ladder`` holds the request and, per
+    case, the rungs found, the missing ones with the nearest traces, or why the case has none.
+
     The build owns its measurement memo (``Measurements``): its cases share it, and it is closed at its end, so
     a second build in the same process measures afresh.
     """
@@ -109,7 +115,7 @@ def build(
     memo = Measurements()
     with _stop_on_signals(stop), contextlib.closing(memo):
         study_specs, imported = study_paths_and_tasks(list(studies))
-        imported = imported if fresh is None else []
+        imported = imported if fresh is None and ladder is None else []
         spec_files = find_specs(list(paths) + study_specs)
         specs, exclusions = _load_specs(spec_files)
         links = twin_links(specs)
@@ -118,7 +124,7 @@ def build(
         collect = _Collector(_Partial(Path(partial) if partial is not None else None), len(specs), progress)
         collect.exclusions(exclusions)
         interrupted, not_started = _run_cases(
-            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh, memo
+            specs, options or BuildOptions(), jobs, stop, collect, executor, scheduler, fresh, memo, ladder
         )
         redo = unfollowed(collect.results, links) if fresh is not None and not stop.is_set() else {}
         if redo and fresh is not None:  # twins whose ranking chose another candidate: built on their original's
@@ -152,6 +158,9 @@ def build(
         manifest = manifest.model_copy(update={"fresh": _fresh_summary(fresh, tasks, exclusions)})
     if twins is not None:
         manifest = manifest.model_copy(update={"twins": twins})
+    if ladder is not None:
+        cases = {cid: collect.ladders[cid] for cid in sorted(collect.ladders)}
+        manifest = manifest.model_copy(update={"ladder": {**ladder.record(), "cases": cases}})
     not_posed = [n for cid in sorted(collect.not_posed) for n in collect.not_posed[cid]]
     if not_posed:
         manifest = manifest.model_copy(update={"not_posed": not_posed})
@@ -275,6 +284,7 @@ class _Collector:
         self.excluded: list[Exclusion] = []
         self.not_posed: dict[str, list[dict[str, str]]] = {}
         self.not_kept: dict[str, list[dict[str, str]]] = {}
+        self.ladders: dict[str, dict[str, Any]] = {}
         self.done = 0
 
     def forget(self, specs: list[CaseSpec]) -> None:
@@ -293,8 +303,13 @@ class _Collector:
         self.partial.add("excluded.jsonl", exclusions)
 
     def __call__(self, spec: CaseSpec, out: list[Task] | Exclusion) -> None:
+        entry = None if isinstance(out, Exclusion) else ladder_of(out)
+        if entry is not None:
+            self.ladders[spec.id] = entry
         if isinstance(out, Exclusion):
             self.exclusions([out])
+        elif entry is not None and not out:  # a case without rungs is not admitted (nor excluded)
+            pass
         else:
             self.results[spec.id] = out
             self.not_posed[spec.id] = [n.record(out[0].case_id if out else spec.id) for n in not_posed_of(out)]
@@ -315,6 +330,7 @@ def _run_cases(
     scheduler: str | None = None,
     fresh: Fresh | None = None,
     memo: Measurements | None = None,
+    ladder: Ladder | None = None,
 ) -> tuple[list[str], list[str]]:
     """Build ``specs``, at most ``jobs`` at a time, handing each outcome to ``record`` as it finishes.
 
@@ -323,9 +339,9 @@ def _run_cases(
     """
     if executor != "local":
         with open_executor(executor, jobs, scheduler, processes=False) as remote:
-            return _schedule(specs, opts, jobs, stop, record, remote, fresh=fresh, memo=memo)
+            return _schedule(specs, opts, jobs, stop, record, remote, fresh=fresh, memo=memo, ladder=ladder)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="execstate-case")
-    return _schedule(specs, opts, jobs, stop, record, pool, local=True, fresh=fresh, memo=memo)
+    return _schedule(specs, opts, jobs, stop, record, pool, local=True, fresh=fresh, memo=memo, ladder=ladder)
 
 
 def _schedule(
@@ -339,6 +355,7 @@ def _schedule(
     local: bool = False,
     fresh: Fresh | None = None,
     memo: Measurements | None = None,
+    ladder: Ladder | None = None,
 ) -> tuple[list[str], list[str]]:
     queue = list(reversed(specs))
     running: dict[Future, CaseSpec] = {}
@@ -346,7 +363,7 @@ def _schedule(
         while queue or running:
             while queue and len(running) < max(1, jobs) and not stop.is_set():
                 spec = queue.pop()
-                running[pool.submit(build_case, spec, opts, fresh, memo)] = spec
+                running[pool.submit(build_case, spec, opts, fresh, memo, ladder)] = spec
             done, _ = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             if stop.is_set():
                 break

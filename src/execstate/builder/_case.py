@@ -31,6 +31,7 @@ from execstate.builder._fresh import Fresh, NoCandidate, NotRefreshable, choose_
 from execstate.builder._further import ArmContext, CaseTasks, hooked_rows
 from execstate.builder._inputs import case_environment, locate_loop, read_source
 from execstate.builder._invariant import InvariantRefused, audit_invariant
+from execstate.builder._ladder import Ladder, build_ladder, rung_spec
 from execstate.builder._measurements import Measurements
 from execstate.builder._neighbours import inside_neighbours, post_neighbours
 from execstate.builder._plan import CHECKPOINTS, CheckpointMode, arm_rows, input_row
@@ -63,7 +64,11 @@ _PACKAGE = Path(__file__).parent.parent
 
 
 def build_case(
-    spec: CaseSpec, opts: BuildOptions, fresh: Fresh | None = None, memo: Measurements | None = None
+    spec: CaseSpec,
+    opts: BuildOptions,
+    fresh: Fresh | None = None,
+    memo: Measurements | None = None,
+    ladder: Ladder | None = None,
 ) -> list[Task] | Exclusion:
     """The case's tasks in plan order (by default the paper's four arms), or the exclusion naming the failed
     check and its evidence.
@@ -73,12 +78,14 @@ def build_case(
     ``fresh``: build the case on fresh inputs drawn from its seed (``execstate.builder._fresh``); the
     records of a case so built carry the id ``<id>~fresh`` (those of a case that cannot be refreshed, kept
     with its published inputs, its own id). ``memo``: the measurement memo of the build the case is part of
-    (``build`` passes its own; None: the case's own, gone with it).
+    (``build`` passes its own; None: the case's own, gone with it). ``ladder``: build the case's input ladder
+    instead (``execstate.builder._ladder``): its rungs' tasks, ``<id>~rung<k>``, with the ladder's record
+    (``LadderTasks.ladder``).
     """
     tmp = Path(tempfile.mkdtemp(prefix="execstate-case-"))
     ids = [spec.id if fresh is None else fresh_twin(spec.id)]
     try:
-        return _admit(spec, opts, tmp, fresh, ids, Measurements() if memo is None else memo)
+        return _admit(spec, opts, tmp, fresh, ids, Measurements() if memo is None else memo, ladder)
     except Excluded as exc:
         return Exclusion(case_id=ids[-1], check=exc.check, reason=exc.reason, spec_path=str(spec.spec_path))
     except SpecProblem as exc:
@@ -110,10 +117,18 @@ def failed_case(case_id: str, exc: BaseException, spec_path: str | None = None) 
 
 
 def _admit(
-    spec: CaseSpec, opts: BuildOptions, tmp: Path, fresh: Fresh | None, ids: list[str], memo: Measurements
+    spec: CaseSpec,
+    opts: BuildOptions,
+    tmp: Path,
+    fresh: Fresh | None,
+    ids: list[str],
+    memo: Measurements,
+    ladder: Ladder | None = None,
 ) -> list[Task]:
     """The case's tasks; ``ids[-1]`` is the id its records carry (a fresh build's case that cannot be
-    refreshed appends its published id)."""
+    refreshed appends its published id). With ``ladder``, its rungs' tasks instead."""
+    if ladder is not None:
+        spec = rung_spec(spec, ladder)
     lang, generators = make_language(spec.language, opts), helper_language(opts, "gen.py")
     env = case_environment(spec, opts)
     if env is not None:  # the program and its generators alike see the declared packages and headers
@@ -121,6 +136,9 @@ def _admit(
     source = read_source(spec)
     loop_line = locate_loop(spec, lang, source)
     case = CaseContext(spec, lang, source, tmp, generators, opts, env, memo)
+    if ladder is not None:
+        short = _make_input(case, spec.short_input, "short_input")
+        return build_ladder(case, ladder, short, lambda c, s, x, meta, i: _admit_inputs(c, loop_line, s, x, meta, i))
     short, long = _make_input(case, spec.short_input, "short_input"), _make_input(case, spec.long_input, "long_input")
     if fresh is None:
         tasks = _admit_inputs(case, loop_line, short, long, None, ids)

@@ -61,7 +61,64 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--variant-seed", type=int, default=0, help="mixed into every variant's seed (default 0; docs/variants.md)"
     )
+    add_ladder(p)
     p.set_defaults(func=main)
+
+
+LADDER_DEFAULTS: dict[str, Any] = {"low": 2**7, "high": 2**21, "ratio": 2.0, "tolerance": 1.25, "seed": 0}
+"""``execstate.builder.Ladder``'s defaults, spelled here so ``--help`` need not import the builder."""
+
+
+def add_ladder(p: argparse.ArgumentParser) -> None:
+    """``--ladder`` and its options: each case's inputs on a dial of counted trace lengths (docs/ladder.md)."""
+    d = LADDER_DEFAULTS
+    p.add_argument(
+        "--ladder",
+        action="store_true",
+        help="build each case's input ladder instead of its published inputs: per target trace length, the input "
+        "of its sized generator nearest it within the tolerance, as <case>~rung<k> (docs/ladder.md)",
+    )
+    p.add_argument("--ladder-low", type=int, default=d["low"], help=f"lowest target, events (default {d['low']})")
+    p.add_argument("--ladder-high", type=int, default=d["high"], help=f"highest target, events (default {d['high']})")
+    p.add_argument(
+        "--ladder-ratio", type=float, default=d["ratio"], help=f"ratio of successive targets (default {d['ratio']:g})"
+    )
+    p.add_argument(
+        "--ladder-tolerance",
+        type=float,
+        default=d["tolerance"],
+        help=f"a rung's trace is within this factor of its target (default {d['tolerance']:g})",
+    )
+    p.add_argument("--ladder-seed", type=int, default=d["seed"], help="mixed into every generator seed (default 0)")
+    p.add_argument(
+        "--ladder-state", action="store_true", help="also pose the two state arms on every rung (default: final only)"
+    )
+
+
+def ladder_of_args(args: argparse.Namespace) -> Any:
+    """The ``Ladder`` the ``--ladder`` options ask for, or None without ``--ladder`` (``UsageError`` when a ladder
+    option comes without it, or with ``--fresh`` or ``--variants``)."""
+    from execstate.builder import Ladder
+    from execstate.errors import UsageError
+
+    given = {k for k, v in LADDER_DEFAULTS.items() if getattr(args, f"ladder_{k}") != v}
+    if not args.ladder:
+        if given or args.ladder_state:
+            raise UsageError("the --ladder-* options need --ladder. Fix: add --ladder")
+        return None
+    if args.fresh is not None or args.variants or args.add_arms:
+        raise UsageError(
+            "--ladder builds rungs of the published cases only. Fix: leave out --fresh, --variants and --add-arms "
+            "(use --ladder-state for the state arms)"
+        )
+    return Ladder(
+        low=args.ladder_low,
+        high=args.ladder_high,
+        ratio=args.ladder_ratio,
+        tolerance=args.ladder_tolerance,
+        seed=args.ladder_seed,
+        state_arms=args.ladder_state,
+    )
 
 
 def _variant_names(text: str) -> tuple[str, ...]:
@@ -212,6 +269,7 @@ def main(args: argparse.Namespace) -> int:
     fresh = (
         Fresh(args.fresh, candidates=args.fresh_candidates, only=args.fresh_only) if args.fresh is not None else None
     )
+    ladder = ladder_of_args(args)
     out = output_dir(args.out)  # a file in the way fails before any case is built
     opts = BuildOptions(
         limits=Limits(wall_s=args.timeout, cpu_s=args.timeout, memory_mb=args.memory_mb),
@@ -229,6 +287,7 @@ def main(args: argparse.Namespace) -> int:
         "executor": args.executor,
         "scheduler": args.scheduler,
         "fresh": fresh,
+        "ladder": ladder,
     }
     result = _with_progress(build, args.paths, kwargs)
     write_build(result, out)
@@ -292,6 +351,8 @@ def _summary(result: Any, out: Path) -> None:
         print(f"variants: {len(m.variants['kept'])} kept ({', '.join(m.variants['names'])})")
         for n in m.variants["not_kept"]:
             print(f"  not kept {n['case_id']}: {n['reason']}")
+    if m.ladder is not None:
+        _ladder_summary(m.ladder)
     print(f"wrote {out / 'tasks.jsonl'}, {out / 'excluded.jsonl'}, {out / 'manifest.json'}, {out / 'README.md'}")
     if m.cases_admitted == 0:
         checks = ", ".join(
@@ -306,6 +367,22 @@ def _summary(result: Any, out: Path) -> None:
             f"no case was admitted ({checks or 'no case specs found'}){first}. "
             f"Fix: correct the cases named in {out / 'excluded.jsonl'}"
         )
+    if m.ladder is not None:
+        return
     print(to_markdown(corpus(result.tasks)))
     if m.fresh is not None:
         print(to_markdown(fresh_corpus(result.tasks)))
+
+
+def _ladder_summary(record: dict[str, Any]) -> None:
+    """Per case: its rungs found of the targets, the missing ones, or why it has no ladder."""
+    targets = len(record["targets"])
+    cases = record["cases"]
+    full = sum(len(e.get("rungs", [])) == targets for e in cases.values())
+    print(f"ladder: {len(cases)} case(s), {full} with all {targets} rungs (tolerance {record['tolerance']:g}x)")
+    for case_id, entry in cases.items():
+        if "none" in entry:
+            print(f"  no ladder {case_id}: {entry['none']}")
+            continue
+        missing = ", ".join(str(m["target"]) for m in entry["missing"])
+        print(f"  {case_id}: {len(entry['rungs'])} of {targets} rungs" + (f"; missing {missing}" if missing else ""))

@@ -73,6 +73,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="no-response: first move the no-response records whose every error was a transport or vendor-side "
         "failure to OUT/responses.retried.jsonl, then ask those cells again (docs/run.md, Retry policy)",
     )
+    p.add_argument(
+        "--adaptive",
+        choices=("horizon",),
+        default=None,
+        help="horizon: send ladder cells in rounds, each round chosen from the answers so far to narrow each "
+        "setting's execution horizon, until --target-width or --budget; choices in OUT/adaptive.jsonl "
+        "(docs/adaptive.md)",
+    )
+    p.add_argument("--budget", type=int, default=None, help="--adaptive: most cells to send per setting")
+    p.add_argument(
+        "--target-width",
+        type=float,
+        default=None,
+        metavar="W",
+        help="--adaptive: stop a setting when the 95%% interval of log2 H50 is narrower than W (doublings)",
+    )
+    p.add_argument(
+        "--round",
+        type=int,
+        default=10,
+        metavar="N",
+        help="--adaptive: cells chosen per setting per round (default 10; keep it to resume)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="--adaptive: seed of the order programs take turns in (default 0)"
+    )
+    p.add_argument(
+        "--adaptive-arm", default=None, metavar="ARM", help="--adaptive: the ladder's arm, when it has several"
+    )
     p.set_defaults(func=_handle)
 
 
@@ -109,6 +138,8 @@ def _handle(args: argparse.Namespace) -> int:
         require_file(args.settings, "--settings", "pass a settings TOML with [[setting]] tables (see README)")
     settings: Any = recorded if recorded is not None else args.settings
     common = dict(setting=args.setting, samples=args.samples, limit=args.limit, cache=_cache_dir(args.cache))
+    if args.adaptive is not None:
+        return _adaptive(args, common)
     if args.plan:
         from execstate.run import format_plan, plan_tasks
 
@@ -125,6 +156,37 @@ def _handle(args: argparse.Namespace) -> int:
         **common,
     )
     print(format_summary(summary))
+    if summary.interrupted:
+        return 130
+    return 0 if summary.ok else 1
+
+
+def _adaptive(args: argparse.Namespace, common: dict[str, Any]) -> int:
+    """``run --adaptive horizon``: the adaptive engine (``execstate.adaptive``) instead of the whole product."""
+    from execstate.errors import UsageError
+
+    clash = [flag for flag, on in (("--plan", args.plan), ("--retry", args.retry), ("--limit", args.limit)) if on]
+    if clash:
+        raise UsageError(f"--adaptive does not combine with {', '.join(clash)}. Fix: drop {clash[0]}")
+    if args.budget is None or args.target_width is None:
+        raise UsageError("--adaptive needs --budget N and --target-width W. Fix: pass both (docs/adaptive.md)")
+    from execstate.adaptive import AdaptiveOptions, format_adaptive, run_adaptive
+
+    options = AdaptiveOptions(
+        budget=args.budget,
+        target_width=args.target_width,
+        rule=args.adaptive,
+        round_size=args.round,
+        seed=args.seed,
+        samples=args.samples,
+        arm=args.adaptive_arm,
+        setting=common["setting"],
+        batch=args.batch,
+        batch_fallback=args.batch_fallback,
+        cache=common["cache"],
+    )
+    summary = run_adaptive(args.tasks, args.settings, args.out, options)
+    print(format_adaptive(summary))
     if summary.interrupted:
         return 130
     return 0 if summary.ok else 1

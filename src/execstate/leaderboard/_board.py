@@ -8,7 +8,9 @@ matrix is ``analyze.pairwise_differences``, the budget table is
 ``analyze.budget_rows`` and the language gap (C++ twin minus Python original,
 arms pooled) is ``analyze.language_gap``'s ``all`` row. Tasks and grades are
 filtered as ``analyze`` filters them: fresh and checkpoint-sweep tasks are left
-out, and twin tasks enter the language gap only.
+out, and twin tasks enter the language gap only. The horizon column is the
+execution horizon of ``analyze.horizon_rows`` (the final-output arms' fit on
+the runs' ladder tasks, docs/horizon.md); empty for a setting without them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from execstate.analyze import (
     Cohort,
     accuracy_intervals,
     budget_rows,
+    horizon_rows,
     language_gap,
     load_cells,
     paired_comparison,
@@ -31,7 +34,7 @@ from execstate.analyze import (
 )
 from execstate.leaderboard._cost import ALL_ARMS, cost_rows
 from execstate.leaderboard._runs import Combined
-from execstate.records import is_fresh, paper_tasks
+from execstate.records import Grade, Task, is_fresh, paper_tasks, task_kind
 
 COHORT = "all-python"
 """The paired cohort whose per-setting decrement the leaderboard shows."""
@@ -90,6 +93,7 @@ def _overall(
     budget: list[dict[str, Any]],
     served: dict[str, dict[str, Any]],
     gap: list[dict[str, Any]],
+    horizon: dict[str, dict[str, Any]],
 ) -> list[dict[str, Any]]:
     by = lambda rows: {r["setting"]: r for r in rows if r.get("arm", ALL_ARMS) == ALL_ARMS}
     d, c, b, g = by(dec), by(cost), by(budget), by(gap)
@@ -112,9 +116,20 @@ def _overall(
                 "language_gap_pp": g.get(s, {}).get("gap_pp"),
                 "language_gap_low_pp": g.get(s, {}).get("ci_low"),
                 "language_gap_high_pp": g.get(s, {}).get("ci_high"),
+                "horizon": horizon.get(s, {}).get("h50_text"),
+                "horizon_log2": horizon.get(s, {}).get("h50_log2"),
             }
         )
     return [{"rank": i + 1, **r} for i, r in enumerate(rows)]
+
+
+def _horizons(tasks: list[Task], grades: list[Grade], combined: Combined, config: AnalysisConfig) -> dict[str, Any]:
+    """Setting -> the horizon fit (``HorizonFit.to_json``) of its final-output answers on the ladder tasks."""
+    ladder = [t for t in tasks if task_kind(t) == "ladder"]
+    if not ladder:
+        return {}
+    rows = horizon_rows(ladder, grades, config, combined.responses)
+    return {r["setting"]: r["fit"] for r in rows if r["family"] == "final"}
 
 
 def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Leaderboard:
@@ -139,7 +154,8 @@ def leaderboard(combined: Combined, config: AnalysisConfig | None = None) -> Lea
         for r in budget_rows(response_frame(tasks, grades, combined.responses)[0], config.level)
     ]
     gap = language_gap(combined.tasks, combined.grades, config).get("rows", [])
-    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses), gap)
+    horizon = _horizons(combined.tasks, combined.grades, combined, config)
+    overall = _overall(acc, decrement, cost, budget, served_by_setting(combined.responses), gap, horizon)
     return Leaderboard(
         inputs=_inputs(combined, len(tasks)),
         config=config,

@@ -45,6 +45,12 @@ _NOTE = (
     "bootstrap percentile interval ({replicates} replicates, seed {seed})."
 )
 
+_HORIZON = (
+    " horizon: the execution horizon H50 of the final-output answers on the runs' ladder tasks, the counted trace "
+    "length at which the fitted accuracy falls to 50%, with its program-cluster bootstrap interval; '> top rung' "
+    "when still above 50% at the top rung (censored), empty without ladder tasks (docs/horizon.md)."
+)
+
 
 def _interval(row: dict[str, Any]) -> str:
     if row["difference_pp"] is None:
@@ -73,7 +79,9 @@ def leaderboard_tables(board: Leaderboard) -> list[Table]:
     c = board.config
     note = _NOTE.format(level=c.level, replicates=c.replicates, seed=c.seed)
     t = [
-        make_table("leaderboard", "Leaderboard: one row per setting, best C/N first", board.overall, note=note),
+        make_table(
+            "leaderboard", "Leaderboard: one row per setting, best C/N first", board.overall, note=note + _HORIZON
+        ),
         make_table("accuracy_by_arm", "Accuracy by arm", board.by_arm, note=note),
         make_table("accuracy_by_study", "Accuracy by study", board.by_study, note=note),
         make_table(

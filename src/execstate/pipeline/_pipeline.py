@@ -44,6 +44,10 @@ SYNTHETIC_VARIANT_PENALTY = 1.0
 """The main job's synthetic setting answers source-variant tasks with this logit less than their originals (a
 simulated reliance on the published source), so the report's variant table has a gap of known sign
 (docs/variants.md)."""
+SYNTHETIC_HORIZON = 1024.0
+"""The main job's synthetic setting answers the rungs of an input ladder with this set execution horizon (counted
+events, ``synthetic_slope`` 1: right half the time at 2^10 events), so the report's horizon section shows the
+recovered horizon beside the set one (docs/horizon.md); every other task is answered as without it."""
 ORACLE_SETTING = Setting(name="oracle-pipeline-check", provider="oracle", concurrency=64)
 SYNTHETIC_SETTING = Setting(
     name="synthetic-pipeline-check",
@@ -51,6 +55,7 @@ SYNTHETIC_SETTING = Setting(
     concurrency=64,
     synthetic_contamination=SYNTHETIC_CONTAMINATION,
     synthetic_variant_penalty=SYNTHETIC_VARIANT_PENALTY,
+    synthetic_horizon=SYNTHETIC_HORIZON,
 )
 PIPELINE_CHECK_SETTINGS = (ORACLE_SETTING, SYNTHETIC_SETTING)
 DEMO_FRESH_SEED = "execstate-demo-fresh-seed"

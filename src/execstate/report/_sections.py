@@ -20,6 +20,7 @@ from execstate.report._beyond import VIEWS as BEYOND_VIEWS
 from execstate.report._figures import FigureOut
 from execstate.report._fresh import VIEW as FRESH_VIEW
 from execstate.report._further import VIEW as FURTHER_VIEW
+from execstate.report._horizon import VIEW as HORIZON_VIEW
 from execstate.report._html import esc, figure_html
 from execstate.report._twins import VIEW as TWINS_VIEW
 from execstate.report._variants import VIEW as VARIANTS_VIEW
@@ -32,6 +33,7 @@ BUILTIN_VIEWS: dict[str, SectionView] = {
     "further": FURTHER_VIEW,
     "variants": VARIANTS_VIEW,
     "twins": TWINS_VIEW,
+    "horizon": HORIZON_VIEW,
 }
 """The view of each of execstate's own sections, by section name."""
 

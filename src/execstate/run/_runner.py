@@ -13,7 +13,7 @@ import random
 import signal
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -102,6 +102,7 @@ def run_tasks(
     batch: bool = False,
     batch_fallback: Fallback = "batch",
     retry: str | None = None,
+    only: Collection[CellKey] | None = None,
 ) -> RunSummary:
     """Send every pending (task, setting, sample) cell and append its record to ``out_dir/responses.jsonl``.
 
@@ -118,7 +119,9 @@ def run_tasks(
     in a next batch, or live with ``batch_fallback="live"`` (``run/_batch.py``,
     journal ``out_dir/batches.jsonl``). ``retry="no-response"`` first moves the ``no-response`` records of
     the selected cells whose every error was a transport or vendor-side failure to
-    ``out_dir/responses.retried.jsonl`` (``run/_retry.py``), so those cells are asked again. Raises ``SettingsError`` or
+    ``out_dir/responses.retried.jsonl`` (``run/_retry.py``), so those cells are asked again. ``only`` (a collection
+    of ``(task_id, setting, sample)`` keys) plans just those cells of the product, as adaptive testing does one round
+    at a time (``execstate.adaptive``); the manifest still hashes every task. Raises ``SettingsError`` or
     ``StoreError`` before any request is sent when the inputs are unusable.
     Blocking: use ``arun_tasks`` inside a running event loop.
     """
@@ -134,6 +137,7 @@ def run_tasks(
         batch=batch,
         batch_fallback=batch_fallback,
         retry=retry,
+        only=only,
     )
     return event_loop_run(coro)
 
@@ -181,6 +185,7 @@ async def arun_tasks(
     batch: bool = False,
     batch_fallback: Fallback = "batch",
     retry: str | None = None,
+    only: Collection[CellKey] | None = None,
 ) -> RunSummary:
     """The coroutine behind ``run_tasks`` (same contract)."""
     if samples < 1 or (limit is not None and limit < 0):
@@ -202,8 +207,11 @@ async def arun_tasks(
             cells = {(t.task_id, s.name, k) for s in chosen for t in selected for k in range(samples)}
             retried = move_no_responses(out, cells, out / RESPONSES_NAME)
         store, recorded, repair = open_store(out / RESPONSES_NAME)
-        plans = [_plan(s, selected, samples, recorded) for s in chosen]
+        wanted = None if only is None else set(only)
+        plans = [_plan(s, selected, samples, recorded, wanted) for s in chosen]
         planned = len(selected) * samples * len(chosen)
+        if wanted is not None:
+            planned = sum((t.task_id, s.name, k) in wanted for s in chosen for t in selected for k in range(samples))
         summary = RunSummary(out, planned, planned - sum(len(p.cells) for p in plans), repair=repair)
         summary.retried = dict(retried)
         batches = BatchRun.open(  # before the cache answers cells: it keeps each setting's plan as made
@@ -353,9 +361,20 @@ def _select(settings: list[Setting], name: str | None) -> list[Setting]:
     return chosen
 
 
-def _plan(setting: Setting, tasks: list[Task], samples: int, recorded: dict[CellKey, Response]) -> _Plan:
+def _plan(
+    setting: Setting,
+    tasks: list[Task],
+    samples: int,
+    recorded: dict[CellKey, Response],
+    only: set[CellKey] | None = None,
+) -> _Plan:
     # Sample-major order: every task's first sample is asked before any second one.
-    cells = [(t, k) for k in range(samples) for t in tasks if (t.task_id, setting.name, k) not in recorded]
+    cells = [
+        (t, k)
+        for k in range(samples)
+        for t in tasks
+        if (key := (t.task_id, setting.name, k)) not in recorded and (only is None or key in only)
+    ]
     return _Plan(setting, cells)
 
 
@@ -395,14 +414,20 @@ def _collector_frozen() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _exclusive(out: Path) -> Iterator[None]:
+def _exclusive(out: Path, lock: str = ".run.lock", holder: str = "`execstate run`") -> Iterator[None]:
     """Hold an advisory lock so two runs never append to the same directory at once."""
-    with open(out / ".run.lock", "w") as fh:
+    with open(out / lock, "w") as fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise SettingsError(f"{out}: another `execstate run` is writing there; wait for it or stop it") from None
+            raise SettingsError(f"{out}: another {holder} is writing there; wait for it or stop it") from None
         yield
+
+
+def directory_lock(out: Path, lock: str, holder: str) -> contextlib.AbstractContextManager[None]:
+    """The run's advisory lock under another file name: ``out/<lock>`` held while the block runs, else
+    ``SettingsError`` saying another ``holder`` writes there (adaptive testing holds one across its rounds)."""
+    return _exclusive(out, lock, holder)
 
 
 class _Writer:

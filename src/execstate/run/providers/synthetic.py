@@ -43,6 +43,19 @@ their contract (a ``{"rationale", "output"}`` object for
 one, with a simulated effect of guidance (``GUIDED_BONUS`` on the logit, none
 for placebo) and simulated reasoning-token usage (fewer tokens with
 guidance), so the pilot's tables have known inputs.
+
+A set execution horizon (``synthetic_horizon`` H > 0 and ``synthetic_slope`` s > 0, docs/horizon.md) replaces the
+curve above on the rungs of input ladders (``meta["ladder"]``, the tasks the horizon is measured on; every other
+task is answered as without it). With T the task's counted trace length (``metrics.trace_length``):
+
+    P(correct) = 1 / (1 + (T / H)^s) = sigmoid(s * ln 2 * (log2 H - log2 T) + arm_bonus')
+
+so a final-output rung at T = H is right half the time, at T = H / 2^(2/s) 80% of the time, and the fitted
+horizon of ``execstate.analyze`` has a known truth (log2 H50 = log2 H, slope -s ln 2 per doubling).
+``arm_bonus'`` is 0 for an arm of the ``final`` family and the arm's ``synthetic_bonus`` for any other (a state
+arm's horizon is then H * 2^(bonus / (s ln 2))); contamination, variant penalty and guidance add as above. A
+response cut off by the output budget is drawn only among the wrong cells of such a task, so P(graded right) is
+exactly the formula. The model string records both (``horizon=H, horizon_slope=s``; ``set_horizon`` reads it).
 """
 
 from __future__ import annotations
@@ -68,6 +81,9 @@ STEP_DECAY = 0.35
 """Logit a loop-trace step loses per step after the first (the default of ``synthetic_step_decay``)."""
 GUIDED_BONUS = 0.6
 """Logit added to a guided pilot task's chance of a right answer (simulated; placebo gets none)."""
+HORIZON_SLOPE = 1.0
+"""The default ``synthetic_slope``: log odds of a right ladder answer lost per doubling of the trace, over ln 2."""
+_HORIZON_MODEL = re.compile(r"[(,] ?horizon=([0-9.eE+-]+), horizon_slope=([0-9.eE+-]+)[,)]")
 _OUTPUT_FAMILIES = ("final", "function", "input")
 """Arm families whose answer is a program's or a call's output: wrong as another input's output or a far number."""
 
@@ -152,12 +168,16 @@ class SyntheticProvider:
         contamination: float = 0.0,
         step_decay: float = STEP_DECAY,
         variant_penalty: float = 0.0,
+        horizon: float | None = None,
+        horizon_slope: float = HORIZON_SLOPE,
     ) -> None:
         self.seed, self.skill, self.slope, self.contamination = setting_name, skill, slope, contamination
         self.step_decay, self.variant_penalty = step_decay, variant_penalty
+        self.horizon, self.horizon_slope = horizon, horizon_slope
         knob = f", contamination={contamination:g}" if contamination else ""
         knob += f", step_decay={step_decay:g}" if step_decay != STEP_DECAY else ""
         knob += f", variant_penalty={variant_penalty:g}" if variant_penalty else ""
+        knob += f", horizon={horizon!r}, horizon_slope={horizon_slope!r}" if horizon is not None else ""
         self.model: str | None = f"synthetic(skill={skill:g}, slope={slope:g}{knob})"
 
     def p_correct(self, task: Task) -> float:
@@ -168,9 +188,19 @@ class SyntheticProvider:
         """P(step ``step`` (1-based) of a loop-trace task is right): the logit less ``step_decay`` per step."""
         return 1 / (1 + math.exp(-(self._logit(task) - self.step_decay * (step - 1))))
 
+    def on_horizon(self, task: Task) -> bool:
+        """True when the set horizon answers ``task``: one is set and the task is a ladder rung."""
+        return self.horizon is not None and bool(task.meta.get("ladder"))
+
     def _logit(self, task: Task) -> float:
         trace = task.metrics.trace_length or 0
-        logit = self.skill - self.slope * math.log2(1 + trace) + arm_spec(task.arm).synthetic_bonus
+        spec = arm_spec(task.arm)
+        if self.on_horizon(task):
+            assert self.horizon is not None
+            bonus = 0.0 if spec.family == "final" else spec.synthetic_bonus
+            logit = self.horizon_slope * math.log(2) * (math.log2(self.horizon) - math.log2(max(trace, 1))) + bonus
+        else:
+            logit = self.skill - self.slope * math.log2(1 + trace) + spec.synthetic_bonus
         if "prompt" in task.meta and prompt_variant(task).condition == "guided":
             logit += GUIDED_BONUS
         if not is_fresh(task):
@@ -197,7 +227,8 @@ class SyntheticProvider:
             envelope = "Tracing the program step by step, the answer is:\n" + envelope
         reasoning = int(64 * math.log2(2 + (task.metrics.trace_length or 0)) * (1 + draw("tokens")))
         finish = "stop"
-        if draw("length") < self.p_truncated(task):
+        cut = not correct or not self.on_horizon(task)  # on the horizon only a wrong cell may be cut
+        if cut and draw("length") < self.p_truncated(task):
             envelope, finish, reasoning = envelope[: len(envelope) // 2], "length", reasoning * 4
         usage = Usage(
             prompt_tokens=len(task.source) // 4,
@@ -293,6 +324,20 @@ class SyntheticOptions(BaseModel):
     docs/variants.md), so the simulated predictor does worse on a renamed or padded program than on the published
     one, as a model leaning on names or memory would. 0 (the default) answers exactly as without it. Written to the
     run manifest only when not 0."""
+    synthetic_horizon: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    """The set execution horizon H, in counted trace events: on a ladder rung (``meta["ladder"]``) the chance of a
+    right answer is 1 / (1 + (T / H)^synthetic_slope) at trace length T (see the module docstring), so the
+    analysis's fitted horizon has a known truth (docs/horizon.md). None (the default): no horizon, every task
+    answered as before. Written to the run manifest only when set."""
+    synthetic_slope: float = Field(default=HORIZON_SLOPE, gt=0, allow_inf_nan=False)
+    """How sharply a set horizon falls: the exponent s of (T / H)^s, i.e. s * ln 2 log odds per doubling of the
+    trace (1, the default: 80% right at H / 4, 20% at 4 H). Used only with ``synthetic_horizon``."""
+
+
+def set_horizon(model: str) -> tuple[float, float] | None:
+    """(horizon, slope) from a synthetic response's ``model`` string when it has a set horizon, else None."""
+    found = _HORIZON_MODEL.search(model)
+    return (float(found.group(1)), float(found.group(2))) if found else None
 
 
 async def _open(setting: Setting) -> Opened:
@@ -303,6 +348,8 @@ async def _open(setting: Setting) -> Opened:
         contamination=options.synthetic_contamination,
         step_decay=options.synthetic_step_decay,
         variant_penalty=options.synthetic_variant_penalty,
+        horizon=options.synthetic_horizon,
+        horizon_slope=options.synthetic_slope,
     ), []
 
 

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: a path s -> a -> b over nodes 1..3 in random order, its 2 edges in random order with
 weights in -3..5; long: another 50-node graph from 110 draws with hidden potentials (no negative cycle).
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 2n + 1 random edges weighted as the long input's (no negative cycle).
 """
 import os
 import random
@@ -41,7 +44,33 @@ def short_graph(stream):
     return 3, edges, s
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 nodes and 2n + 1 random edges weighted as the long input's (no negative cycle)."""
+    nodes = n + 1
+    potential = [0] + [next(stream) % 30 for _ in range(nodes)]
+    edges = []
+    for _ in range(2 * n + 1):
+        u = 1 + next(stream) % nodes
+        v = 1 + (u + next(stream) % 6) % nodes
+        if u != v:
+            edges.append((u, v, next(stream) % 10 + potential[u] - potential[v]))
+    print(nodes, len(edges))
+    for edge in edges:
+        print(*edge)
+    print(1)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, edges, source = SHORT

@@ -3,7 +3,11 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: a 3 x 3 grid with S, T and two walls on random cells, T reachable from S; long: another
 21 x 29 carved maze (S and T in opposite corners as published).
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a maze of about n cells (2r+1 rows, 2c+1 columns, r * c near n).
 """
+import math
 import os
 import random
 import sys
@@ -74,7 +78,26 @@ def short_maze(stream):
     return ["".join(row) for row in grid]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a maze of about n cells (2r+1 rows, 2c+1 columns, r * c near n)."""
+    r = max(1, math.isqrt(n))
+    c = max(2, n // r)
+    grid = carve(2 * r + 1, 2 * c + 1, stream)
+    print(len(grid), len(grid[0]))
+    print("\n".join(grid))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         grid = SHORT

@@ -4,6 +4,9 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: a random monic polynomial of degree 2-4 changing sign on a unit interval, and x^2 + c
 (c in 1..9) on a random interval (no sign change); long: ten such bracketed polynomials, a
 degenerate interval [r, r] holding the root of x - r, and one x^2 + c; the tolerances stay.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): up to 24 halvings of one root (tolerance 2**-n), then one more root per 24.
 """
 import os
 import random
@@ -48,7 +51,28 @@ def rootless(stream):
     return f"{lo} {lo + 1 + next(stream) % 5} 1 0 {1 + next(stream) % 9}"
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): up to 24 halvings of one root (tolerance 2**-n), then one more root per 24."""
+    if n <= 24:
+        tol, problems = repr(2.0 ** -n), [bracketed(stream)]
+    else:
+        tol, problems = "1e-7", [bracketed(stream) for _ in range(n // 24)]
+    print(tol)
+    print(len(problems))
+    print("\n".join(problems))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         tol = "0.1"

@@ -2,6 +2,9 @@
 
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 5 random points in 0..9 x 0..9; long: another 260 points in 0..1999 x 0..1999.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 random points in 0..1999.
 """
 import os
 import random
@@ -30,7 +33,26 @@ def fresh_stream(which):
 
 SHORT = [(0, 0), (5, 4), (3, 1), (9, 9), (6, 6)]  # the published short input
 
+
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 random points in 0..1999."""
+    points = [(next(stream) % 2000, next(stream) % 2000) for _ in range(n + 1)]
+    print(len(points))
+    for x, y in points:
+        print(x, y)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         points = SHORT

@@ -2,6 +2,9 @@
 
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 distinct random points in 0..4 x 0..4; long: another 150 points in 0..200 x 0..200.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 2 random points in 0..200.
 """
 import os
 import random
@@ -40,7 +43,25 @@ def distinct_points(stream, count, size):
     return points
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 2 random points in 0..200."""
+    points = [(next(stream) % 201, next(stream) % 201) for _ in range(n + 2)]
+    print(len(points))
+    for x, y in points:
+        print(x, y)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         points = SHORT

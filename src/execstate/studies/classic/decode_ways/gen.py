@@ -4,6 +4,9 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: random decodable strings of 3 and 4 digits and an undecodable "x0" (x in 3..9); long: the
 same four kinds of line: 150 random digits, 35-45 ones then "x0", 200 random digits, and a
 random 4-digit block repeated 20 times.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one line of n random digits.
 """
 import os
 import random
@@ -45,7 +48,22 @@ def undecodable(stream):
     return f"{3 + next(stream) % 7}0"
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): one line of n random digits."""
+    print(digits(stream, n))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         lines = ["226", "1201", "30"]

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: the published 4-node shape (1 -> a, 1 -> b, b -> a, a -> 4 with {a, b} = {2, 3}) with
 random weights 1..9 and edge order; long: another 160-node graph of 640 short-hop edges, 1 to 100.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes, 4n + 4 mostly short hops, from node 1 to node n + 1.
 """
 import os
 import random
@@ -40,7 +43,31 @@ def short_graph(stream):
     return sorted(edges, key=lambda edge: next(stream))
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 nodes, 4n + 4 mostly short hops, from node 1 to node n + 1."""
+    nodes = n + 1
+    edges = []
+    for _ in range(4 * nodes):
+        u = 1 + next(stream) % nodes
+        v = 1 + (u + next(stream) % 12) % nodes
+        edges.append((u, v, 1 + next(stream) % 40))
+    print(nodes, len(edges))
+    for edge in edges:
+        print(*edge)
+    print(1, nodes)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         edges = SHORT

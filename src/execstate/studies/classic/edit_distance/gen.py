@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: two random word pairs over "acgt" with the published lengths (2 vs 1, 3 vs 2); long:
 another three words of 18, 15 and 12 letters, each with 5, 7 and 8 random edits.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one pair: a random word of n letters and its copy with n // 3 + 1 random edits.
 """
 import os
 import random
@@ -49,7 +52,25 @@ def mutate(word, stream, edits):
     return "".join(letters)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): one pair: a random word of n letters and its copy with n // 3 + 1 random edits."""
+    start = random_word(stream, n)
+    b = mutate(start, stream, n // 3 + 1)
+    print(1)
+    print(start, b)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         pairs = [("ab", "b"), ("abc", "ac")]

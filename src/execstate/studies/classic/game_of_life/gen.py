@@ -4,7 +4,11 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: a random 3 x 3 soup (each cell alive with chance 1/3), 1 generation; long: on the same
 8 x 8 torus for 9 generations, a glider in a random one of its four orientations and a blinker
 (horizontal or vertical), each at a random place.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a random grid of about n cells in all over its generations (about n**(1/3) generations).
 """
+import math
 import os
 import random
 import sys
@@ -45,7 +49,27 @@ def glider_and_blinker(stream, size):
     return ["".join("#" if (r, c) in alive else "." for c in range(size)) for r in range(size)]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a random grid of about n cells in all over its generations (about n**(1/3) generations)."""
+    generations = max(1, round(n ** (1 / 3)))
+    rows = max(3, math.isqrt(max(1, n // generations)))
+    cols = max(3, n // generations // rows)
+    grid = ["".join(".#"[next(stream) % 3 == 0] for _ in range(cols)) for _ in range(rows)]
+    print(rows, cols, generations)
+    print("\n".join(grid))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         rows, cols, generations = 3, 3, 1

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: a random non-square between r^2 and (r + 1)^2 (r in 2..4) and a random square of 5..9;
 long: another 24 numbers of the same growing sizes.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n numbers whose roots grow as the long input's (to at most 12 digits).
 """
 import os
 import random
@@ -29,7 +32,27 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n numbers whose roots grow as the long input's (to at most 12 digits)."""
+    numbers = []
+    for i in range(n):
+        root = next(stream) % 10 ** (1 + (i // 5) % 12) + 1
+        numbers.append(root * root + (next(stream) % 3 if i % 3 else 0))
+    print(len(numbers))
+    print("\n".join(map(str, numbers)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         numbers = [10, 49]

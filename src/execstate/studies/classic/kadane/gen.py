@@ -2,6 +2,9 @@
 
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 7 random values in -6..6; long: another 800 values in -52..48.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n random values in -52..48.
 """
 import os
 import random
@@ -28,7 +31,24 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n random values in -52..48."""
+    values = [next(stream) % 101 - 52 for _ in range(n)]
+    print(len(values))
+    print(" ".join(map(str, values)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         values = [-2, 3, -3, 5, -6, 2, 3]  # three runs tie at 5

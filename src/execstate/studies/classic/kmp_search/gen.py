@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: a random 3-letter pattern and 7-letter text over "ab"; long: a random 5-letter pattern and
 another 520-letter text, both about one b in three.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a random pattern of 5 letters and a text of n + 4 letters.
 """
 import os
 import random
@@ -33,7 +36,24 @@ def letters(stream, length):
     return "".join("ab"[next(stream) % 3 == 0] for _ in range(length))
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a random pattern of 5 letters and a text of n + 4 letters."""
+    pattern = letters(stream, 5)
+    print(pattern)
+    print(letters(stream, n + 4))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         pattern, text = "aba", "abababb"

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 5 random edges (no loops) on 5 nodes, weights 1..9; long: another 120-node graph from 250
 draws, weights 1..500.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 2n + 2 random edges.
 """
 import os
 import random
@@ -41,7 +44,31 @@ def short_graph(stream):
     return 5, edges
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 nodes and 2n + 2 random edges."""
+    nodes = n + 1
+    edges = []
+    for _ in range(2 * nodes):
+        u = 1 + next(stream) % nodes
+        v = 1 + next(stream) % nodes
+        if u != v:
+            edges.append((u, v, 1 + next(stream) % 500))
+    print(nodes, len(edges))
+    for edge in edges:
+        print(*edge)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, edges = SHORT

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: the same 4 x 4 grid and 6 steps from a random start cell and heading; long: the same
 11 x 9 grid, 400..440 steps (not 420) from a random start cell and heading.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n steps of the ant on the long input's 11 x 9 torus from a random start.
 """
 import os
 import random
@@ -25,7 +28,22 @@ def start(stream, width, height):
     return next(stream) % width, next(stream) % height, "NESW"[next(stream) % 4]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n steps of the ant on the long input's 11 x 9 torus from a random start."""
+    print(11, 9, n, *start(stream, 11, 9))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if fresh is None:
         print("4 4 6 1 1 N" if sys.argv[1] == "short" else "11 9 420 5 4 E")

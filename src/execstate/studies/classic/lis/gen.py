@@ -2,6 +2,9 @@
 
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 8 random values in 1..9; long: another 360 values, the same rising trend plus noise.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n values: a slowly rising trend plus noise, as the long input.
 """
 import os
 import random
@@ -28,7 +31,24 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n values: a slowly rising trend plus noise, as the long input."""
+    seq = [i // 3 + next(stream) % 90 for i in range(n)]
+    print(len(seq))
+    print(" ".join(map(str, seq)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         seq = [5, 2, 8, 6, 3, 6, 9, 7]

@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 random letters from "abc"; long: another 230 random letters from "abc" with two random
 11-letter palindromes planted, one at 40..80 and one at 130..170.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a random text of n letters a, b, c.
 """
 import os
 import random
@@ -34,7 +37,22 @@ def palindrome(stream):
     return half + "abc"[next(stream) % 3] + half[::-1]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a random text of n letters a, b, c."""
+    print("".join("abc"[next(stream) % 3] for _ in range(n)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         text = "abab"  # two longest palindromes tie

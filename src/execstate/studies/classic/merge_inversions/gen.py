@@ -2,6 +2,9 @@
 
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 random values in 1..9; long: another 100 values in 0..499.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n random values in 0..499.
 """
 import os
 import random
@@ -28,7 +31,24 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n random values in 0..499."""
+    values = [next(stream) % 500 for _ in range(n)]
+    print(len(values))
+    print(" ".join(map(str, values)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         values = [3, 1, 4, 2]

@@ -4,6 +4,9 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: a random quadrilateral with one vertex in each open quadrant (coordinates -3..3, star-shaped
 around the origin, so simple), counter-clockwise; long: another clockwise star polygon over the
 primitive directions of reach 9, each scaled by 1..4.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a star-shaped polygon of n + 2 vertices (evenly spaced primitive directions, scaled).
 """
 import os
 import random
@@ -50,7 +53,30 @@ def star_polygon(reach, stream):
     return [(dx * s, dy * s) for (dx, dy), s in zip(directions, scales)]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a star-shaped polygon of n + 2 vertices (evenly spaced primitive directions, scaled)."""
+    vertices = n + 2
+    reach = 1
+    while sum(gcd(dx, dy) == 1 for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)) < vertices:
+        reach += 1  # until there are enough primitive directions to pick from
+    star = star_polygon(reach, stream)
+    picked = [star[i * len(star) // vertices] for i in range(vertices)]
+    print(len(picked))
+    for x, y in picked:
+        print(x, y)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         vertices = [(0, 0), (4, 0), (4, 3), (1, 2)]

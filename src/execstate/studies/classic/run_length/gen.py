@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 8 letters from random runs of 1-3 of "abc"; long: another text of random runs of 1-7 of
 "xyz", at least 480 letters.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): runs of x, y, z of random lengths 1..7, n letters in all.
 """
 import os
 import random
@@ -38,7 +41,22 @@ def runs(stream, letters, longest, length):
     return "".join(pieces)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): runs of x, y, z of random lengths 1..7, n letters in all."""
+    print(runs(stream, "xyz", 7, n)[:n])
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         text = "aabbbccc"  # two longest runs tie

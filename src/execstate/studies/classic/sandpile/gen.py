@@ -4,6 +4,9 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: a random 2 x 3 grid of 0..5 grains with one random cell holding 4 or 5; long: the same
 empty 7 x 7 table with a pile of 101..115 grains on a random cell of its middle 3 x 3 (smaller or
 nearer the edge, a pile topples markedly fewer times than the published 225).
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a pile of n + 3 grains on a random cell of the middle 3 x 3 of an empty 7 x 7 table.
 """
 import os
 import random
@@ -22,7 +25,26 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): a pile of n + 3 grains on a random cell of the middle 3 x 3 of an empty 7 x 7 table."""
+    grid = [[0] * 7 for _ in range(7)]
+    grid[2 + next(stream) % 3][2 + next(stream) % 3] = n + 3
+    print(len(grid), len(grid[0]))
+    for row in grid:
+        print(" ".join(map(str, row)))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         grid = [[0, 4, 0], [3, 5, 0]]

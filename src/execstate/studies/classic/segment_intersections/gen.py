@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 random segments with endpoints in 0..5 x 0..5; long: another 35 random segments and the
 same 4 collinear cases shifted together by a random offset in 0..9 x 0..9.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 random segments as the long input's.
 """
 import os
 import random
@@ -34,7 +37,28 @@ def collinear_cases(dx, dy):
     return [(x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in cases]
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 random segments as the long input's."""
+    segments = []
+    for _ in range(n + 1):
+        x, y = next(stream) % 40, next(stream) % 40
+        segments.append((x, y, x + next(stream) % 17 - 8, y + next(stream) % 17 - 8))
+    print(len(segments))
+    for segment in segments:
+        print(*segment)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         segments = [(0, 0, 4, 4), (0, 4, 4, 0), (2, 2, 5, 0), (4, 4, 5, 5)]  # cross, T-junctions, collinear touch

@@ -4,6 +4,9 @@ EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build
 short: n = 4 and two random polynomials of degree 2-6 (integer coefficients in -5..5, the leading one
 non-zero) on random integer intervals [a, b] with a in -3..2 and b - a in 1..4; long: n = 64 and
 five such problems.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one random polynomial integrated with 2n intervals.
 """
 import os
 import random
@@ -30,7 +33,24 @@ def problem(stream):
     return " ".join(map(str, [a, b] + coeffs))
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): one random polynomial integrated with 2n intervals."""
+    print(2 * n)
+    print(1)
+    print(problem(stream))
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, problems = 4, ["0 2 1 0 0 0 0", "0 1 3 0 0"]  # x^4 on [0, 2]; 3x^2 on [0, 1]

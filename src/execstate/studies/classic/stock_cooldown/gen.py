@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 random prices in 1..9 and fees 0 and 1..3; long: another 160-day random walk from 50,
 fees 0, 2..4 and 8..10.
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n prices of a random walk, fees 0, 3 and 9.
 """
 import os
 import random
@@ -29,7 +32,29 @@ def fresh_stream(which):
     return iter(lambda: rng.getrandbits(23), None)
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n prices of a random walk, fees 0, 3 and 9."""
+    price, prices = 50, []
+    for _ in range(n):
+        price = max(1, price + next(stream) % 13 - 6)
+        prices.append(price)
+    print(len(prices))
+    print(" ".join(map(str, prices)))
+    print(3)
+    print("0 3 9")
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         prices, fees = [3, 1, 4, 8], [0, 2]

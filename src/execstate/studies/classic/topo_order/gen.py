@@ -3,6 +3,9 @@
 EXECSTATE_SEED, when set, draws a fresh input of the same shape (execstate build --fresh):
 short: 4 pairs on 5 courses drawn like the long ones; long: another 330 pairs on 220 courses that
 follow a hidden random ranking, each to one of the next 15 ranks (so never a cycle).
+
+`python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 3(n + 1) // 2 ranked pairs.
 """
 import os
 import random
@@ -43,7 +46,26 @@ def ranked_pairs(stream, n, m):
     return pairs
 
 
+def size_stream():
+    """The stream `gen.py size N` draws from: EXECSTATE_SEED's (as a fresh long input's), seed 0 when it is unset."""
+    text = os.environ.get("EXECSTATE_SEED", "").strip() or "0"
+    rng = random.Random(2 * int(text) + 1)
+    return iter(lambda: rng.getrandbits(23), None)
+
+
+def sized(n, stream):
+    """Print the input of size n (n >= 1): n + 1 nodes and 3(n + 1) // 2 ranked pairs."""
+    nodes = n + 1
+    pairs = ranked_pairs(stream, nodes, 3 * nodes // 2)
+    print(nodes, len(pairs))
+    for pair in pairs:
+        print(*pair)
+
+
 def main():
+    if sys.argv[1] == "size":
+        sized(int(sys.argv[2]), size_stream())
+        return
     fresh = fresh_stream(sys.argv[1])
     if sys.argv[1] == "short":
         n, pairs = 5, [(3, 1), (1, 4), (5, 4), (3, 2)]
