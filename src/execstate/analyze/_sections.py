@@ -3,7 +3,8 @@
 execstate's own sections are the rows beyond the paper (``_beyond.BEYOND_ROWS``), then the published-vs-fresh,
 further-arm, source-variant, language-gap and execution-horizon sections. Another package adds one through the
 entry-point group ``execstate.sections`` (``name = "pkg.module:SECTION"``), a test or notebook with
-``register_section``; no file of execstate changes (docs/extending.md, "A new section"). Nothing the modules named here import imports this one.
+``register_section``; no file of execstate changes (docs/extending.md, "A new section"). Nothing the modules
+named here import imports this one.
 """
 
 from __future__ import annotations
