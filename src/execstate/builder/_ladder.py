@@ -49,6 +49,8 @@ SIZE_MARKER = "gen.py size N"
 drawn from ``EXECSTATE_SEED`` (the classic generators' size interface, docs/ladder.md)."""
 MIN_SIZE = 1
 """The smallest size the search asks a generator for."""
+START_TRIES = 4
+"""Sizes from ``MIN_SIZE`` up the search tries until the generator prints an input the program runs on."""
 MAX_SIZE = 1 << 40
 """The largest size the search asks a generator for (a generator's own limits usually stop it far sooner)."""
 RETRIES = 2
@@ -238,8 +240,10 @@ class _Search:
         return [p for s, p in sorted(self.points.items()) if p.trace is not None]
 
     def too_large(self) -> int | None:
-        """The smallest measured size that has no trace (a failure or a budget: every larger one is left alone)."""
-        failed = [s for s, p in self.points.items() if p.trace is None]
+        """The smallest measured size above the smallest with a trace that has none (a failure or a budget: every
+        larger one is left alone). Sizes below the smallest with a trace may fail: a generator's least size."""
+        least = min((s for s, p in self.points.items() if p.trace is not None), default=None)
+        failed = [s for s, p in self.points.items() if p.trace is None and (least is None or s > least)]
         return min(failed) if failed else None
 
     def find(self, target: int) -> _Point | None:
@@ -382,8 +386,12 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
     seed = ladder.case_seed(spec.id)
     search = _Search(case, gen, seed, ladder)
     first = search.measure(MIN_SIZE)
+    for size in range(MIN_SIZE + 1, MIN_SIZE + START_TRIES):  # a generator may need a larger least size
+        if first.trace is not None:
+            break
+        first = search.measure(size)
     if first.trace is None:
-        return LadderTasks([], {"none": f"at size {MIN_SIZE}: {first.failed}", "seed": seed})
+        return LadderTasks([], {"none": f"at sizes {MIN_SIZE} to {first.size}: {first.failed}", "seed": seed})
     references = [_measure_point(case, gen, 0, seed)]  # size 0, where the generator has one: the smallest input
     if published_short is not None:
         m = case.memo.measure_once(case.lang, case.source, published_short, None, state=False)
