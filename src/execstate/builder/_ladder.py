@@ -75,7 +75,7 @@ class Ladder:
     """Mixed into every case's generator seed (``case_seed``)."""
     state_arms: bool = False
     """Also pose the inside and post state arms on every rung (by default only the final output)."""
-    probes: int = 6
+    probes: int = 8
     """Sizes measured per target at most (beyond those measured for earlier targets)."""
 
     def __post_init__(self) -> None:
@@ -247,7 +247,9 @@ class _Search:
         return min(failed) if failed else None
 
     def find(self, target: int) -> _Point | None:
-        """The measured point nearest ``target`` within the tolerance, measuring at most ``probes`` new sizes."""
+        """The measured point nearest ``target`` within the tolerance, measuring at most ``probes`` new sizes; when
+        none is (a trace that jumps between neighbouring sizes), the size whose trace is nearest, and that size scaled
+        by target / trace, drawn from up to ``SEED_RETRIES`` other seeds (the first within the tolerance)."""
         for _ in range(self.ladder.probes):
             best = self.nearest(target)
             if best is not None and self.ladder.within(int(best.trace or 0), target):
@@ -257,7 +259,15 @@ class _Search:
                 break
             self.measure(size)
         best = self.nearest(target)
-        return best if best is not None and self.ladder.within(int(best.trace or 0), target) else None
+        if best is None or self.ladder.within(int(best.trace or 0), target):
+            return best
+        scaled = max(MIN_SIZE, round(best.size * target / max(1, best.trace or 1)))  # trace as if linear in size
+        for retry in range(1, SEED_RETRIES + 1):
+            for size in dict.fromkeys((scaled, best.size)):
+                other = _measure_point(self.case, self.gen, size, self.ladder.case_seed(self.case.spec.id, retry))
+                if other.trace is not None and self.ladder.within(other.trace, target):
+                    return other
+        return None
 
     def alternatives(self, found: _Point, target: int) -> Iterator[_Point]:
         """``found``, then (should its input fail a check) up to ``RETRIES`` other sizes within the tolerance,
