@@ -9,17 +9,20 @@ The search (``_Search``) runs the generator at a size, measures the clean progra
 (the build's memo and counted budgets: never a clock) and predicts the size of the next target from the
 measured points: trace length is roughly a power of the size, so between the two measured sizes that bracket
 a target it interpolates in log-log, and above the largest it extrapolates with the slope of the two largest.
-It measures at most ``Ladder.probes`` sizes per target; a target no size reaches within the tolerance is a
-missing rung, recorded with the nearest traces found (``manifest.ladder``), not an exclusion.
+It measures at most ``Ladder.probes`` sizes per target, then the nearest size (and it scaled to the target) from
+``SEED_RETRIES`` other seeds; a target no input reaches within the tolerance is a missing rung, recorded with the
+nearest traces found (``manifest.ladder``), not an exclusion.
 
 Each rung found is admitted through the nine checks (``_case._admit_inputs``) with the rung's input as the
-long input and, as the short input the trace-order check compares it with, the smallest-trace input measured
-below it. A rung's tasks carry the id ``<case>~rung<k>`` (k counts the targets from 0) and
-``meta["ladder"]`` = ``{"rung", "target", "trace", "size", "seed", "of"}``; they are the final-output task
-(``long-trace-final`` on the rung's input) and, with ``Ladder.state_arms``, the two state arms on it.
+long input and, as the short input the trace-order check compares it with, the smallest-trace input below it
+(the generator's size 0 where it has one, the sizes measured, the published short input). An input that fails a
+check gives way to ``RETRIES`` other sizes and ``SEED_RETRIES`` other seeds within the tolerance. A rung's tasks
+carry the id ``<case>~rung<k>`` (k counts the targets from 0) and ``meta["ladder"]`` =
+``{"rung", "target", "trace", "size", "seed", "of"}``; they are the final-output task (``long-trace-final`` on
+the rung's input) and, with ``Ladder.state_arms``, the two state arms on it.
 
-Every seed is derived from ``Ladder.seed`` and the case id (``Ladder.case_seed``): the same command twice gives
-byte-identical tasks.
+Every seed is derived from ``Ladder.seed``, the case id and the retry (``Ladder.case_seed``): the same command
+twice gives byte-identical tasks.
 """
 
 from __future__ import annotations
