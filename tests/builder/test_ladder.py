@@ -136,3 +136,11 @@ def test_the_command_line_options_make_the_ladder_and_refuse_what_does_not_combi
         ladder_of_args(_args(ladder_low=64))
     with pytest.raises(UsageError, match="leave out --fresh"):
         ladder_of_args(_args(ladder=True, fresh="seed"))
+
+
+def test_the_state_arms_are_posed_on_every_rung_on_request():
+    result = build([CLASSIC / "kadane"], ladder=Ladder(low=512, high=512, state_arms=True))
+    assert [t.task_id for t in result.tasks] == [
+        f"classic/kadane~rung0/{arm}" for arm in ("long-trace-final", "inside-loop-state", "post-loop-state")
+    ]
+    assert len({t.input for t in result.tasks}) == 1  # all three on the rung's input
