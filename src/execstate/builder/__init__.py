@@ -4,7 +4,15 @@ corpus table of a build.
 An arm with a ``plan`` hook (``execstate.arms.ArmSpec.plan``) is built by calling ``hook(ctx, spec)`` with an
 ``ArmContext`` (what the checks established about the case) for a ``PlanRow`` or a ``NotPosed``."""
 
-from execstate.builder._build import PARTIAL_DIR, BuildResult, add_variants, build, combine_builds, write_build
+from execstate.builder._build import (
+    PARTIAL_DIR,
+    BuildResult,
+    add_ladder,
+    add_variants,
+    build,
+    combine_builds,
+    write_build,
+)
 from execstate.builder._card import CARD_NAME, dataset_card, dataset_features
 from execstate.builder._case import Excluded, build_case
 from execstate.builder._fresh import SEED_ENV, Fresh
@@ -57,6 +65,7 @@ __all__ = [
     "SpecError",
     "SpecProblem",
     "StudyRoot",
+    "add_ladder",
     "add_variants",
     "build",
     "build_case",

@@ -228,6 +228,24 @@ def add_variants(built: BuildResult, varied: BuildResult) -> BuildResult:
     return BuildResult(tasks, built.exclusions, manifest)
 
 
+def add_ladder(built: BuildResult, laddered: BuildResult) -> BuildResult:
+    """``built`` with the rung tasks of ``laddered`` (a ``--ladder`` build): tasks by case id (each case's rungs right
+    after it), ``laddered``'s ladder record in the manifest, its cases with rungs counted as admitted, so the later
+    stages read one ``tasks.jsonl``."""
+    tasks = sorted([*built.tasks, *laddered.tasks], key=lambda t: t.case_id)  # stable: arm order kept
+    m = built.manifest
+    manifest = m.model_copy(
+        update={
+            "cases_admitted": m.cases_admitted + laddered.manifest.cases_admitted,
+            "tasks": len(tasks),
+            "tasks_sha256": hashlib.sha256(tasks_bytes(tasks)).hexdigest(),
+            "interrupted": m.interrupted or laddered.manifest.interrupted,
+            "ladder": laddered.manifest.ladder,
+        }
+    )
+    return BuildResult(tasks, built.exclusions, manifest)
+
+
 def _fresh_summary(fresh: Fresh, tasks: list[Task], exclusions: list[Exclusion]) -> dict[str, Any]:
     """The manifest's record of a ``--fresh`` build: the seed's commitment, what was refreshed and what not."""
     refreshed = sorted({t.case_id for t in tasks if is_fresh(t)})

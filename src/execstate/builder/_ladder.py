@@ -9,17 +9,20 @@ The search (``_Search``) runs the generator at a size, measures the clean progra
 (the build's memo and counted budgets: never a clock) and predicts the size of the next target from the
 measured points: trace length is roughly a power of the size, so between the two measured sizes that bracket
 a target it interpolates in log-log, and above the largest it extrapolates with the slope of the two largest.
-It measures at most ``Ladder.probes`` sizes per target; a target no size reaches within the tolerance is a
-missing rung, recorded with the nearest traces found (``manifest.ladder``), not an exclusion.
+It measures at most ``Ladder.probes`` sizes per target, then the nearest size (and it scaled to the target) from
+``SEED_RETRIES`` other seeds; a target no input reaches within the tolerance is a missing rung, recorded with the
+nearest traces found (``manifest.ladder``), not an exclusion.
 
 Each rung found is admitted through the nine checks (``_case._admit_inputs``) with the rung's input as the
-long input and, as the short input the trace-order check compares it with, the smallest-trace input measured
-below it. A rung's tasks carry the id ``<case>~rung<k>`` (k counts the targets from 0) and
-``meta["ladder"]`` = ``{"rung", "target", "trace", "size", "seed", "of"}``; they are the final-output task
-(``long-trace-final`` on the rung's input) and, with ``Ladder.state_arms``, the two state arms on it.
+long input and, as the short input the trace-order check compares it with, the smallest-trace input below it
+(the generator's size 0 where it has one, the sizes measured, the published short input). An input that fails a
+check gives way to ``RETRIES`` other sizes and ``SEED_RETRIES`` other seeds within the tolerance. A rung's tasks
+carry the id ``<case>~rung<k>`` (k counts the targets from 0) and ``meta["ladder"]`` =
+``{"rung", "target", "trace", "size", "seed", "of"}``; they are the final-output task (``long-trace-final`` on
+the rung's input) and, with ``Ladder.state_arms``, the two state arms on it.
 
-Every seed is derived from ``Ladder.seed`` and the case id (``Ladder.case_seed``): the same command twice gives
-byte-identical tasks.
+Every seed is derived from ``Ladder.seed``, the case id and the retry (``Ladder.case_seed``): the same command
+twice gives byte-identical tasks.
 """
 
 from __future__ import annotations
@@ -49,10 +52,14 @@ SIZE_MARKER = "gen.py size N"
 drawn from ``EXECSTATE_SEED`` (the classic generators' size interface, docs/ladder.md)."""
 MIN_SIZE = 1
 """The smallest size the search asks a generator for."""
+START_TRIES = 4
+"""Sizes from ``MIN_SIZE`` up the search tries until the generator prints an input the program runs on."""
 MAX_SIZE = 1 << 40
 """The largest size the search asks a generator for (a generator's own limits usually stop it far sooner)."""
 RETRIES = 2
 """Other sizes within the tolerance a rung tries when its nearest input fails a check."""
+SEED_RETRIES = 3
+"""Other seeds a rung tries at its size (when within the tolerance) when those inputs fail a check too."""
 _STEP_UP = 16.0
 """The most the search multiplies a size by in one step when it extrapolates above every measured size."""
 
@@ -71,7 +78,7 @@ class Ladder:
     """Mixed into every case's generator seed (``case_seed``)."""
     state_arms: bool = False
     """Also pose the inside and post state arms on every rung (by default only the final output)."""
-    probes: int = 6
+    probes: int = 8
     """Sizes measured per target at most (beyond those measured for earlier targets)."""
 
     def __post_init__(self) -> None:
@@ -106,9 +113,10 @@ class Ladder:
         """Whether ``trace`` is within the tolerance of ``target``."""
         return target / self.tolerance <= trace <= target * self.tolerance
 
-    def case_seed(self, case_id: str) -> int:
-        """The generator seed of ``case_id``'s rungs: 56 bits of SHA-256 of a fixed prefix, ``seed`` and the id."""
-        text = f"execstate-ladder-seed-v1\0{self.seed}\0{case_id}"
+    def case_seed(self, case_id: str, retry: int = 0) -> int:
+        """The generator seed of ``case_id``'s rungs: 56 bits of SHA-256 of a fixed prefix, ``seed``, the id and
+        ``retry`` (0: the search's seed; 1, 2, ...: the seeds a rung whose input fails a check tries next)."""
+        text = f"execstate-ladder-seed-v1\0{self.seed}\0{case_id}\0{retry}"
         return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:7], "big")
 
     def record(self) -> dict[str, Any]:
@@ -197,6 +205,7 @@ class _Point:
     """One size the search measured: the input it printed and the program's trace on it (None: none)."""
 
     size: int
+    seed: int = 0
     data: bytes = b""
     trace: int | None = None
     failed: str | None = None
@@ -225,18 +234,8 @@ class _Search:
         size = max(MIN_SIZE, min(MAX_SIZE, size))
         if size in self.points:
             return self.points[size]
-        point = _Point(size)
+        point = _measure_point(self.case, self.gen, size, self.seed)
         self.points[size] = point
-        made = _run_recipe(self.case, self.gen.recipe(size, self.seed))
-        if isinstance(made, str):
-            point.failed = made
-            return point
-        point.data = made
-        m = self.case.memo.measure_once(self.case.lang, self.case.source, made, None, state=False)
-        if m.ok and m.trace_length is not None:
-            point.trace = int(m.trace_length)
-        else:
-            point.failed = f"{m.status}: {one_line(m.detail)}"
         return point
 
     def measured(self) -> list[_Point]:
@@ -244,12 +243,16 @@ class _Search:
         return [p for s, p in sorted(self.points.items()) if p.trace is not None]
 
     def too_large(self) -> int | None:
-        """The smallest measured size that has no trace (a failure or a budget: every larger one is left alone)."""
-        failed = [s for s, p in self.points.items() if p.trace is None]
+        """The smallest measured size above the smallest with a trace that has none (a failure or a budget: every
+        larger one is left alone). Sizes below the smallest with a trace may fail: a generator's least size."""
+        least = min((s for s, p in self.points.items() if p.trace is not None), default=None)
+        failed = [s for s, p in self.points.items() if p.trace is None and (least is None or s > least)]
         return min(failed) if failed else None
 
     def find(self, target: int) -> _Point | None:
-        """The measured point nearest ``target`` within the tolerance, measuring at most ``probes`` new sizes."""
+        """The measured point nearest ``target`` within the tolerance, measuring at most ``probes`` new sizes; when
+        none is (a trace that jumps between neighbouring sizes), the size whose trace is nearest, and that size scaled
+        by target / trace, drawn from up to ``SEED_RETRIES`` other seeds (the first within the tolerance)."""
         for _ in range(self.ladder.probes):
             best = self.nearest(target)
             if best is not None and self.ladder.within(int(best.trace or 0), target):
@@ -259,16 +262,28 @@ class _Search:
                 break
             self.measure(size)
         best = self.nearest(target)
-        return best if best is not None and self.ladder.within(int(best.trace or 0), target) else None
+        if best is None or self.ladder.within(int(best.trace or 0), target):
+            return best
+        scaled = max(MIN_SIZE, round(best.size * target / max(1, best.trace or 1)))  # trace as if linear in size
+        for retry in range(1, SEED_RETRIES + 1):
+            for size in dict.fromkeys((scaled, best.size)):
+                other = _measure_point(self.case, self.gen, size, self.ladder.case_seed(self.case.spec.id, retry))
+                if other.trace is not None and self.ladder.within(other.trace, target):
+                    return other
+        return None
 
     def alternatives(self, found: _Point, target: int) -> Iterator[_Point]:
         """``found``, then (should its input fail a check) up to ``RETRIES`` other sizes within the tolerance,
         nearest ``target`` first: the sizes next to ``found`` are measured only when it is asked for them."""
         yield found
-        for size in (found.size - 1, found.size + 1, found.size - 2, found.size + 2):
+        for size in (found.size - 1, found.size + 1):
             if size >= MIN_SIZE:
                 self.measure(size)
         yield from [p for p in self.within(target) if p is not found][:RETRIES]
+        for j in range(1, SEED_RETRIES + 1):  # the same size drawn from other seeds
+            other = _measure_point(self.case, self.gen, found.size, self.ladder.case_seed(self.case.spec.id, j))
+            if other.trace is not None and self.ladder.within(other.trace, target):
+                yield other
 
     def within(self, target: int) -> list[_Point]:
         """The measured points within the tolerance of ``target``, nearest first (the smaller size on a tie)."""
@@ -304,6 +319,22 @@ class _Search:
         slope = _slope(bottom, over[1]) if len(over) >= 2 else 1.0
         guess = round(bottom.size * (target / (bottom.trace or 1)) ** (1 / slope))
         return _fresh_between(guess, MIN_SIZE - 1, bottom.size, self.points)
+
+
+def _measure_point(case: CaseContext, gen: SizedGenerator, size: int, seed: int) -> _Point:
+    """The generator's input at ``size`` and ``seed`` and the clean program's trace length on it (memo, budgets)."""
+    point = _Point(size, seed)
+    made = _run_recipe(case, gen.recipe(size, seed))
+    if isinstance(made, str):
+        point.failed = made
+        return point
+    point.data = made
+    m = case.memo.measure_once(case.lang, case.source, made, None, state=False)
+    if m.ok and m.trace_length is not None:
+        point.trace = int(m.trace_length)
+    else:
+        point.failed = f"{m.status}: {one_line(m.detail)}"
+    return point
 
 
 def _slope(a: _Point, b: _Point) -> float:
@@ -368,12 +399,17 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
     seed = ladder.case_seed(spec.id)
     search = _Search(case, gen, seed, ladder)
     first = search.measure(MIN_SIZE)
+    for size in range(MIN_SIZE + 1, MIN_SIZE + START_TRIES):  # a generator may need a larger least size
+        if first.trace is not None:
+            break
+        first = search.measure(size)
     if first.trace is None:
-        return LadderTasks([], {"none": f"at size {MIN_SIZE}: {first.failed}", "seed": seed})
-    reference = _Point(0, published_short or b"")
+        return LadderTasks([], {"none": f"at sizes {MIN_SIZE} to {first.size}: {first.failed}", "seed": seed})
+    references = [_measure_point(case, gen, 0, seed)]  # size 0, where the generator has one: the smallest input
     if published_short is not None:
         m = case.memo.measure_once(case.lang, case.source, published_short, None, state=False)
-        reference.trace = int(m.trace_length) if m.ok and m.trace_length is not None else None
+        trace = int(m.trace_length) if m.ok and m.trace_length is not None else None
+        references.append(_Point(0, seed, published_short, trace))
     tasks: list[Task] = []
     rungs: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
@@ -385,12 +421,12 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
             continue
         failed: list[str] = []
         for point in search.alternatives(found, target):
-            made = _admit_rung(case, admit, search, reference, point, k, target)
+            made = _admit_rung(case, admit, search, references, point, k, target)
             if isinstance(made, str):
                 failed.append(f"size {point.size} (trace {point.trace}): {made}")
                 continue
             tasks.extend(made)
-            rungs.append({"rung": k, "target": target, "trace": point.trace, "size": point.size})
+            rungs.append({"rung": k, "target": target, "trace": point.trace, "size": point.size, "seed": point.seed})
             break
         else:
             missing.append({"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)})
@@ -405,15 +441,15 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
 
 
 def _admit_rung(
-    case: CaseContext, admit: Admit, search: _Search, reference: _Point, point: _Point, k: int, target: int
+    case: CaseContext, admit: Admit, search: _Search, references: list[_Point], point: _Point, k: int, target: int
 ) -> CaseTasks | str:
     """The tasks of rung ``k`` on ``point``'s input, or why it failed (a check, or no shorter input to compare)."""
     trace = int(point.trace or 0)
-    shorts = [p for p in [*search.measured(), reference] if p.trace is not None and p.trace < trace]
+    shorts = [p for p in [*search.measured(), *references] if p.trace is not None and p.trace < trace]
     if not shorts:
         return "no measured input has a shorter trace, to be the trace-order check's short input"
     short = min(shorts, key=lambda p: (p.trace or 0, p.size))
-    record = {"rung": k, "target": target, "trace": trace, "size": point.size, "seed": search.seed, "of": case.spec.id}
+    record = {"rung": k, "target": target, "trace": trace, "size": point.size, "seed": point.seed, "of": case.spec.id}
     try:
         return admit(case, short.data, point.data, {"ladder": record}, [rung_id(case.spec.id, k)])
     except Excluded as exc:

@@ -49,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="source variants of the classic study built beside it, comma-separated (offline default: rename,mislead; "
         "'' for none; docs/variants.md)",
     )
+    p.add_argument(
+        "--no-ladder",
+        action="store_true",
+        help="skip the input ladder of a few classic cases the offline main job builds (docs/ladder.md)",
+    )
     p.add_argument("--timeout", type=float, default=20.0, help="wall and CPU limit per program run, seconds")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program run, MiB")
     add_bounds(p)
@@ -70,7 +75,7 @@ def checked_studies(args: argparse.Namespace, default: tuple[str, ...]) -> tuple
 
 def main(args: argparse.Namespace) -> int:
     from execstate.builder import BuildOptions
-    from execstate.pipeline import DEFAULT_STUDIES, run_pipeline
+    from execstate.pipeline import DEFAULT_STUDIES, MAIN_LADDER, run_pipeline
     from execstate.sandbox import Limits
 
     studies = checked_studies(args, DEFAULT_STUDIES)
@@ -90,6 +95,7 @@ def main(args: argparse.Namespace) -> int:
         pilot=not args.no_pilot,
         fresh=args.fresh,
         variants=None if args.variants is None else tuple(n.strip() for n in args.variants.split(",") if n.strip()),
+        ladder=None if args.no_ladder or args.settings is not None else MAIN_LADDER,
     )
     if result.pipeline_check:
         print(

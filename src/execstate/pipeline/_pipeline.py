@@ -19,6 +19,8 @@ from execstate.builder import (
     PARTIAL_DIR,
     BuildOptions,
     Fresh,
+    Ladder,
+    add_ladder,
     add_variants,
     build,
     combine_builds,
@@ -32,7 +34,7 @@ from execstate.pilot import pilot_section_html, run_pilot
 from execstate.records import Response, read_jsonl, write_jsonl
 from execstate.report import analyze_files
 from execstate.run import RESPONSES_NAME, Setting, load_settings, run_tasks
-from execstate.studies import main_fresh_studies, main_grid_studies, main_variant_studies
+from execstate.studies import STUDIES, main_fresh_studies, main_grid_studies, main_variant_studies
 from execstate.tables import to_markdown
 
 DEFAULT_STUDIES: tuple[str, ...] = tuple(main_grid_studies())
@@ -70,6 +72,14 @@ MAIN_VARIANTS: tuple[str, ...] = ("rename", "mislead")
 (``Study.main_variants``)."""
 
 
+MAIN_LADDER = Ladder(low=2**8, high=2**12)
+"""The input ladder the offline main job builds (``execstate pipeline``; docs/ladder.md): a few rungs, within the
+main job's time, of the classic cases ``MAIN_LADDER_CASES``, so the report has rung tasks to fit a horizon to."""
+MAIN_LADDER_CASES: tuple[str, ...] = ("decode_ways", "insertion_sort", "josephus", "kadane", "lis", "run_length")
+"""The classic cases (folder names) whose ladder the main job builds: cheap programs whose sized generators reach
+every rung from 2^8 (docs/ladder.md, "Counts")."""
+
+
 @dataclass(frozen=True)
 class PipelineResult:
     """Where every stage wrote its output."""
@@ -99,6 +109,7 @@ def run_pipeline(
     pilot: bool = True,
     fresh: str | None = None,
     variants: tuple[str, ...] | None = None,
+    ladder: Ladder | None = None,
     log=print,
 ) -> PipelineResult:
     """Build ``studies`` and ``paths``, run every task on the settings (default: the oracle pipeline
@@ -117,6 +128,9 @@ def run_pipeline(
     ``variants``: the source variants (docs/variants.md) of the ``studies`` whose entry has ``main_variants``,
     built beside them, so the analysis compares originals and variants; offline it defaults to
     ``MAIN_VARIANTS``; ``()``: none.
+    ``ladder``: also build the input ladder (docs/ladder.md) of the classic cases ``MAIN_LADDER_CASES``, when
+    ``classic`` is among ``studies``: their rung tasks (``<case>~rung<k>``) join the same ``tasks.jsonl``; None
+    (the default here; ``execstate pipeline`` passes ``MAIN_LADDER`` offline) builds none.
     """
     out = Path(out)
     output_dir(out / "build")  # a file in the way fails before any case is built
@@ -140,6 +154,13 @@ def run_pipeline(
         base = options or BuildOptions()
         varied = build([], studies=vary, jobs=jobs, options=dataclasses.replace(base, variants=tuple(names)))
         built = add_variants(built, varied)
+    rungs = _ladder_paths() if ladder is not None and "classic" in studies else []
+    if ladder is not None and rungs and not built.manifest.interrupted:
+        log(
+            f"      and the input ladder of {len(rungs)} classic case(s), {ladder.low}..{ladder.high} events "
+            "(build --ladder)"
+        )
+        built = add_ladder(built, build(rungs, jobs=jobs, options=options, ladder=ladder))
     write_build(built, out / "build")
     built.raise_if_interrupted(out / "build")
     log(
@@ -189,6 +210,14 @@ def run_pipeline(
         check,
         out / "pilot" if sections else None,
     )
+
+
+def _ladder_paths() -> list[Path]:
+    """The spec folders of the classic cases ``MAIN_LADDER_CASES`` that the registered classic study holds."""
+    folder = STUDIES["classic"].cases_dir if "classic" in STUDIES else None
+    if folder is None:
+        return []
+    return [folder / name for name in MAIN_LADDER_CASES if (folder / name / "case.toml").is_file()]
 
 
 def _settings(settings_file: Path | None, settings: Sequence[Setting] | None, name: str | None) -> list[Setting]:

@@ -6,7 +6,7 @@ short: a random 3 x 3 soup (each cell alive with chance 1/3), 1 generation; long
 (horizontal or vertical), each at a random place.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a random grid of about n cells in all over its generations (about n**(1/3) generations).
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a random grid whose cells times generations are about n (about n**(1/3) generations).
 """
 import math
 import os
@@ -57,10 +57,11 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): a random grid of about n cells in all over its generations (about n**(1/3) generations)."""
+    """Print the input of size n (n >= 1): a random grid whose cells times generations are about n (about n**(1/3) generations)."""
     generations = max(1, round(n ** (1 / 3)))
-    rows = max(3, math.isqrt(max(1, n // generations)))
-    cols = max(3, n // generations // rows)
+    cells = max(1, n // generations)
+    cols = max(2, math.isqrt(cells))  # at least two: the selected loop runs over the columns
+    rows = max(1, cells // cols)
     grid = ["".join(".#"[next(stream) % 3 == 0] for _ in range(cols)) for _ in range(rows)]
     print(rows, cols, generations)
     print("\n".join(grid))

@@ -5,8 +5,9 @@ short: the same 4 x 4 grid and 6 steps from a random start cell and heading; lon
 11 x 9 grid, 400..440 steps (not 420) from a random start cell and heading.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n steps of the ant on the long input's 11 x 9 torus from a random start.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n steps of the ant from a random start on a square torus of about n / 4 cells.
 """
+import math
 import os
 import random
 import sys
@@ -36,8 +37,9 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): n steps of the ant on the long input's 11 x 9 torus from a random start."""
-    print(11, 9, n, *start(stream, 11, 9))
+    """Print the input of size n (n >= 1): n steps of the ant from a random start on a square torus of about n / 4 cells."""
+    side = 1 + math.isqrt(n // 4)
+    print(side, side, n, *start(stream, side, side))
 
 
 def main():

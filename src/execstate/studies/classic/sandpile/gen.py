@@ -6,8 +6,9 @@ empty 7 x 7 table with a pile of 101..115 grains on a random cell of its middle 
 nearer the edge, a pile topples markedly fewer times than the published 225).
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a pile of n + 3 grains on a random cell of the middle 3 x 3 of an empty 7 x 7 table.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a pile of n + 3 grains on a random middle cell of an empty table (3 x 3 below 24, 5 x 5 below 96, then 7 x 7).
 """
+import math
 import os
 import random
 import sys
@@ -33,9 +34,12 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): a pile of n + 3 grains on a random cell of the middle 3 x 3 of an empty 7 x 7 table."""
-    grid = [[0] * 7 for _ in range(7)]
-    grid[2 + next(stream) % 3][2 + next(stream) % 3] = n + 3
+    """Print the input of size n (n >= 1): a pile of n + 3 grains on a random middle cell of an empty table (3 x 3 below 24, 5 x 5 below 96, then 7 x 7)."""
+    side = 3 if n < 24 else 5 if n < 96 else 7
+    grid = [[0] * side for _ in range(side)]
+    middle = side // 2 - (side > 3)
+    spread = 3 if side > 3 else 1
+    grid[middle + next(stream) % spread][middle + next(stream) % spread] = n + 3
     print(len(grid), len(grid[0]))
     for row in grid:
         print(" ".join(map(str, row)))

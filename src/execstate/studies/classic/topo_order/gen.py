@@ -56,7 +56,7 @@ def size_stream():
 def sized(n, stream):
     """Print the input of size n (n >= 1): n + 1 nodes and 3(n + 1) // 2 ranked pairs."""
     nodes = n + 1
-    pairs = ranked_pairs(stream, nodes, 3 * nodes // 2)
+    pairs = ranked_pairs(stream, nodes, 3 * nodes // 2) if nodes > 1 else []
     print(nodes, len(pairs))
     for pair in pairs:
         print(*pair)
