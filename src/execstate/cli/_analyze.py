@@ -53,6 +53,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="responses.jsonl of the run, for the truncation and token tables (with --run default: RUN's)",
     )
+    p.add_argument(
+        "--view-link",
+        default=None,
+        metavar="URL",
+        help="the URL of an `execstate view` page over the same run: the report's accuracy tables link each "
+        "row into its filtered list of cells (docs/view.md)",
+    )
     p.set_defaults(func=handle)
 
 
@@ -95,6 +102,8 @@ def handle(args: argparse.Namespace) -> int:
         responses = args.run / RESPONSES_NAME
     elif responses is not None:
         require_file(responses, "--responses", "pass the responses.jsonl that `execstate run` wrote")
-    files = analyze_files(tasks, grades, args.out, config, task_ids=task_ids, responses_path=responses)
+    files = analyze_files(
+        tasks, grades, args.out, config, task_ids=task_ids, responses_path=responses, view_link=args.view_link
+    )
     print(f"analysis: {files.analysis_json}\nreport:   {files.report_html}")
     return 0
