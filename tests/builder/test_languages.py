@@ -131,7 +131,7 @@ ADAPTERS_AND_REGISTRY = ("language_entries.py", "languages/python/language.py", 
 """Where language names are spelled: the registry's entries and the adapters (the C++ adapter is a package)."""
 OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
     "records.py": (2, "LANGUAGE_NAMES, the public format's closed set; a test checks the registry agrees"),
-    "studies/__init__.py": (11, "data: each study declares its cases' languages, as a case spec's `language` does"),
+    "studies/__init__.py": (12, "data: each study declares its cases' languages, as a case spec's `language` does"),
     "analyze/_config.py": (2, "a setting of an analysis, recorded in analysis.json: its cohorts' language"),
     "analyze/_paired.py": (1, "the paired cohorts' language, the paper's design (analyze/_config.py)"),
     "sandbox/_root.py": (1, "the Python interpreter the sandbox starts: an executable's name in the private root"),
@@ -143,6 +143,10 @@ OTHER_SPELLINGS: dict[str, tuple[int, str]] = {
         1,
         "the key `python` of an environment's record and cache key: the interpreter's version",
     ),
+    "analyze/_twins.py": (6, "the paired language gap's two sides, the languages of the built-in twin pairs"),
+    "view/_trace.py": (1, "the true trace is recorded by a Python tracer: other languages' cells say they have none"),
+    "testing/horizon.py": (1, "a test double: the language of the synthetic ladder tasks it writes"),
+    "testing/synthetic_run.py": (11, "a test double: the languages of the synthetic run's tasks and their meta"),
 }
 """Every other string literal equal to a language name, with why it is not a module spelling a language.
 Each count is exact: one more literal anywhere fails the test."""
