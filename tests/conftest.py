@@ -1,4 +1,5 @@
-"""Fixtures the sandbox tests share: a loopback HTTP listener that records every request, and a process scan."""
+"""Fixtures the tests share: a loopback HTTP listener that records every request, a process scan, and `serve`
+(a scripted model endpoint on 127.0.0.1 for the run stage's and adaptive testing's tests)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from execstate.testing.loopback import Script, ScriptedServer
 
 
 @pytest.fixture()
@@ -46,3 +49,19 @@ def processes_with(token: str) -> list[str]:
 def running() -> Callable[[str], list[str]]:
     """``running(token)``: the host processes whose command line contains ``token``."""
     return processes_with
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[Script], ScriptedServer]]:
+    """``serve(script)`` starts a ScriptedServer (a real scripted HTTP server) on 127.0.0.1; all are stopped after
+    the test. The run stage's and adaptive testing's tests use it."""
+    servers: list[ScriptedServer] = []
+
+    def start(script: Script) -> ScriptedServer:
+        server = ScriptedServer(script).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
