@@ -6,6 +6,7 @@ import hashlib
 import math
 import random
 import re
+from functools import partial
 
 from execstate.adaptive import (
     LadderCell,
@@ -14,6 +15,7 @@ from execstate.adaptive import (
     centre_of,
     choose_round,
     fit_quick,
+    horizon_interval,
     ladder_cells,
     stop_reason,
 )
@@ -71,9 +73,11 @@ def simulate(
     target_width: float,
     budget: int,
     round_size: int = 10,
-) -> tuple[QuickFit, int, str]:
+    replicates: int = 0,
+) -> tuple[QuickFit, int, str, list[Observation]]:
     """An adaptive run in memory against the known truth ``p_right`` (answers drawn with ``seed``): the final
-    quick fit, the calls made and the stop reason."""
+    quick fit, the calls made, the stop reason and the answers. ``replicates`` > 0: a ``width`` stop is decided by
+    the report's interval (``horizon_interval`` with that many bootstrap replicates), as the engine decides it."""
     rng = random.Random(seed)
     observations: list[Observation] = []
     asked: dict[str, int] = {}
@@ -81,11 +85,18 @@ def simulate(
     while True:
         fit = fit_quick(observations, centre)
         exhausted = all(asked.get(c.task_id, 0) >= samples for c in cells)
+        confirm = partial(horizon_interval, list(observations), replicates=replicates) if replicates else None
         stop = stop_reason(
-            fit, cells, calls=len(observations), budget=budget, target_width=target_width, exhausted=exhausted
+            fit,
+            cells,
+            calls=len(observations),
+            budget=budget,
+            target_width=target_width,
+            exhausted=exhausted,
+            confirm=confirm,
         )
         if stop is not None:
-            return fit, len(observations), stop
+            return fit, len(observations), stop, observations
         n = min(round_size, budget - len(observations))
         for pick in choose_round(cells, fit, asked, n, samples=samples, seed=seed):
             asked[pick.cell.task_id] = asked.get(pick.cell.task_id, 0) + 1
@@ -93,11 +104,10 @@ def simulate(
             observations.append(Observation(pick.cell.x, right, pick.cell.program))
 
 
-def full_grid(cells: list[LadderCell], horizon_log2: float, slope: float, *, seed: int) -> QuickFit:
-    """Every cell asked once against the known truth: the quick fit of the full grid."""
+def grid_answers(cells: list[LadderCell], horizon_log2: float, slope: float, *, seed: int) -> list[Observation]:
+    """Every cell asked once against the known truth (answers drawn with ``seed``)."""
     rng = random.Random(seed)
-    observations = [Observation(c.x, rng.random() < p_right(c.x, horizon_log2, slope), c.program) for c in cells]
-    return fit_quick(observations, centre_of(cells))
+    return [Observation(c.x, rng.random() < p_right(c.x, horizon_log2, slope), c.program) for c in cells]
 
 
 def grid_cells(programs: int, rungs: int, *, low: int = 8) -> list[LadderCell]:

@@ -7,6 +7,8 @@ reason in ``OUT/adaptive.jsonl``.
 """
 
 from execstate.adaptive._design import (
+    MIN_ANSWERS_PER_PROGRAM,
+    QUICK_GATE,
     STOP_REASONS,
     LadderCell,
     Pick,
@@ -15,6 +17,7 @@ from execstate.adaptive._design import (
     ladder_cells,
     program_order,
     stop_reason,
+    width_in_reach,
 )
 from execstate.adaptive._engine import (
     ADAPTIVE_RULES,
@@ -34,6 +37,8 @@ __all__ = [
     "ADAPTIVE_RULES",
     "ADAPTIVE_SCHEMA_VERSION",
     "DEFAULT_ROUND",
+    "MIN_ANSWERS_PER_PROGRAM",
+    "QUICK_GATE",
     "STOP_REASONS",
     "AdaptiveJournal",
     "AdaptiveOptions",
@@ -54,4 +59,5 @@ __all__ = [
     "program_order",
     "run_adaptive",
     "stop_reason",
+    "width_in_reach",
 ]

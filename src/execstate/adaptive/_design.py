@@ -13,9 +13,11 @@ round), ``z = (1, -(x - centre))`` and ``w = p (1 - p)`` the fitted Bernoulli va
 not depend on the answer, so a whole round is chosen before any of its answers is in: rounds go out together
 (batches) without changing the rule. Ties go to the lower rung.
 
-Stop (checked before each round, on every recorded answer): ``width`` when the quick 95% interval of log2
-H50 is narrower than the target and lies within the ladder's log2 trace range, and the report's own interval
-(``analyze.fit_horizon``, program-cluster bootstrap) on the same answers is narrower than the target too;
+Stop (checked before each round, on every recorded answer): ``width`` when the report's own 95% interval of
+log2 H50 (``analyze.fit_horizon``, program-cluster bootstrap) on the answers so far is narrower than the target,
+the interval the report will show; it is computed once the quick interval is bounded, within the ladder's log2
+trace range and narrower than ``QUICK_GATE`` times the target, with at least ``MIN_ANSWERS_PER_PROGRAM`` answers
+per program (``width_in_reach``; without the report's fit the quick interval decides);
 ``censored-above`` when the 95% interval of the fitted logit at the top rung lies above 0 (right more often
 than not on the longest inputs, so H50 is beyond the ladder: docs/horizon.md, a censored horizon) or the whole
 interval of log2 H50 lies above the top rung, ``censored-below`` likewise at the lowest rung; ``budget`` when
@@ -37,6 +39,17 @@ from execstate.adaptive._fit import MIN_SLOPE, QuickFit
 from execstate.analyze import ladder_trace, program_of
 from execstate.errors import UsageError
 from execstate.records import Task
+
+QUICK_GATE = 1.5
+"""The report's interval is computed for a ``width`` stop once the quick interval is narrower than this many
+times the target: the quick interval (Fieller's, with the program-cluster sandwich) is wider than the report's
+bootstrap interval on the same answers, so requiring it below the target itself made runs go on long after the
+report's interval was narrow enough (docs/adaptive.md, "How many calls it saves")."""
+MIN_ANSWERS_PER_PROGRAM = 3
+"""A ``width`` stop needs at least this many answers per program (on average): the report's interval resamples
+whole programs, and with one or two answers each, most of them on one or two rungs near H50, it is often
+narrower than the answers' information allows (a slope overestimated by chance), so a run stopping there covers
+the horizon less often (docs/adaptive.md: with 2, 16 of 20 seeds at slope 2; with 3, 19 of 20)."""
 
 STOP_REASONS = ("width", "censored-above", "censored-below", "budget", "exhausted")
 """Why a setting's adaptive run ended (docs/adaptive.md)."""
@@ -103,14 +116,13 @@ def stop_reason(
 ) -> str | None:
     """Which stop rule of the module docstring holds now (the first in ``STOP_REASONS`` order), or ``None``.
 
-    ``confirm`` (called only when the quick interval is narrow enough) gives the interval a ``width`` stop must
-    also meet: the engine passes the report's fit (``horizon_interval``)."""
+    ``confirm`` (called only when ``width_in_reach``) gives the interval a ``width`` stop is decided by: the
+    engine passes the report's fit (``horizon_interval``), so the run stops when the interval the report will
+    show is narrow enough; without it the quick interval decides."""
     lo, hi = fit.interval
     bottom, top = min(c.x for c in cells), max(c.x for c in cells)
-    if fit.width < target_width and lo >= bottom and hi <= top:
-        if confirm is None:
-            return "width"
-        c_lo, c_hi = confirm()
+    if width_in_reach(fit, cells, target_width):
+        c_lo, c_hi = confirm() if confirm is not None else (lo, hi)
         if c_hi - c_lo < target_width:
             return "width"
     if (math.isfinite(lo) and lo > top) or fit.logit_bounds(top)[0] > 0:
@@ -122,6 +134,21 @@ def stop_reason(
     if exhausted:
         return "exhausted"
     return None
+
+
+def width_in_reach(fit: QuickFit, cells: Sequence[LadderCell], target_width: float) -> bool:
+    """Whether a ``width`` stop may be checked with the report's interval now: the quick interval is bounded,
+    lies within the ladder's log2 trace range and is narrower than ``QUICK_GATE`` times the target, and the fit
+    has at least ``MIN_ANSWERS_PER_PROGRAM`` answers per program of the ladder (on average)."""
+    lo, hi = fit.interval
+    bottom, top = min(c.x for c in cells), max(c.x for c in cells)
+    programs = len({c.program for c in cells})
+    return (
+        fit.width < QUICK_GATE * target_width
+        and lo >= bottom
+        and hi <= top
+        and fit.n >= MIN_ANSWERS_PER_PROGRAM * programs
+    )
 
 
 def program_order(programs: Iterable[str], seed: int) -> list[str]:

@@ -15,7 +15,7 @@ interval that a lucky slope estimate made. The covariance is the larger (in the 
 model-based one (the inverse Hessian of the log posterior) and the program-cluster sandwich (answers on one
 program are not independent when programs differ in difficulty). The fit is cheap (a few 2 x 2 solves), so the
 engine refits after every round; the report's horizon (``analyze``, docs/horizon.md) is fitted afresh from the
-recorded responses with its own model and bootstrap (``horizon_interval``), which a ``width`` stop must meet too.
+recorded responses with its own model and bootstrap (``horizon_interval``), which decides a ``width`` stop.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class AdaptiveRecord(Record):
     interval: tuple[float, float] | None = Field(default=None, exclude_if=lambda v: v is None)
     """A stop: the quick fit's 95% interval of log2 H50 (omitted when unbounded)."""
     confirmed: tuple[float, float] | None = Field(default=None, exclude_if=lambda v: v is None)
-    """A ``width`` stop: the report's 95% interval of log2 H50 (``analyze.fit_horizon``) that confirmed it."""
+    """A ``width`` stop: the report's 95% interval of log2 H50 (``analyze.fit_horizon``) that decided it."""
     budget: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """A stop: the ``--budget`` in force."""
     target_width: float | None = Field(default=None, exclude_if=lambda v: v is None)
