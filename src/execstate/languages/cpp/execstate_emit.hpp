@@ -48,6 +48,8 @@
 //
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
+//   count mode for every loop at once, at exit, to stderr, for each loop i (0-based):
+//                                      "\n__execstate_loop_iterations__=i:K\n"
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
 //     "\n__execstate_run__=R\n"        the following iterations belong to execution R of the
 //                                     selected loop (numbered from 1 in order of entry); written
@@ -624,6 +626,15 @@ template <class... Args>
 inline void report_count(long long count) {
     std::string line = "\n__execstate_iterations__=" + std::to_string(count) + "\n";
     write_all(2, line.data(), line.size());
+}
+
+// count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with
+// std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i.
+inline void report_loop_counts(const long long* counts, int n) {
+    std::string lines;
+    for (int i = 0; i < n; ++i)
+        lines += "\n__execstate_loop_iterations__=" + std::to_string(i) + ":" + std::to_string(counts[i]) + "\n";
+    write_all(2, lines.data(), lines.size());
 }
 
 struct observations {

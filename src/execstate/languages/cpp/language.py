@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from execstate.environments import Environment
+from execstate.errors import SpecProblem
 from execstate.languages._candidates import Candidate
 from execstate.languages._protocol import (
     BranchLine,
@@ -34,9 +35,15 @@ from execstate.languages._variants import SourceVariant
 from execstate.languages.cpp.budget import counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
-from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
+from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
-from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.languages.cpp.protocol import (
+    HEADER_PATH,
+    REFUSAL_MARKER,
+    iterations_cpp,
+    loop_iterations_cpp,
+    parse_slots,
+)
 from execstate.languages.cpp.syntax import (
     branch_lines_cpp,
     check_variables_cpp,
@@ -153,6 +160,21 @@ class CppLanguage:
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
+
+    def loop_iterations(self, source: str, loop_lines: list[int], stdin: bytes, workdir: Path) -> dict[int, int]:
+        """K of every loop in ``loop_lines`` on ``stdin`` from ONE build and run (``count_all_cpp``): the K each
+        loop's own ``count`` copy reports, counted at the same place. Empty when that copy cannot be made, does
+        not compile, or its run fails or does not report every loop: the caller then counts each loop with its
+        own ``count`` copy (``instrument(..., "count")``), as before."""
+        if not loop_lines:
+            return {}
+        try:
+            counted = count_all_cpp(source, loop_lines)
+        except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+            return {}
+        res = self.run(counted.source, stdin, workdir)
+        found = loop_iterations_cpp(res.stderr, len(loop_lines)) if res.ok else None
+        return dict(zip(loop_lines, found, strict=True)) if found is not None else {}
 
     def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
         """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound
