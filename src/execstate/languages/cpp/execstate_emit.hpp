@@ -43,8 +43,11 @@
 // Universal builds (languages/cpp/universal.py): a copy whose selected iteration and guard read
 //     execstate_emit::checkpoint_k()        the decimal EXECSTATE_CHECKPOINT_K
 //     execstate_emit::checkpoint_active()   EXECSTATE_CHECKPOINT_ACTIVE (1 or 0)
-// instead of the constants the task shows is compiled once and serves every k; a missing or
-// malformed variable prints "execstate: ..." to stderr and ends the program with exit status 3.
+//     execstate_emit::emit_chosen(...)      emit() of the pairs EXECSTATE_CHECKPOINT_VARS places
+//     execstate_emit::state_json_chosen(...) state_json() of those pairs
+// instead of the constants (and the projection) the task shows is compiled once and serves every
+// k and every projection drawn from its candidates; a missing or malformed variable prints
+// "execstate: ..." to stderr and ends the program with exit status 3.
 //
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
@@ -595,6 +598,72 @@ std::string state_json(const Args&... args) {
     return out;
 }
 
+// A universal build's projection chosen at run time (languages/cpp/universal.py): the copy passes
+// every candidate ("a", a, "b", b, "c", c) and EXECSTATE_CHECKPOINT_VARS names the 0-based places of
+// those printed, in order ("2,0"); only those are serialized. A malformed list or a place past the
+// candidates prints "execstate: ..." to stderr and ends the program with exit status 3.
+inline const std::vector<int>& checkpoint_vars(int candidates) {
+    static const std::vector<int> chosen = [] {
+        const char* text = std::getenv("EXECSTATE_CHECKPOINT_VARS");
+        std::vector<int> places;
+        bool ok = text != nullptr && *text != '\0';
+        int value = -1;
+        for (const char* c = text; ok; ++c) {
+            if (*c >= '0' && *c <= '9' && value < 100000) {
+                value = (value < 0 ? 0 : value * 10) + (*c - '0');
+            } else if ((*c == ',' || *c == '\0') && value >= 0) {
+                places.push_back(value);
+                value = -1;
+                if (*c == '\0') break;
+            } else {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            static const char msg[] =
+                "execstate: the universal build needs EXECSTATE_CHECKPOINT_VARS (places such as 2,0) in its "
+                "environment\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+        return places;
+    }();
+    for (int place : chosen) {
+        if (place >= candidates) {
+            static const char msg[] = "execstate: EXECSTATE_CHECKPOINT_VARS names a place past the candidates\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+    }
+    return chosen;
+}
+
+inline void field_at(std::string&, bool, int) {}
+
+// The field of the place-th ("name", value) pair, as fields() writes it.
+template <class T, class... Rest>
+void field_at(std::string& out, bool first, int place, const char* name, const T& value, const Rest&... rest) {
+    if (place == 0) {
+        fields(out, first, name, value);
+    } else {
+        field_at(out, first, place - 1, rest...);
+    }
+}
+
+// state_json of the chosen pairs (checkpoint_vars), in the chosen order: the bytes state_json
+// writes when given exactly those pairs in that order.
+template <class... Args>
+std::string state_json_chosen(const Args&... args) {
+    std::string out = "{";
+    bool first = true;
+    for (int place : checkpoint_vars(static_cast<int>(sizeof...(Args) / 2))) {
+        field_at(out, first, place, args...);
+        first = false;
+    }
+    out += '}';
+    return out;
+}
+
 // `line` plus a newline on the real stdout, then std::exit(0) (so a --coverage build writes its
 // counts; the program's output stays silenced meanwhile).
 [[noreturn]] inline void finish(std::string line) {
@@ -608,6 +677,12 @@ std::string state_json(const Args&... args) {
 template <class... Args>
 [[noreturn]] void emit(const Args&... args) {
     finish(state_json(args...));
+}
+
+// emit() of the chosen pairs (a universal build's projection chosen at run time).
+template <class... Args>
+[[noreturn]] void emit_chosen(const Args&... args) {
+    finish(state_json_chosen(args...));
 }
 
 // trace mode, at the top of iteration k: the states this execution of the loop kept (state_json of

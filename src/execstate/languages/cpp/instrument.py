@@ -258,7 +258,8 @@ def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
     ]
 
 
-def _asserts(variables: tuple[str, ...]) -> list[str]:
+def refusal_asserts(variables: tuple[str, ...]) -> list[str]:
+    """The ``static_assert`` line of each projected variable (the emitter's compile-time refusal)."""
     return [f'static_assert(execstate_emit::serializable<decltype({v})>, "{REFUSAL_MARKER}{v}\'");' for v in variables]
 
 
@@ -282,7 +283,8 @@ def body_parts(loop: Node) -> tuple[Node, Node]:
     return body, head
 
 
-def _projection(variables: tuple[str, ...]) -> str:
+def projection_args(variables: tuple[str, ...]) -> str:
+    """The ``"name", name`` pairs the emitter's calls take, in order."""
     return ", ".join(f'"{v}", {v}' for v in variables)
 
 
@@ -296,16 +298,18 @@ def _top(mode: CppMode, p: str, variables: tuple[str, ...], k: int, steps: int, 
     if mode == "count":
         return [f"++{p}count;  // execstate (inserted)"]
     if mode == "observe":
-        return _asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
+        return refusal_asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
     if mode == "post":
         return [f"++{p}count;", f"if ({p}count == {k}) {p}seen = true;"]
     if mode == "inside":
-        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        emit = refusal_asserts(variables) + [f"execstate_emit::emit({projection_args(variables)});"]
         return [
             f"++{p}count;",
             *_guarded(f"if ({p}active && {p}count == {k}) {{  // the inside checkpoint", emit, unit),
         ]
-    keep = _asserts(variables) + [f"{p}steps.push_back(execstate_emit::state_json({_projection(variables)}));"]
+    keep = refusal_asserts(variables) + [
+        f"{p}steps.push_back(execstate_emit::state_json({projection_args(variables)}));"
+    ]
     return [
         f"++{p}count;",
         *_guarded(f"if ({p}active && {p}steps.size() < {steps}) {{  // keep this iteration's state", keep, unit),
@@ -323,7 +327,7 @@ def _block(
             "{  // execstate (inserted): the selected loop, then its post checkpoint",
             f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
         ]
-        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        emit = refusal_asserts(variables) + [f"execstate_emit::emit({projection_args(variables)});"]
         closing = _guarded(f"if ({p}active && {p}seen) {{  // the post checkpoint", emit, unit)
     elif mode == "observe":
         opening = [

@@ -50,7 +50,7 @@ from execstate.languages.cpp.syntax import (
     expand_loop_macros,
     resolve_loop_cpp,
 )
-from execstate.languages.cpp.universal import universal_copy
+from execstate.languages.cpp.universal import MadeCopy, made_copy, remember_copy, universal_copy, wide_universal
 from execstate.languages.cpp.variants import CPP_VARIANTS, make_variant_cpp
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
+_FAILED: set[tuple[str, Compiler, tuple[Path, ...]]] = set()
+"""Universal texts that did not compile in this process (with the compiler and include directories)."""
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
 """A binary takes no seed, but its three runs must still agree (a program may read the clock or addresses)."""
 
@@ -113,10 +115,18 @@ class CppLanguage:
     def instrument(
         self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
     ) -> Instrumented:
-        return instrument_cpp(source, loop_line, variables, mode, k, active=active)
+        """``instrument_cpp``; a checkpoint copy is remembered (``remember_copy``) so ``run`` can run it as the
+        universal build of its loop's candidate set."""
+        inst = instrument_cpp(source, loop_line, variables, mode, k, active=active)
+        remember_copy(inst.source, MadeCopy(source, loop_line, variables, mode, k, active))
+        return inst
 
     def disabled(self, inst: Instrumented) -> str:
-        return disabled_cpp(inst)
+        text = disabled_cpp(inst)
+        made = made_copy(inst.source)
+        if made is not None:
+            remember_copy(text, replace(made, active=False))
+        return text
 
     @property
     def source_variants(self) -> tuple[str, ...]:
@@ -130,19 +140,33 @@ class CppLanguage:
     ) -> Instrumented:
         """The ``loop-trace`` copy (``instrument_cpp`` mode ``trace``): each run of the loop keeps the projection's
         JSON at the top of its first ``steps`` iterations; iteration ``k`` prints its run's as one JSON list."""
-        return instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
+        inst = instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
+        remember_copy(inst.source, MadeCopy(source, loop_line, variables, "trace", k, active, steps))
+        return inst
 
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
-        A checkpoint copy runs as its universal build (``universal_copy``: one compile serves every k of
-        the loop and both guard values, chosen by the run's environment); any other text as it is, and so
-        does a copy whose universal build fails to compile (the compiler's diagnostics then quote the copy)."""
-        universal = universal_copy(source)
-        built = self._compiled(universal.source) if universal is not None else None
-        if built is None or isinstance(built, CompileFailure):
+        A checkpoint copy runs as a universal build: first the one of its loop's candidate set
+        (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
+        the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
+        every k and guard of its projection); any other text as it is, and so does a copy whose universal
+        builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
+        failed to compile is not tried again in this process."""
+        built: Compiled | CompileFailure | None = None
+        for universal in (wide_universal(source), universal_copy(source)):
+            if universal is None:
+                continue
+            failed_key = (universal.source, self.compiler, self._includes)
+            if failed_key in _FAILED:
+                continue
+            built = self._compiled(universal.source)
+            if isinstance(built, Compiled):
+                break
+            _FAILED.add(failed_key)
+        else:
             universal, built = None, self._compiled(source)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
