@@ -80,3 +80,22 @@ def test_nested_brace_less_loops_each_get_their_counter_and_braces():
 def test_a_program_whose_shared_copy_fails_falls_back_to_nothing(lang):
     source = '#include <cstdio>\nint main() {\n    for (int i = 0; i < 3; i++) puts("x");\n    return *(volatile int*)0;\n}\n'
     assert lang.loop_iterations(source, [3], b"", Path(".")) == {}  # the run crashes: the caller counts per loop
+
+
+def test_a_loop_s_own_count_copy_runs_as_the_build_that_counted_every_loop(lang):
+    program = EXAMPLES / "cpp_nested_inner" / "main.cpp"
+    source, stdin = program.read_text(), _input(program)
+    lines = lang.loops(source)
+    assert len(lines) >= 2 and lang.loop_iterations(source, lines, stdin, Path("."))
+    for line in lines:
+        copy = lang.instrument(source, line, (), "count").source
+        before = compile_stats().runs
+        res = lang.run(copy, stdin, Path("."))
+        assert compile_stats().runs == before  # the shared build, not the copy's own
+        own = lang.run(copy + "\n", stdin, Path("."))  # a text not made here: its own build
+        assert (res.status, res.stdout, res.stderr, res.exit_code) == (
+            own.status,
+            own.stdout,
+            own.stderr,
+            own.exit_code,
+        )

@@ -53,6 +53,7 @@
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
 //   count mode for every loop at once, at exit, to stderr, for each loop i (0-based):
 //                                      "\n__execstate_loop_iterations__=i:K\n"
+//                                     or, with EXECSTATE_COUNT_LOOP=i, count mode's marker of loop i
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
 //     "\n__execstate_run__=R\n"        the following iterations belong to execution R of the
 //                                     selected loop (numbered from 1 in order of entry); written
@@ -704,8 +705,20 @@ inline void report_count(long long count) {
 }
 
 // count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with
-// std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i.
+// std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i. With
+// EXECSTATE_COUNT_LOOP=i in the environment (the build standing for loop i's own count copy) it
+// writes what that copy writes instead, report_count of loop i's K.
 inline void report_loop_counts(const long long* counts, int n) {
+    if (std::getenv("EXECSTATE_COUNT_LOOP") != nullptr) {
+        long long i = checkpoint_setting("EXECSTATE_COUNT_LOOP");
+        if (i >= n) {
+            static const char msg[] = "execstate: EXECSTATE_COUNT_LOOP names a loop past the counted ones\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+        report_count(counts[i]);
+        return;
+    }
     std::string lines;
     for (int i = 0; i < n; ++i)
         lines += "\n__execstate_loop_iterations__=" + std::to_string(i) + ":" + std::to_string(counts[i]) + "\n";

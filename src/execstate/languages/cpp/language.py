@@ -50,7 +50,15 @@ from execstate.languages.cpp.syntax import (
     expand_loop_macros,
     resolve_loop_cpp,
 )
-from execstate.languages.cpp.universal import MadeCopy, made_copy, remember_copy, universal_copy, wide_universal
+from execstate.languages.cpp.universal import (
+    MadeCopy,
+    count_all_for,
+    made_copy,
+    remember_copy,
+    remember_count_all,
+    universal_copy,
+    wide_universal,
+)
 from execstate.languages.cpp.variants import CPP_VARIANTS, make_variant_cpp
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
@@ -154,7 +162,14 @@ class CppLanguage:
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal
         builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
-        failed to compile is not tried again in this process."""
+        failed to compile is not tried again in this process. A ``count`` copy runs as the build that counted
+        every loop of its program in this process, when there is one (``count_all_for``)."""
+        shared = count_all_for(source)
+        if shared is not None and (shared[0], self.compiler, self._includes) not in _FAILED:
+            built_all = self._compiled(shared[0])
+            if isinstance(built_all, Compiled):
+                return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
+            _FAILED.add((shared[0], self.compiler, self._includes))
         built: Compiled | CompileFailure | None = None
         for universal in (wide_universal(source), universal_copy(source)):
             if universal is None:
@@ -198,7 +213,10 @@ class CppLanguage:
             return {}
         res = self.run(counted.source, stdin, workdir)
         found = loop_iterations_cpp(res.stderr, len(loop_lines)) if res.ok else None
-        return dict(zip(loop_lines, found, strict=True)) if found is not None else {}
+        if found is None:
+            return {}
+        remember_count_all(source, tuple(loop_lines), counted.source)  # the loops' own count copies run as it
+        return dict(zip(loop_lines, found, strict=True))
 
     def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
         """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound

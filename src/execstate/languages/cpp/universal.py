@@ -145,12 +145,15 @@ class MadeCopy:
     """How this process made a checkpoint copy (``instrument_cpp`` arguments): what ``wide_universal`` remakes."""
 
     source: str
+    """The clean program."""
     loop_line: int
     variables: tuple[str, ...]
+    """The copy's projection, in its order."""
     mode: CppMode
     k: int
     active: bool
     steps: int = 1
+    """States a ``trace`` copy keeps (1 for the other modes)."""
 
 
 _REMEMBERED = 4096
@@ -173,9 +176,14 @@ def _remember(table: OrderedDict, key: Any, value: Any) -> None:
 
 
 def remember_copy(copy: str, made: MadeCopy) -> None:
-    """Note that this process made ``copy`` as ``made``, and widen its loop's candidate set by its variables
+    """Note that this process made ``copy`` as ``made`` (a ``count`` copy: for ``count_all_for``), and widen a
+    checkpoint copy's loop's candidate set by its variables
     (the union of every projection asked for that loop, in the order first asked for: construct's probe of all
     candidates comes first, so its trial build's copies find their variables among them)."""
+    if made.mode == "count":
+        with _LOCK:
+            _remember(_MADE, _digest(copy), made)
+        return
     if made.mode not in ("inside", "post", "trace"):
         return
     with _LOCK:
@@ -216,6 +224,31 @@ def wide_universal(copy: str) -> UniversalCopy | None:
     return found
 
 
+COUNT_LOOP_ENV = "EXECSTATE_COUNT_LOOP"
+_COUNT_ALL: OrderedDict[str, tuple[tuple[int, ...], str]] = OrderedDict()
+
+
+def remember_count_all(source: str, loop_lines: tuple[int, ...], counted: str) -> None:
+    """Note that ``counted`` (``count_all_cpp(source, loop_lines)``) built and reported every loop in this
+    process: a ``count`` copy of one of those loops made later (``remember_copy``) runs as it (``count_all_for``)."""
+    with _LOCK:
+        _remember(_COUNT_ALL, _digest(source), (loop_lines, counted))
+
+
+def count_all_for(copy: str) -> tuple[str, dict[str, str]] | None:
+    """The text and environment that stand for ``count`` copy ``copy``: the copy counting every loop of its
+    program (``remember_count_all``) with ``EXECSTATE_COUNT_LOOP`` set to this loop's place, so its run writes on
+    stderr what the copy's run writes (the program's own output, then ``report_count`` of this loop's K, both
+    counted at the same place by ``instrument._at_top``); None when the copy was not made here or its loop
+    was not counted with the others."""
+    with _LOCK:
+        made = _MADE.get(_digest(copy))
+        found = _COUNT_ALL.get(_digest(made.source)) if made is not None and made.mode == "count" else None
+    if made is None or found is None or made.loop_line not in found[0]:
+        return None
+    return found[1], {COUNT_LOOP_ENV: str(found[0].index(made.loop_line))}
+
+
 def _guarded(text: str) -> str:
     """``text`` with its guard constant read at run time."""
     guard = _GUARD.search(text)
@@ -225,12 +258,15 @@ def _guarded(text: str) -> str:
 
 __all__ = [
     "ACTIVE_ENV",
+    "COUNT_LOOP_ENV",
     "K_ENV",
     "VARS_ENV",
     "MadeCopy",
     "UniversalCopy",
+    "count_all_for",
     "made_copy",
     "remember_copy",
+    "remember_count_all",
     "universal_copy",
     "universal_projection",
     "wide_universal",
