@@ -1,4 +1,7 @@
-"""One build of a C++ checkpoint copy serves every k: the universal build prints what each copy's own build prints."""
+"""One build of a C++ checkpoint copy serves every k: the universal build prints what each copy's own build prints.
+
+Its projection is chosen at run time too (issue 53): construct's probe of every candidate, its trial build and the
+final build of a loop run one binary per mode family."""
 
 from __future__ import annotations
 
@@ -10,8 +13,16 @@ import pytest
 
 from execstate.languages.cpp.language import CppLanguage
 from execstate.languages.cpp.protocol import HEADER_PATH
-from execstate.languages.cpp.universal import K_CALL, universal_copy
+from execstate.languages.cpp.universal import (
+    K_CALL,
+    VARS_ENV,
+    universal_copy,
+    universal_projection,
+    wide_universal,
+    written_back,
+)
 from execstate.metrics.cpp import Compiled, Compiler, compile_cpp, run_binary
+from execstate.metrics.cpp._compile import compile_stats
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -59,3 +70,73 @@ def test_a_universal_copy_writes_back_to_the_copy_byte_for_byte(lang):
     assert universal_copy(lang.disabled(copy)).source == universal.source  # the preservation variant: the same build
     assert universal_copy(source) is None  # a clean program runs as it is
     assert universal_copy(lang.instrument(source, line, ("a", "b"), "count").source) is None
+
+
+def _example(lang: CppLanguage, case: str) -> tuple[str, int, tuple[str, ...], tuple[str, ...], bytes]:
+    spec = tomllib.loads((EXAMPLES / case / "case.toml").read_text())
+    source = (EXAMPLES / case / "main.cpp").read_text()
+    variables = tuple(spec["checkpoint"]["variables"])
+    line = lang.locate_loop(source, spec["checkpoint"].get("loop"), spec["checkpoint"].get("loop_text"), variables)
+    candidates = tuple(c.name for c in lang.candidates(source, line))
+    return source, line, candidates, variables, (EXAMPLES / case / "short.txt").read_bytes()
+
+
+def test_the_probe_trial_and_final_copies_of_a_loop_share_one_build_per_mode_family(lang):
+    source, line, candidates, variables, stdin = _example(lang, "abc310_e_cpp")
+    assert set(variables) < set(candidates)  # the probe shows more than the chosen
+    for mode in ("inside", "post"):  # construct's probe: every candidate
+        res = lang.run(lang.instrument(source, line, candidates, mode, 2).source, stdin, Path("."))
+        assert res.ok and res.stdout.count(b'":') == len(candidates)
+    chosen = tuple(reversed(variables))  # another order than the candidates'
+    before = compile_stats().runs
+    copies = [lang.instrument(source, line, chosen, mode, k) for mode in ("inside", "post") for k in (1, 3)]
+    outputs = []
+    for copy in copies:
+        assert wide_universal(copy.source) is not None
+        for text in (copy.source, lang.disabled(copy)):
+            res = lang.run(text, stdin, Path("."))
+            outputs.append((text, (res.status, res.stdout, res.exit_code)))
+    assert compile_stats().runs == before  # the probe's two builds served them all
+    trace = lang.trace_copy(source, line, chosen, 3, 2)
+    res = lang.run(trace.source, stdin, Path("."))
+    outputs.append((trace.source, (res.status, res.stdout, res.exit_code)))
+    assert compile_stats().runs - before == 1  # the trace family: one build
+    for text, printed in outputs[::3]:  # a copy's own build is a compile each: every third is enough
+        assert printed == _own_build(lang, text, stdin)
+    assert outputs[0][1][1].startswith(b'{"' + chosen[0].encode() + b'":')
+
+
+def test_what_is_written_back_is_the_copy_byte_for_byte(lang):
+    source, line, candidates, variables, _ = _example(lang, "cpp_range_for")
+    wide = lang.instrument(source, line, candidates, "inside", 5).source
+    chosen = (variables[1], variables[0])
+    copy = lang.instrument(source, line, chosen, "inside", 7).source
+    universal = universal_projection(
+        copy, lang.instrument(source, line, candidates, "inside", 7).source, chosen, candidates
+    )
+    assert universal is not None
+    assert universal.settings[VARS_ENV] == ",".join(str(candidates.index(v)) for v in chosen)
+    assert written_back(universal, chosen, candidates) == copy
+    assert "emit_chosen(" in universal.source and "emit(" not in universal.source.replace("emit_chosen(", "")
+    at_5 = universal_projection(copy, wide, chosen, candidates)  # the wide copy of another k: written back, k=5
+    assert at_5 is None
+    same = universal_projection(lang.instrument(source, line, chosen, "inside", 5).source, wide, chosen, candidates)
+    assert same is not None and same.source == universal.source  # one text for every k
+    assert universal_projection(copy, wide, ("nowhere",), candidates) is None  # not a candidate
+    other = lang.instrument(source, line, candidates, "post", 7).source
+    assert universal_projection(copy, other, chosen, candidates) is None  # another mode: the check fails
+
+
+def test_a_candidate_the_emitter_refuses_falls_back_to_the_copy_s_own_build(lang):
+    source = (
+        "#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n    int n; cin >> n;\n"
+        "    unordered_map<int, int> seen;\n    long long s = 0;\n    for (int i = 0; i < n; i++) {\n"
+        "        s += i;\n        seen[i] = 1;\n    }\n    cout << s << endl;\n}\n"
+    )
+    for mode in ("inside", "post"):  # the wide set holds a type the emitter refuses: its shared build fails
+        res = lang.run(lang.instrument(source, 7, ("seen", "s"), mode, 2).source, b"5\n", Path("."))
+        assert not res.ok and b"cannot serialize variable 'seen'" in res.stderr
+    copy = lang.instrument(source, 7, ("s",), "inside", 3).source
+    assert wide_universal(copy) is not None  # derivable, but it does not compile: the copy's own universal build
+    res = lang.run(copy, b"5\n", Path("."))
+    assert (res.status, res.stdout) == ("ok", b'{"s":1}\n')  # the top of iteration 3: 0 + 1

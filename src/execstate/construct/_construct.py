@@ -425,6 +425,7 @@ def _loops(work: _Work, long: bytes) -> list[dict[str, Any]]:
     """Every loop with its iteration count on the long input, best first (most iterations, then first line)."""
     rows = []
     driver = driver_start(work.source)  # a function-call problem's driver (construct/_driver.py) is not the program's
+    pending: list[tuple[dict[str, Any], str]] = []  # the loops to count, with their own count copy
     for line in work.lang.loops(work.source):
         row: dict[str, Any] = {"line": line, "header": work.source.split("\n")[line - 1].strip()}
         rows.append(row)
@@ -437,7 +438,13 @@ def _loops(work: _Work, long: bytes) -> list[dict[str, Any]]:
         except SpecProblem as exc:
             row["rejected"] = exc.problem
             continue
-        K = work.lang.iterations(work.run(counted.source, long))
+        pending.append((row, counted.source))
+    # a language that counts every loop in one build (C++: one compile, not one per loop) says so; a loop it
+    # did not count is counted by its own copy, as every loop is otherwise
+    count_all = getattr(work.lang, "loop_iterations", None)
+    shared = count_all(work.source, [r["line"] for r, _ in pending], long, work.tmp) if count_all else {}
+    for row, counted_source in pending:
+        K = shared[row["line"]] if row["line"] in shared else work.lang.iterations(work.run(counted_source, long))
         row["iterations"] = K
         if K is None:
             row["rejected"] = "counting its iterations failed"

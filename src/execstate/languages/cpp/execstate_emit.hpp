@@ -43,11 +43,17 @@
 // Universal builds (languages/cpp/universal.py): a copy whose selected iteration and guard read
 //     execstate_emit::checkpoint_k()        the decimal EXECSTATE_CHECKPOINT_K
 //     execstate_emit::checkpoint_active()   EXECSTATE_CHECKPOINT_ACTIVE (1 or 0)
-// instead of the constants the task shows is compiled once and serves every k; a missing or
-// malformed variable prints "execstate: ..." to stderr and ends the program with exit status 3.
+//     execstate_emit::emit_chosen(...)      emit() of the pairs EXECSTATE_CHECKPOINT_VARS places
+//     execstate_emit::state_json_chosen(...) state_json() of those pairs
+// instead of the constants (and the projection) the task shows is compiled once and serves every
+// k and every projection drawn from its candidates; a missing or malformed variable prints
+// "execstate: ..." to stderr and ends the program with exit status 3.
 //
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
+//   count mode for every loop at once, at exit, to stderr, for each loop i (0-based):
+//                                      "\n__execstate_loop_iterations__=i:K\n"
+//                                     or, with EXECSTATE_COUNT_LOOP=i, count mode's marker of loop i
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
 //     "\n__execstate_run__=R\n"        the following iterations belong to execution R of the
 //                                     selected loop (numbered from 1 in order of entry); written
@@ -593,6 +599,72 @@ std::string state_json(const Args&... args) {
     return out;
 }
 
+// A universal build's projection chosen at run time (languages/cpp/universal.py): the copy passes
+// every candidate ("a", a, "b", b, "c", c) and EXECSTATE_CHECKPOINT_VARS names the 0-based places of
+// those printed, in order ("2,0"); only those are serialized. A malformed list or a place past the
+// candidates prints "execstate: ..." to stderr and ends the program with exit status 3.
+inline const std::vector<int>& checkpoint_vars(int candidates) {
+    static const std::vector<int> chosen = [] {
+        const char* text = std::getenv("EXECSTATE_CHECKPOINT_VARS");
+        std::vector<int> places;
+        bool ok = text != nullptr && *text != '\0';
+        int value = -1;
+        for (const char* c = text; ok; ++c) {
+            if (*c >= '0' && *c <= '9' && value < 100000) {
+                value = (value < 0 ? 0 : value * 10) + (*c - '0');
+            } else if ((*c == ',' || *c == '\0') && value >= 0) {
+                places.push_back(value);
+                value = -1;
+                if (*c == '\0') break;
+            } else {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            static const char msg[] =
+                "execstate: the universal build needs EXECSTATE_CHECKPOINT_VARS (places such as 2,0) in its "
+                "environment\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+        return places;
+    }();
+    for (int place : chosen) {
+        if (place >= candidates) {
+            static const char msg[] = "execstate: EXECSTATE_CHECKPOINT_VARS names a place past the candidates\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+    }
+    return chosen;
+}
+
+inline void field_at(std::string&, bool, int) {}
+
+// The field of the place-th ("name", value) pair, as fields() writes it.
+template <class T, class... Rest>
+void field_at(std::string& out, bool first, int place, const char* name, const T& value, const Rest&... rest) {
+    if (place == 0) {
+        fields(out, first, name, value);
+    } else {
+        field_at(out, first, place - 1, rest...);
+    }
+}
+
+// state_json of the chosen pairs (checkpoint_vars), in the chosen order: the bytes state_json
+// writes when given exactly those pairs in that order.
+template <class... Args>
+std::string state_json_chosen(const Args&... args) {
+    std::string out = "{";
+    bool first = true;
+    for (int place : checkpoint_vars(static_cast<int>(sizeof...(Args) / 2))) {
+        field_at(out, first, place, args...);
+        first = false;
+    }
+    out += '}';
+    return out;
+}
+
 // `line` plus a newline on the real stdout, then std::exit(0) (so a --coverage build writes its
 // counts; the program's output stays silenced meanwhile).
 [[noreturn]] inline void finish(std::string line) {
@@ -606,6 +678,12 @@ std::string state_json(const Args&... args) {
 template <class... Args>
 [[noreturn]] void emit(const Args&... args) {
     finish(state_json(args...));
+}
+
+// emit() of the chosen pairs (a universal build's projection chosen at run time).
+template <class... Args>
+[[noreturn]] void emit_chosen(const Args&... args) {
+    finish(state_json_chosen(args...));
 }
 
 // trace mode, at the top of iteration k: the states this execution of the loop kept (state_json of
@@ -624,6 +702,27 @@ template <class... Args>
 inline void report_count(long long count) {
     std::string line = "\n__execstate_iterations__=" + std::to_string(count) + "\n";
     write_all(2, line.data(), line.size());
+}
+
+// count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with
+// std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i. With
+// EXECSTATE_COUNT_LOOP=i in the environment (the build standing for loop i's own count copy) it
+// writes what that copy writes instead, report_count of loop i's K.
+inline void report_loop_counts(const long long* counts, int n) {
+    if (std::getenv("EXECSTATE_COUNT_LOOP") != nullptr) {
+        long long i = checkpoint_setting("EXECSTATE_COUNT_LOOP");
+        if (i >= n) {
+            static const char msg[] = "execstate: EXECSTATE_COUNT_LOOP names a loop past the counted ones\n";
+            write_all(2, msg, sizeof msg - 1);
+            ::_exit(3);
+        }
+        report_count(counts[i]);
+        return;
+    }
+    std::string lines;
+    for (int i = 0; i < n; ++i)
+        lines += "\n__execstate_loop_iterations__=" + std::to_string(i) + ":" + std::to_string(counts[i]) + "\n";
+    write_all(2, lines.data(), lines.size());
 }
 
 struct observations {

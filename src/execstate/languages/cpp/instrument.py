@@ -48,7 +48,9 @@ except the one guard constant, so nothing fires and output is not silenced.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from execstate.errors import SpecProblem
@@ -256,7 +258,8 @@ def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
     ]
 
 
-def _asserts(variables: tuple[str, ...]) -> list[str]:
+def refusal_asserts(variables: tuple[str, ...]) -> list[str]:
+    """The ``static_assert`` line of each projected variable (the emitter's compile-time refusal)."""
     return [f'static_assert(execstate_emit::serializable<decltype({v})>, "{REFUSAL_MARKER}{v}\'");' for v in variables]
 
 
@@ -280,7 +283,8 @@ def body_parts(loop: Node) -> tuple[Node, Node]:
     return body, head
 
 
-def _projection(variables: tuple[str, ...]) -> str:
+def projection_args(variables: tuple[str, ...]) -> str:
+    """The ``"name", name`` pairs the emitter's calls take, in order."""
     return ", ".join(f'"{v}", {v}' for v in variables)
 
 
@@ -294,16 +298,18 @@ def _top(mode: CppMode, p: str, variables: tuple[str, ...], k: int, steps: int, 
     if mode == "count":
         return [f"++{p}count;  // execstate (inserted)"]
     if mode == "observe":
-        return _asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
+        return refusal_asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
     if mode == "post":
         return [f"++{p}count;", f"if ({p}count == {k}) {p}seen = true;"]
     if mode == "inside":
-        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        emit = refusal_asserts(variables) + [f"execstate_emit::emit({projection_args(variables)});"]
         return [
             f"++{p}count;",
             *_guarded(f"if ({p}active && {p}count == {k}) {{  // the inside checkpoint", emit, unit),
         ]
-    keep = _asserts(variables) + [f"{p}steps.push_back(execstate_emit::state_json({_projection(variables)}));"]
+    keep = refusal_asserts(variables) + [
+        f"{p}steps.push_back(execstate_emit::state_json({projection_args(variables)}));"
+    ]
     return [
         f"++{p}count;",
         *_guarded(f"if ({p}active && {p}steps.size() < {steps}) {{  // keep this iteration's state", keep, unit),
@@ -321,7 +327,7 @@ def _block(
             "{  // execstate (inserted): the selected loop, then its post checkpoint",
             f"bool {p}seen = false;  // set in the loop run that reaches iteration {k}",
         ]
-        emit = _asserts(variables) + [f"execstate_emit::emit({_projection(variables)});"]
+        emit = refusal_asserts(variables) + [f"execstate_emit::emit({projection_args(variables)});"]
         closing = _guarded(f"if ({p}active && {p}seen) {{  // the post checkpoint", emit, unit)
     elif mode == "observe":
         opening = [
@@ -375,30 +381,8 @@ def instrument_cpp(
 
     ed.before(_prelude_offset(data, root), enc(_prelude(p, mode, active)), b"")
 
-    loop_indent = ed.indent_at(loop.start_byte)
-    unit = _unit(data, loop_indent)
     wrapped = mode in ("post", "observe", "trace")
-    # The loop's own indentation; a loop that follows other code on its line (`if (c) for ...`)
-    # is moved onto a line of its own, one level deeper, when it is wrapped in a block.
-    outer = loop_indent if ed.starts_line(loop.start_byte) or not wrapped else loop_indent + unit
-    body, head = body_parts(loop)
-    if body.type == "compound_statement":
-        stmts = [c for c in body.named_children if c.type != "comment"]
-        if stmts and ed.starts_line(stmts[0].start_byte) and stmts[0].start_point.row > body.start_point.row:
-            inner = ed.indent_at(stmts[0].start_byte)
-        elif body.start_point.row == loop.start_point.row:
-            inner = outer + unit
-        else:
-            inner = ed.indent_at(body.start_byte) + unit
-        top_at = body.start_byte + 1
-    else:
-        inner = outer + unit
-        ed.insert(head.end_byte, b" {")
-        top_at = head.end_byte
-
-    ed.after(top_at, enc(_top(mode, p, variables, k, steps, unit.decode()), inner), inner)
-    if body.type != "compound_statement":
-        ed.after(body.end_byte, enc(["}"], outer), ed.indent_at(body.end_byte))
+    outer, unit = _at_top(ed, data, loop, lambda u: _top(mode, p, variables, k, steps, u), wrapped=wrapped)
 
     if wrapped:
         # The loop statement (not its label) goes into a block that holds the local flag, run id or
@@ -418,6 +402,76 @@ def instrument_cpp(
             )
         ed.before(loop.start_byte, enc(opening, outer), outer)
         ed.after(loop.end_byte, enc(closing, outer), ed.indent_at(loop.end_byte))
+    for inv in view.invocations:
+        ed.restore(inv.view_start, inv.view_end, inv.text)
+    text, inserted = ed.render()
+    return Instrumented(text, inserted, p)
+
+
+def _at_top(
+    ed: _Editor, data: bytes, loop: Node, top: Callable[[str], list[str]], *, wrapped: bool
+) -> tuple[bytes, bytes]:
+    """Insert ``top(unit)`` at the top of every iteration of ``loop`` (bracing a brace-less body); the loop's
+    outer indentation (one level deeper when a ``wrapped`` loop shares its line with other code) and the unit."""
+    loop_indent = ed.indent_at(loop.start_byte)
+    unit = _unit(data, loop_indent)
+    # The loop's own indentation; a loop that follows other code on its line (`if (c) for ...`)
+    # is moved onto a line of its own, one level deeper, when it is wrapped in a block.
+    outer = loop_indent if ed.starts_line(loop.start_byte) or not wrapped else loop_indent + unit
+    body, head = body_parts(loop)
+    if body.type == "compound_statement":
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        if stmts and ed.starts_line(stmts[0].start_byte) and stmts[0].start_point.row > body.start_point.row:
+            inner = ed.indent_at(stmts[0].start_byte)
+        elif body.start_point.row == loop.start_point.row:
+            inner = outer + unit
+        else:
+            inner = ed.indent_at(body.start_byte) + unit
+        top_at = body.start_byte + 1
+    else:
+        inner = outer + unit
+        ed.insert(head.end_byte, b" {")
+        top_at = head.end_byte
+
+    ed.after(top_at, [inner + line.encode("utf-8") for line in top(unit.decode())], inner)
+    if body.type != "compound_statement":
+        ed.after(body.end_byte, [outer + b"}"], ed.indent_at(body.end_byte))
+    return outer, unit
+
+
+def _count_line(line: str, _unit: str) -> list[str]:
+    return [line]
+
+
+def count_all_cpp(source: str, loop_lines: Sequence[int]) -> Instrumented:
+    """One ``count`` copy for every loop in ``loop_lines`` at once (``resolve_loop_cpp`` lines, each once).
+
+    Loop ``i`` (its place in ``loop_lines``) gets its own counter, incremented at the very place a ``count``
+    copy of that loop alone increments its one (the top of every iteration), so each K is the one that copy
+    reports; at exit every K is written on stderr as ``\\n__execstate_loop_iterations__=i:K\\n``
+    (``protocol.loop_iterations_cpp``). ``ValueError`` when a line holds no loop or twice the same line.
+    """
+    if len(set(loop_lines)) != len(loop_lines) or not loop_lines:
+        raise ValueError(f"count_all_cpp needs distinct loop lines, not {list(loop_lines)}")
+    view = program_view(source)
+    data, root = view.data, view.root
+    loops = [loop_at(source, root, line) for line in loop_lines]
+    p = choose_prefix_cpp(source if not view.invocations else source + "\n" + view.source)
+    ed = _Editor(data, b"\r\n" if b"\r\n" in data else b"\n")
+    n = len(loops)
+    prelude = [
+        "// --- execstate: count iterations of every selected loop, each its own counter (inserted) ---",
+        f'#include "{HEADER_NAME}"',
+        f"static long long {p}counts[{n}] = {{}};",
+        f"static void {p}report() {{ execstate_emit::report_loop_counts({p}counts, {n}); }}",
+        f"[[maybe_unused]] static const int {p}reporting = std::atexit({p}report);",
+        "// --- end of execstate code ---",
+    ]
+    ed.before(_prelude_offset(data, root), [line.encode("utf-8") for line in prelude], b"")
+    for i, loop in enumerate(loops):
+        _at_top(
+            ed, data, loop, functools.partial(_count_line, f"++{p}counts[{i}];  // execstate (inserted)"), wrapped=False
+        )
     for inv in view.invocations:
         ed.restore(inv.view_start, inv.view_end, inv.text)
     text, inserted = ed.render()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from execstate.environments import Environment
+from execstate.errors import SpecProblem
 from execstate.languages._candidates import Candidate
 from execstate.languages._protocol import (
     BranchLine,
@@ -34,16 +35,30 @@ from execstate.languages._variants import SourceVariant
 from execstate.languages.cpp.budget import counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
-from execstate.languages.cpp.instrument import disabled_cpp, instrument_cpp
+from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
-from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER, iterations_cpp, parse_slots
+from execstate.languages.cpp.protocol import (
+    HEADER_PATH,
+    REFUSAL_MARKER,
+    iterations_cpp,
+    loop_iterations_cpp,
+    parse_slots,
+)
 from execstate.languages.cpp.syntax import (
     branch_lines_cpp,
     check_variables_cpp,
     expand_loop_macros,
     resolve_loop_cpp,
 )
-from execstate.languages.cpp.universal import universal_copy
+from execstate.languages.cpp.universal import (
+    MadeCopy,
+    count_all_for,
+    made_copy,
+    remember_copy,
+    remember_count_all,
+    universal_copy,
+    wide_universal,
+)
 from execstate.languages.cpp.variants import CPP_VARIANTS, make_variant_cpp
 from execstate.metrics import Budget, Measurement
 from execstate.metrics.cpp import (
@@ -63,6 +78,8 @@ if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
+_FAILED: set[tuple[str, Compiler, tuple[Path, ...]]] = set()
+"""Universal texts that did not compile in this process (with the compiler and include directories)."""
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
 """A binary takes no seed, but its three runs must still agree (a program may read the clock or addresses)."""
 
@@ -106,10 +123,18 @@ class CppLanguage:
     def instrument(
         self, source: str, loop_line: int, variables: tuple[str, ...], mode: Mode, k: int = 1, *, active: bool = True
     ) -> Instrumented:
-        return instrument_cpp(source, loop_line, variables, mode, k, active=active)
+        """``instrument_cpp``; a checkpoint copy is remembered (``remember_copy``) so ``run`` can run it as the
+        universal build of its loop's candidate set."""
+        inst = instrument_cpp(source, loop_line, variables, mode, k, active=active)
+        remember_copy(inst.source, MadeCopy(source, loop_line, variables, mode, k, active))
+        return inst
 
     def disabled(self, inst: Instrumented) -> str:
-        return disabled_cpp(inst)
+        text = disabled_cpp(inst)
+        made = made_copy(inst.source)
+        if made is not None:
+            remember_copy(text, replace(made, active=False))
+        return text
 
     @property
     def source_variants(self) -> tuple[str, ...]:
@@ -123,19 +148,40 @@ class CppLanguage:
     ) -> Instrumented:
         """The ``loop-trace`` copy (``instrument_cpp`` mode ``trace``): each run of the loop keeps the projection's
         JSON at the top of its first ``steps`` iterations; iteration ``k`` prints its run's as one JSON list."""
-        return instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
+        inst = instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
+        remember_copy(inst.source, MadeCopy(source, loop_line, variables, "trace", k, active, steps))
+        return inst
 
     def run(
         self, source: str, stdin: bytes, workdir: Path, *, seed: int = 0, args: tuple[str, ...] = ()
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
-        A checkpoint copy runs as its universal build (``universal_copy``: one compile serves every k of
-        the loop and both guard values, chosen by the run's environment); any other text as it is, and so
-        does a copy whose universal build fails to compile (the compiler's diagnostics then quote the copy)."""
-        universal = universal_copy(source)
-        built = self._compiled(universal.source) if universal is not None else None
-        if built is None or isinstance(built, CompileFailure):
+        A checkpoint copy runs as a universal build: first the one of its loop's candidate set
+        (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
+        the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
+        every k and guard of its projection); any other text as it is, and so does a copy whose universal
+        builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
+        failed to compile is not tried again in this process. A ``count`` copy runs as the build that counted
+        every loop of its program in this process, when there is one (``count_all_for``)."""
+        shared = count_all_for(source)
+        if shared is not None and (shared[0], self.compiler, self._includes) not in _FAILED:
+            built_all = self._compiled(shared[0])
+            if isinstance(built_all, Compiled):
+                return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
+            _FAILED.add((shared[0], self.compiler, self._includes))
+        built: Compiled | CompileFailure | None = None
+        for universal in (wide_universal(source), universal_copy(source)):
+            if universal is None:
+                continue
+            failed_key = (universal.source, self.compiler, self._includes)
+            if failed_key in _FAILED:
+                continue
+            built = self._compiled(universal.source)
+            if isinstance(built, Compiled):
+                break
+            _FAILED.add(failed_key)
+        else:
             universal, built = None, self._compiled(source)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
@@ -153,6 +199,24 @@ class CppLanguage:
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
+
+    def loop_iterations(self, source: str, loop_lines: list[int], stdin: bytes, workdir: Path) -> dict[int, int]:
+        """K of every loop in ``loop_lines`` on ``stdin`` from ONE build and run (``count_all_cpp``): the K each
+        loop's own ``count`` copy reports, counted at the same place. Empty when that copy cannot be made, does
+        not compile, or its run fails or does not report every loop: the caller then counts each loop with its
+        own ``count`` copy (``instrument(..., "count")``), as before."""
+        if not loop_lines:
+            return {}
+        try:
+            counted = count_all_cpp(source, loop_lines)
+        except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+            return {}
+        res = self.run(counted.source, stdin, workdir)
+        found = loop_iterations_cpp(res.stderr, len(loop_lines)) if res.ok else None
+        if found is None:
+            return {}
+        remember_count_all(source, tuple(loop_lines), counted.source)  # the loops' own count copies run as it
+        return dict(zip(loop_lines, found, strict=True))
 
     def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
         """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound

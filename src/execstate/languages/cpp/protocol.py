@@ -34,6 +34,22 @@ def iterations_cpp(stderr: bytes) -> int | None:
     return int(found[-1]) if found else None
 
 
+LOOP_COUNT_MARKER = "__execstate_loop_iterations__="
+"""Starts each loop's K in the stderr of a copy that counts every loop at once (``count_all_cpp``)."""
+
+
+def loop_iterations_cpp(stderr: bytes, loops: int) -> list[int] | None:
+    """Each loop's K (in the order the copy numbered them) from the stderr of a ``count_all_cpp`` run, or None
+    unless it reported exactly ``loops`` of them, numbered 0 to ``loops - 1`` once each (the last report wins
+    when the program's own stderr repeats the markers)."""
+    found: dict[int, int] = {}
+    for m in re.finditer(rb"\n" + re.escape(LOOP_COUNT_MARKER.encode()) + rb"(\d+):(\d+)\n", stderr):
+        found[int(m.group(1))] = int(m.group(2))
+    if sorted(found) != list(range(loops)):
+        return None
+    return [found[i] for i in range(loops)]
+
+
 @dataclass(frozen=True)
 class SlotTrace:
     """What an ``observe`` run wrote on stderr, in order.

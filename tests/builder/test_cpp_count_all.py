@@ -1,0 +1,102 @@
+"""One C++ build counts every loop (issue 53): each loop's K equals what its own ``count`` copy reports."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from execstate.languages.cpp.instrument import count_all_cpp
+from execstate.languages.cpp.language import CppLanguage
+from execstate.languages.cpp.protocol import loop_iterations_cpp
+from execstate.metrics.cpp import Compiler
+from execstate.metrics.cpp._compile import compile_stats
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+LIBRARY = ROOT / "src" / "execstate" / "studies" / "library_cpp" / "pool"
+PROGRAMS = [
+    # the examples with more than one loop (nested, in a function, range-for) and a library program without
+    # <bits/stdc++.h>: each per-loop copy is a compile of its own, so the rest would add only compile time
+    *(
+        EXAMPLES / name / "main.cpp"
+        for name in ("cpp_function_loop", "cpp_nested_inner", "cpp_range_for", "cpp_string_vector")
+    ),
+    LIBRARY / "zalgorithm" / "main.cpp",
+]
+
+
+@pytest.fixture(scope="module")
+def lang(tmp_path_factory) -> CppLanguage:
+    """-O0 builds: the counts do not depend on the optimisation level, and these compile faster."""
+    flags = ("-std=c++20", "-O0")
+    return CppLanguage(compiler=Compiler(flags=flags, cache_dir=tmp_path_factory.mktemp("cpp-cache")))
+
+
+def _input(program: Path) -> bytes:
+    short = program.parent / "short.txt"
+    return short.read_bytes() if short.is_file() else (program.parent / "tests" / "1.in").read_bytes()
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.parent.name)
+def test_every_loop_counted_by_one_build_as_by_its_own_count_copy(lang, program):
+    source, _ = lang.program_text(program)
+    stdin = _input(program)
+    lines = lang.loops(source)
+    assert lines, "each program here has loops"
+    # each loop's own copy first: counted afterwards, a count copy runs as the shared build (count_all_for)
+    own = {
+        line: lang.iterations(lang.run(lang.instrument(source, line, (), "count").source, stdin, Path(".")))
+        for line in lines
+    }
+    before = compile_stats().runs
+    shared = lang.loop_iterations(source, lines, stdin, Path("."))
+    assert compile_stats().runs - before <= 2  # one program (and at most its precompiled header)
+    assert sorted(shared) == lines
+    assert shared == own
+    assert any(k > 1 for k in own.values())
+
+
+def test_the_report_names_every_loop_once_or_it_is_not_used():
+    assert loop_iterations_cpp(b"\n__execstate_loop_iterations__=0:5\n\n__execstate_loop_iterations__=1:0\n", 2) == [
+        5,
+        0,
+    ]
+    assert loop_iterations_cpp(b"\n__execstate_loop_iterations__=0:5\n", 2) is None  # loop 1 never reported
+    assert loop_iterations_cpp(b"out\n__execstate_loop_iterations__=0:5\n", 1) == [5]
+    assert loop_iterations_cpp(b"", 1) is None
+
+
+def test_nested_brace_less_loops_each_get_their_counter_and_braces():
+    source = '#include <cstdio>\nint main() {\n    int s = 0;\n    for (int i = 0; i < 3; i++)\n        for (int j = 0; j < i; j++) s++;\n    printf("%d\\n", s);\n}\n'
+    copy = count_all_cpp(source, [4, 5]).source
+    assert "++_es_counts[0];" in copy and "++_es_counts[1];" in copy
+    assert copy.count("{") - source.count("{") == copy.count("}") - source.count("}") >= 2
+    with pytest.raises(ValueError, match="distinct loop lines"):
+        count_all_cpp(source, [4, 4])
+
+
+def test_a_program_whose_shared_copy_fails_falls_back_to_nothing(lang):
+    source = '#include <cstdio>\nint main() {\n    for (int i = 0; i < 3; i++) puts("x");\n    return *(volatile int*)0;\n}\n'
+    assert lang.loop_iterations(source, [3], b"", Path(".")) == {}  # the run crashes: the caller counts per loop
+
+
+def test_a_loop_s_own_count_copy_runs_as_the_build_that_counted_every_loop(lang):
+    program = EXAMPLES / "cpp_nested_inner" / "main.cpp"
+    source, stdin = program.read_text(), _input(program)
+    lines = lang.loops(source)
+    assert len(lines) >= 2 and lang.loop_iterations(source, lines, stdin, Path("."))
+    for line in lines:
+        copy = lang.instrument(source, line, (), "count").source
+        before = compile_stats().runs
+        res = lang.run(copy, stdin, Path("."))
+        assert compile_stats().runs == before  # the shared build, not the copy's own
+        own = lang.run(copy + "\n", stdin, Path("."))  # a text not made here: its own build
+        assert (res.status, res.stdout, res.stderr, res.exit_code) == (
+            own.status,
+            own.stdout,
+            own.stderr,
+            own.exit_code,
+        )
