@@ -144,3 +144,16 @@ def test_the_state_arms_are_posed_on_every_rung_on_request():
         f"classic/kadane~rung0/{arm}" for arm in ("long-trace-final", "inside-loop-state", "post-loop-state")
     ]
     assert len({t.input for t in result.tasks}) == 1  # all three on the rung's input
+
+
+def test_the_classic_generators_reach_the_low_rungs_above_their_fixed_cost():
+    # bellman_ford's path listed last edge first (every round but the last relaxes, the middle one included),
+    # bfs_maze's two-cell corridor and sandpile's 1 x 2 table: inputs of a few hundred events whose checkpoint loop
+    # runs twice with a changing state, compared against the generators' size-0 input (docs/ladder.md, Counts)
+    cases = ("bellman_ford", "bfs_maze", "sandpile")
+    result = build([CLASSIC / name for name in cases], jobs=2, ladder=Ladder(low=512, high=512))
+    assert not result.exclusions
+    for name in cases:
+        entry = result.manifest.ladder["cases"][f"classic/{name}"]
+        assert [r["rung"] for r in entry["rungs"]] == [0], (name, entry["missing"])
+        assert entry["rungs"][0]["size"] <= 2  # the generator's smallest sizes, not a size found by luck

@@ -5,7 +5,10 @@ short: a path s -> a -> b over nodes 1..3 in random order, its 2 edges in random
 weights in -3..5; long: another 50-node graph from 110 draws with hidden potentials (no negative cycle).
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 2n + 1 random edges weighted as the long input's (no negative cycle).
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): the path 1 -> 2 -> ... -> M listed last edge
+first (every round relaxes one more node: M rounds) and e random backward edges that never relax (weights 0..9
+against positive path weights), with M = 2k + 4 nodes and e = 0..3 for N = 4k + e + 1 (M even: the loop's
+middle iteration opens a round that still relaxes; each size step adds about one edge per round).
 """
 import os
 import random
@@ -52,15 +55,17 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): n + 1 nodes and 2n + 1 random edges weighted as the long input's (no negative cycle)."""
-    nodes = n + 1
-    potential = [0] + [next(stream) % 30 for _ in range(nodes)]
-    edges = []
-    for _ in range(2 * n + 1):
-        u = 1 + next(stream) % nodes
-        v = 1 + (u + next(stream) % 6) % nodes
-        if u != v:
-            edges.append((u, v, next(stream) % 10 + potential[u] - potential[v]))
+    """Print the input of size n (n >= 1): the path 1 -> 2 -> ... -> N listed last edge first (weights 1..9: round r
+    relaxes the edge r -> r + 1, so N rounds in all, the last changing nothing) and e random backward edges u -> v
+    (v < u, weights 0..9: never shorter), where N = 2k + 4 and e = 0..3 for n = 4k + e + 1. N is even, so the
+    loop's middle iteration opens a round that still relaxes an edge; every size step adds about one edge per
+    round (size 0: two nodes and one edge)."""
+    k, e = divmod(n - 1, 4) if n >= 1 else (-1, 0)
+    nodes = 2 * k + 4
+    edges = [(u, u + 1, 1 + next(stream) % 9) for u in range(nodes - 1, 0, -1)]
+    for _ in range(e):
+        u = 2 + next(stream) % (nodes - 1)
+        edges.insert(next(stream) % (len(edges) + 1), (u, 1 + next(stream) % (u - 1), next(stream) % 10))
     print(nodes, len(edges))
     for edge in edges:
         print(*edge)

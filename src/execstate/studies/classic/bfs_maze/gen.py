@@ -5,7 +5,8 @@ short: a 3 x 3 grid with S, T and two walls on random cells, T reachable from S;
 21 x 29 carved maze (S and T in opposite corners as published).
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a maze of about n cells (2r+1 rows, 2c+1 columns, r * c near n).
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): size 0 is `S#T`, sizes 1 and 2 the corridors `ST` and `S.T`; size n >= 3 a
+maze of about n - 1 cells (2r+1 rows, 2c+1 columns, r * c near n - 1).
 """
 import math
 import os
@@ -86,7 +87,17 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): a maze of about n cells (2r+1 rows, 2c+1 columns, r * c near n)."""
+    """Print the input of size n (n >= 1): a corridor of n + 1 cells for n <= 2, else a maze of about n - 1 cells
+    (2r+1 rows, 2c+1 columns, r * c near n - 1)."""
+    if n <= 0:  # the smallest input: T walled off from S
+        print(1, 3)
+        print("S#T")
+        return
+    if n <= 2:
+        print(1, n + 1)
+        print("S" + "." * (n - 1) + "T")
+        return
+    n -= 1
     r = max(1, math.isqrt(n))
     c = max(2, n // r)
     grid = carve(2 * r + 1, 2 * c + 1, stream)

@@ -5,7 +5,8 @@ short: the published 4-node shape (1 -> a, 1 -> b, b -> a, a -> 4 with {a, b} = 
 random weights 1..9 and edge order; long: another 160-node graph of 640 short-hop edges, 1 to 100.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes, 2n + 2 mostly short hops, from node 1 to node n + 1.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes, the path 1 -> 2 -> ... -> n + 1 and n more mostly
+short random hops (node n + 1 is reachable: the search settles at least two nodes), from node 1 to node n + 1.
 """
 import os
 import random
@@ -51,10 +52,11 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): n + 1 nodes, 2n + 2 mostly short hops, from node 1 to node n + 1."""
+    """Print the input of size n (n >= 1): n + 1 nodes, the path 1 -> ... -> n + 1 and n more mostly short random
+    hops, from node 1 to node n + 1."""
     nodes = n + 1
-    edges = []
-    for _ in range(2 * nodes):
+    edges = [(u, u + 1, 1 + next(stream) % 40) for u in range(1, nodes)]
+    for _ in range(n):
         u = 1 + next(stream) % nodes
         v = 1 + (u + next(stream) % 12) % nodes
         edges.append((u, v, 1 + next(stream) % 40))

@@ -5,7 +5,8 @@ short: two random word pairs over "acgt" with the published lengths (2 vs 1, 3 v
 another three words of 18, 15 and 12 letters, each with 5, 7 and 8 random edits.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one pair: a random word of n letters and its copy with n // 3 + 1 random edits.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one pair: a random word of (n + 2) // 2 letters and its copy
+with n // 3 + 1 random edits, cut or padded to (n + 3) // 2 letters (each size step adds one letter to one word).
 """
 import os
 import random
@@ -60,9 +61,12 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): one pair: a random word of n letters and its copy with n // 3 + 1 random edits."""
-    start = random_word(stream, n)
-    b = mutate(start, stream, n // 3 + 1)
+    """Print the input of size n (n >= 1): one pair: a random word of (n + 2) // 2 letters and its copy with
+    n // 3 + 1 random edits, cut or padded with random letters to (n + 3) // 2 letters (so each size step adds one
+    letter to one of the two words: the table grows by one row or column)."""
+    start = random_word(stream, (n + 2) // 2)
+    b = mutate(start, stream, n // 3 + 1)[: (n + 3) // 2]
+    b += random_word(stream, (n + 3) // 2 - len(b))
     print(1)
     print(start, b)
 

@@ -5,7 +5,8 @@ short: 5 random edges (no loops) on 5 nodes, weights 1..9; long: another 120-nod
 draws, weights 1..500.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 2n + 2 random edges.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): n + 1 nodes and 2n + 2 random edges (size 1: three nodes
+joined by two random edges).
 """
 import os
 import random
@@ -52,7 +53,13 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): n + 1 nodes and 2n + 2 random edges."""
+    """Print the input of size n (n >= 1): n + 1 nodes and 2n + 2 random edges; size 1 is three nodes joined by two
+    random edges (two nodes would stop the loop after its first edge: no change past the middle iteration)."""
+    if n == 1:
+        print(3, 2)
+        print(1, 2, 1 + next(stream) % 500)
+        print(2, 3, 1 + next(stream) % 500)
+        return
     nodes = n + 1
     edges = []
     for _ in range(2 * nodes):

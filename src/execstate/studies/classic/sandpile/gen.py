@@ -6,7 +6,9 @@ empty 7 x 7 table with a pile of 101..115 grains on a random cell of its middle 
 nearer the edge, a pile topples markedly fewer times than the published 225).
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): a pile of n + 3 grains on a random middle cell of an empty table (3 x 3 below 24, 5 x 5 below 96, then 7 x 7).
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): size 0 is one cell of 3 grains, size 1 a 1 x 2 table holding 4 and 3 grains (two topplings);
+size n >= 2 a pile of n + 6 grains on a random middle cell of an empty table (3 x 3 below 21, 5 x 5 below
+93, then 7 x 7).
 """
 import math
 import os
@@ -34,7 +36,17 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): a pile of n + 3 grains on a random middle cell of an empty table (3 x 3 below 24, 5 x 5 below 96, then 7 x 7)."""
+    """Print the input of size n (n >= 1): the smallest table with two topplings at size 1, else a pile of n + 6
+    grains on a random middle cell of an empty table (3 x 3 below 21, 5 x 5 below 93, then 7 x 7)."""
+    if n <= 0:  # the smallest input: nothing topples
+        print(1, 1)
+        print(3)
+        return
+    if n == 1:
+        print(1, 2)
+        print(4, 3)
+        return
+    n += 3  # n + 6 grains: at least two topplings
     side = 3 if n < 24 else 5 if n < 96 else 7
     grid = [[0] * side for _ in range(side)]
     middle = side // 2 - (side > 3)

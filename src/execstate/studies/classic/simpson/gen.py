@@ -6,7 +6,8 @@ non-zero) on random integer intervals [a, b] with a in -3..2 and b - a in 1..4; 
 five such problems.
 
 `python gen.py size N` prints an input of size N for the input ladder (execstate build --ladder,
-docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one random polynomial integrated with 2n intervals.
+docs/ladder.md), drawn from EXECSTATE_SEED (seed 0 when unset): one random polynomial of degree 2 integrated with 2n + 2
+intervals (the loop runs at least three times; every size step adds the same work).
 """
 import os
 import random
@@ -41,10 +42,13 @@ def size_stream():
 
 
 def sized(n, stream):
-    """Print the input of size n (n >= 1): one random polynomial integrated with 2n intervals."""
-    print(max(2, 2 * n))
+    """Print the input of size n (n >= 1): one random polynomial of degree 2 integrated with 2n + 2 intervals."""
+    print(2 * n + 2 if n else 2)
     print(min(1, n))  # size 0: no problem at all, the smallest input
-    print(problem(stream))
+    a = next(stream) % 6 - 3
+    b = a + 1 + next(stream) % 4
+    leading = (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5)[next(stream) % 10]
+    print(a, b, leading, next(stream) % 11 - 5, next(stream) % 11 - 5)
 
 
 def main():
