@@ -21,7 +21,8 @@ half the wall time of before the counted budgets (``SAMPLES_BEFORE``) with at le
 ``--keep DIR`` copies the specs (a) wrote to DIR. (a) also names the spec folders that differ from the
 committed ones and the five slowest problems. ``--problem ID`` (repeatable) takes only those problems, in that order, in (a) and (b); then (a) compares
 their spec folders with the committed ones.
---smoke: two quick problems (codecontests_py: one without a spec, one with) in (a), the first of them in (b).
+--smoke: two quick problems (codecontests_py: one without a spec, one with) in (a), the first of them in (b) and
+(c) (benchmarks/construct_samples.py --smoke runs the samples-only construct of the second).
 """
 
 from __future__ import annotations
@@ -125,7 +126,8 @@ def main() -> None:
             print(f"    spec folders that differ: {', '.join(differing)}")
         print("    slowest: " + ", ".join(f"{o.problem} {sum(o.seconds.values()):.0f} s" for o in slowest))
 
-        _samples_only(study.pool, [p.id for p in problems], opts, args.jobs, Path(tmp) / "samples")
+        samples_ids = [p.id for p in problems][: 1 if args.smoke else None]  # the smoke's second: construct_samples
+        _samples_only(study.pool, samples_ids, opts, args.jobs, Path(tmp) / "samples")
 
         subset = problems[: args.dask_problems]
         if not subset:  # --dask-problems 0: no executor comparison, no ratio of two empty runs
