@@ -77,7 +77,7 @@ def test_line_counts_of_variants_count_the_same_line(built) -> None:
 
 
 def test_the_same_variant_build_twice_gives_the_same_bytes(built: list[Task]) -> None:
-    cases = [CLASSIC / name for name in ("heapsort", "kadane", "game_of_life")]
+    cases = [CLASSIC / name for name in ("heapsort", "kadane", "run_length")]
     again = build(cases, jobs=1, options=BuildOptions(variants=VARIANTS))
     wanted = {t.case_id for t in again.tasks}
     assert len(wanted) == 12

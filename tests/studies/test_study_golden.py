@@ -46,7 +46,7 @@ SAMPLE = {
     "codecontests_py": ["445_b_dzy_loves_chemistry_1921", "103_b_cthulhu_4280", "666_a_reberland_linguistics_4325"],
     "library_cpp": ["zalgorithm", "shortest_path"],
     "pilot": ["decode_ways"],
-    "pyperformance": ["float"],  # a benchmark program from the package, naming its pool's main.py
+    "pyperformance": ["fannkuch"],  # a benchmark program from the package, naming its pool's main.py (a quick one)
     "classic_cpp": ["kadane"],  # a C++ twin whose inputs come from its classic twin's gen.py (`sources`)
 }
 
