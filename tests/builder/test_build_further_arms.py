@@ -22,9 +22,10 @@ RECORDER = Path(__file__).with_name("further_recorder.py")
 
 
 @pytest.fixture(scope="module")
-def classic(tmp_path_factory: pytest.TempPathFactory):
-    """The classic study built with its study.toml's arms (the paper's four and both further arms)."""
-    return build([], studies=["classic"], jobs=2)
+def classic(classic_build):
+    """The classic study built with its study.toml's arms (the paper's four and both further arms): the session's
+    build (tests/conftest.py)."""
+    return classic_build
 
 
 def _by_case(tasks: list[Task]) -> dict[str, dict[str, Task]]:

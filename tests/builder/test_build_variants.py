@@ -25,7 +25,7 @@ def built():
     return build([], studies=["classic"], jobs=2, options=BuildOptions(variants=VARIANTS))
 
 
-def test_every_classic_case_keeps_its_variants(built) -> None:
+def test_every_classic_case_keeps_its_variants(built, classic_build) -> None:
     kept = built.manifest.variants
     assert kept is not None and kept["names"] == list(VARIANTS) and kept["not_kept"] == []
     for name in VARIANTS:
@@ -33,7 +33,7 @@ def test_every_classic_case_keeps_its_variants(built) -> None:
         assert len(cases) >= 27, name
     assert len(kept["kept"]) == 90
     originals = [t for t in built.tasks if not is_variant(t)]
-    plain = build([], studies=["classic"], jobs=2)
+    plain = classic_build  # the session's plain build of the study (tests/conftest.py)
     assert tasks_bytes(originals) == tasks_bytes(plain.tasks)  # the originals' lines are the lines they were
     assert paper_tasks(built.tasks) == paper_tasks(plain.tasks)
 

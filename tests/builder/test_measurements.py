@@ -54,6 +54,34 @@ def test_two_builds_in_one_process_each_own_a_memo_that_is_closed_at_their_end(m
     assert len(made[0]) == len(made[1]) == 0  # closed: nothing kept after the build
 
 
+def test_a_build_given_a_callers_memo_leaves_it_open_for_the_next_build_of_the_same_case():
+    """The pipeline's way: its main build and its variants build share one memo, so the originals measured by the
+    first are not measured again by the second."""
+    mine = Measurements(max_entries=64)
+    first = build([CASE], memo=mine)
+    runs = mine.stats.runs
+    assert runs >= 8 and len(mine) > 0  # left open: its measurements are still there
+    second = build([CASE], memo=mine)
+    assert mine.stats.runs == runs and mine.stats.hits >= runs  # every measurement came from the memo
+    assert [t.to_json_line() for t in second.tasks] == [t.to_json_line() for t in first.tasks]
+    mine.close()
+    assert len(mine) == 0
+
+
+def test_a_memo_keeps_at_most_its_max_entries_least_recently_used_first_out():
+    lang = PythonLanguage()
+    small = Measurements(max_entries=2)
+    for n in (1, 2, 3):
+        small.measure_once(lang, f"print({n})\n", b"", None, state=False)
+    assert len(small) == 2 and small.stats.runs == 3
+    small.measure_once(lang, "print(3)\n", b"", None, state=False)  # kept
+    small.measure_once(lang, "print(1)\n", b"", None, state=False)  # dropped first: measured again
+    assert (small.stats.runs, small.stats.hits) == (4, 1)
+    assert pickle.loads(pickle.dumps(small)).max_entries == 2
+    with pytest.raises(ValueError, match="at least one"):
+        Measurements(max_entries=0)
+
+
 def test_a_memo_sent_to_another_process_arrives_empty(memo):
     lang = PythonLanguage()
     memo.measure_once(lang, "print(1)\n", b"", None, state=False)

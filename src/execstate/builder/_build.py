@@ -84,6 +84,7 @@ def build(
     scheduler: str | None = None,
     fresh: Fresh | None = None,
     ladder: Ladder | None = None,
+    memo: Measurements | None = None,
 ) -> BuildResult:
     """Build every case spec found under ``paths`` and in the built-in ``studies``.
 
@@ -109,11 +110,14 @@ def build(
     case, the rungs found, the missing ones with the nearest traces, or why the case has none.
 
     The build owns its measurement memo (``Measurements``): its cases share it, and it is closed at its end, so
-    a second build in the same process measures afresh.
+    a second build in the same process measures afresh. ``memo``: a caller's memo instead, left open, so that a
+    later build of the same programs on the same inputs (the pipeline's variants build, which rebuilds the
+    originals) takes their measurements from it; the caller closes it.
     """
     stop = threading.Event() if stop is None else stop
-    memo = Measurements()
-    with _stop_on_signals(stop), contextlib.closing(memo):
+    owned = memo is None
+    memo = Measurements() if memo is None else memo
+    with _stop_on_signals(stop), contextlib.closing(memo) if owned else contextlib.nullcontext():
         study_specs, imported = study_paths_and_tasks(list(studies))
         imported = imported if fresh is None and ladder is None else []
         spec_files = find_specs(list(paths) + study_specs)

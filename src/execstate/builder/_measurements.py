@@ -15,8 +15,9 @@ Only successful measurements and those stopped at a counted budget are kept (a
 timeout may not recur on a quieter machine), and ``repeat`` keeps the builder's repeated measurements of one input
 (the trace-order check's three) distinct: each is still a run of its own the
 first time. A ``Measurements`` is made by its owner (``build`` makes one per build, ``build_case`` one per case
-when given none, construct one per problem) and closed when it ends; it holds at most ``MAX_ENTRIES``
-measurements, least recently used first out. Sent to another process (a Dask worker), it arrives empty.
+when given none, construct one per problem, the pipeline one for its main build and the variants build that
+rebuilds the same originals) and closed when it ends; it holds at most ``max_entries`` measurements (default
+``MAX_ENTRIES``), least recently used first out. Sent to another process (a Dask worker), it arrives empty.
 """
 
 from __future__ import annotations
@@ -57,7 +58,11 @@ def measurement_key(
 class Measurements:
     """One owner's memo of measurements (a build's, a case's, a construct problem's); threads may share it."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+        if max_entries < 1:
+            raise ValueError(f"a measurement memo must hold at least one measurement, not {max_entries}")
+        self.max_entries = max_entries
+        """How many measurements each of the memo's tables keeps (least recently used first out)."""
         self.stats = MeasurementStats()
         """What this memo gave from its table and what it ran."""
         self._table: OrderedDict[str, Measurement] = OrderedDict()
@@ -68,9 +73,9 @@ class Measurements:
         and every copy does at least the clean program's work to its end."""
         self._lock = threading.Lock()  # the measurement itself runs unlocked
 
-    def __reduce__(self) -> tuple[type[Measurements], tuple[()]]:
+    def __reduce__(self) -> tuple[type[Measurements], tuple[int]]:
         """Pickled (to a Dask worker), a memo arrives empty: its measurements stay with the process that ran them."""
-        return (Measurements, ())
+        return (Measurements, (self.max_entries,))
 
     def measure_once(
         self, lang: Language, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool, repeat: int = 0
@@ -97,7 +102,7 @@ class Measurements:
         with self._lock:
             self.stats.runs += 1
             if m.ok or m.status == "budget":
-                _keep(self._table, key, m)
+                _keep(self._table, key, m, self.max_entries)
         return m
 
     def measure_checkpoints_once(
@@ -127,14 +132,14 @@ class Measurements:
         with self._lock:
             self.stats.runs += 1
             if got is not None and _spent(got[0]):
-                _keep(self._out_of_cpu, program, got[0])
+                _keep(self._out_of_cpu, program, got[0], self.max_entries)
             if got is None or got[0].ok:
-                _keep(self._runs, key, got)
+                _keep(self._runs, key, got, self.max_entries)
             if got is not None and got[0].ok:
-                _keep(self._table, measurement_key(lang, source, stdin, final, True, 0), got[0])
+                _keep(self._table, measurement_key(lang, source, stdin, final, True, 0), got[0], self.max_entries)
                 for endpoint, m in zip(endpoints, got[1]):
                     if m.ok:
-                        _keep(self._table, measurement_key(lang, source, stdin, endpoint, True, 0), m)
+                        _keep(self._table, measurement_key(lang, source, stdin, endpoint, True, 0), m, self.max_entries)
         return got
 
     def close(self) -> None:
@@ -149,11 +154,11 @@ class Measurements:
         return len(self._table) + len(self._runs) + len(self._out_of_cpu)
 
 
-def _keep(table: OrderedDict, key: str, value: object) -> None:
-    """Put ``value`` in ``table`` under ``key`` (last used), dropping the least recently used beyond ``MAX_ENTRIES``."""
+def _keep(table: OrderedDict, key: str, value: object, limit: int) -> None:
+    """Put ``value`` in ``table`` under ``key`` (last used), dropping the least recently used beyond ``limit``."""
     table[key] = value
     table.move_to_end(key)
-    while len(table) > MAX_ENTRIES:
+    while len(table) > limit:
         table.popitem(last=False)
 
 

@@ -20,6 +20,7 @@ from execstate.builder import (
     BuildOptions,
     Fresh,
     Ladder,
+    Measurements,
     add_ladder,
     add_variants,
     build,
@@ -67,6 +68,10 @@ FRESH_STUDIES: tuple[str, ...] = tuple(main_fresh_studies())
 """The studies the main job also builds on fresh inputs, beside the published ones: those whose study entry says
 so (``Study.main_fresh``, ``execstate.studies``) when this module was imported; ``run_pipeline`` asks the registry
 itself (``main_fresh_studies``), so a study registered later counts too."""
+PIPELINE_MEMO_ENTRIES = 8192
+"""Measurements the main job's memo keeps, shared by its main build and its variants build (which builds the
+varied studies' originals again): enough for every built-in study's, so the originals' come from it."""
+
 MAIN_VARIANTS: tuple[str, ...] = ("rename", "mislead")
 """The source variants the offline main job builds of the studies whose entry asks for them
 (``Study.main_variants``)."""
@@ -139,7 +144,10 @@ def run_pipeline(
         + (f" and {len(paths)} path(s)" if paths else "")
         + f" -> {out / 'build'}"
     )
-    built = build(list(paths), studies=list(studies), jobs=jobs, options=options, partial=out / "build" / PARTIAL_DIR)
+    memo = Measurements(max_entries=PIPELINE_MEMO_ENTRIES)  # the variants build rebuilds originals measured here
+    built = build(
+        list(paths), studies=list(studies), jobs=jobs, options=options, partial=out / "build" / PARTIAL_DIR, memo=memo
+    )
     offline = settings_file is None and settings is None
     seed = fresh if fresh is not None else (DEMO_FRESH_SEED if offline else "")
     refresh = [name for name in main_fresh_studies() if name in studies] if seed else []
@@ -152,8 +160,9 @@ def run_pipeline(
     if vary and not built.manifest.interrupted:
         log(f"      and {', '.join(names)} variants of {', '.join(vary)} (build --variants, docs/variants.md)")
         base = options or BuildOptions()
-        varied = build([], studies=vary, jobs=jobs, options=dataclasses.replace(base, variants=tuple(names)))
+        varied = build([], studies=vary, jobs=jobs, options=dataclasses.replace(base, variants=tuple(names)), memo=memo)
         built = add_variants(built, varied)
+    memo.close()
     rungs = _ladder_paths() if ladder is not None and "classic" in studies else []
     if ladder is not None and rungs and not built.manifest.interrupted:
         log(
