@@ -32,7 +32,7 @@ from execstate.languages._protocol import (
     refusal_line,
 )
 from execstate.languages._variants import SourceVariant
-from execstate.languages.cpp.budget import counted_cpp
+from execstate.languages.cpp.budget import Counted, counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
@@ -51,8 +51,11 @@ from execstate.languages.cpp.syntax import (
     resolve_loop_cpp,
 )
 from execstate.languages.cpp.universal import (
+    EveryModeCopy,
     MadeCopy,
+    UniversalCopy,
     count_all_for,
+    every_mode_copies,
     made_copy,
     remember_copy,
     remember_count_all,
@@ -78,6 +81,7 @@ if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
+_Universal = EveryModeCopy | UniversalCopy
 _FAILED: set[tuple[str, Compiler, tuple[Path, ...]]] = set()
 """Universal texts that did not compile in this process (with the compiler and include directories)."""
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
@@ -170,19 +174,8 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        built: Compiled | CompileFailure | None = None
-        for universal in (wide_universal(source), universal_copy(source)):
-            if universal is None:
-                continue
-            failed_key = (universal.source, self.compiler, self._includes)
-            if failed_key in _FAILED:
-                continue
-            built = self._compiled(universal.source)
-            if isinstance(built, Compiled):
-                break
-            _FAILED.add(failed_key)
-        else:
-            universal, built = None, self._compiled(source)
+        builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
+        universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
         env = scrubbed_env(extra=universal.settings) if universal is not None else None
@@ -194,8 +187,27 @@ class CppLanguage:
             res = replace(res, detail="; ".join(filter(None, (res.detail, note))))
         return res
 
-    def _compiled(self, source: str) -> Compiled | CompileFailure:
-        return compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
+    def _universal(
+        self, source: str, builds: tuple[_Universal | None, ...], *, coverage: bool = False
+    ) -> tuple[_Universal | None, Compiled | CompileFailure]:
+        """The first of ``builds`` (universal builds standing for ``source``, best first) that compiles, and its
+        binary; else None and ``source``'s own build. A text that failed to compile is not tried again."""
+        for universal in builds:
+            if universal is None:
+                continue
+            failed_key = (universal.source, self.compiler, self._includes)
+            if failed_key in _FAILED:
+                continue
+            built = self._compiled(universal.source, coverage=coverage)
+            if isinstance(built, Compiled):
+                return universal, built
+            _FAILED.add(failed_key)
+        return None, self._compiled(source, coverage=coverage)
+
+    def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
+        return compile_cpp(
+            source, coverage=coverage, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
+        )
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
@@ -259,12 +271,12 @@ class CppLanguage:
     def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
         observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
-        built = compile_cpp(
-            observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
-        )
+        made = MadeCopy(source, at.loop_line, at.variables, "observe", 1, True)
+        universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.first_error}"
-        res = run_binary(built, stdin, limits)
+        env = scrubbed_env(extra=universal.settings) if universal is not None else None
+        res = run_binary(built, stdin, limits, env=env)
         if not res.ok:
             return None, f"the observing copy failed: {res.describe()}"
         found = parse_slots(res.stderr).metrics(at.mode, at.k if at.mode != "final" else None)
@@ -309,8 +321,23 @@ class CppLanguage:
     def _measured(self, source: str, stdin: bytes, inserted_lines: frozenset[int] = frozenset()) -> CppMeasurement:
         """The measured build of ``source``'s counted copy (``counted_cpp``) run on ``stdin``: stopped at the trace
         budget, its counts those of ``source``'s lines (``#line`` directives blanked: the file's own numbers).
-        The clean program's measurement and its coverage runs (line counts, branches) share this one build."""
-        counted = counted_cpp(source)
+        The clean program's measurement and its coverage runs (line counts, branches) share this one build.
+        A checkpoint copy whose loop's every-mode text has the copy's own lines (``EveryModeCopy.same_lines``)
+        is measured as that text's build, run in the copy's mode, its inserted lines not counted: one
+        measured build serves the loop's inside and post copies."""
+        for every in every_mode_copies(source):
+            if not every.same_lines:
+                continue
+            counted = counted_cpp(every.source)
+            failed_key = (counted.source, self.compiler, self._includes)
+            if failed_key not in _FAILED and isinstance(self._compiled(counted.source, coverage=True), Compiled):
+                return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
+            _FAILED.add(failed_key)
+        return self._measure_counted(counted_cpp(source), stdin, inserted_lines, None)
+
+    def _measure_counted(
+        self, counted: Counted, stdin: bytes, inserted_lines: frozenset[int], env: dict[str, str] | None
+    ) -> CppMeasurement:
         return measure_cpp(
             counted.source,
             stdin,
@@ -321,6 +348,7 @@ class CppLanguage:
             first_header=HEADER_PATH,
             trace_budget=self.budget.trace_events,
             counter_from=counted.counter_from,
+            env=env,
         )
 
     def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:

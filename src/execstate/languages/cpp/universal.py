@@ -39,7 +39,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from execstate.errors import SpecProblem
-from execstate.languages.cpp.instrument import CppMode, instrument_cpp, projection_args, refusal_asserts
+from execstate.languages.cpp.instrument import (
+    MODE_CODES,
+    MODE_LETTERS,
+    MOVED_NOTE,
+    ON_CALL,
+    STEPS_CALL,
+    CppMode,
+    EveryMode,
+    every_mode_cpp,
+    instrument_cpp,
+    k_call,
+    projection_args,
+    refusal_asserts,
+)
+from execstate.languages.cpp.syntax import expand_loop_macros
 
 K_CALL = "execstate_emit::checkpoint_k()"
 ACTIVE_CALL = "execstate_emit::checkpoint_active()"
@@ -128,16 +142,21 @@ def written_back(universal: UniversalCopy, variables: tuple[str, ...], wide: tup
     wide_pairs, pairs = projection_args(wide), projection_args(variables)
     for plain, chosen in _CHOSEN:
         text = text.replace(f"{chosen}{wide_pairs})", f"{plain}{pairs})")
+    text = _asserts_written_back(text, variables, wide)
+    return text.replace(K_CALL, str(universal.k)).replace(ACTIVE_CALL, "true" if universal.active else "false")
+
+
+def _asserts_written_back(text: str, variables: tuple[str, ...], wide: tuple[str, ...]) -> str:
+    """``text`` with each block of the ``wide`` set's ``static_assert`` lines written as ``variables``' block."""
     lines = [re.escape(a) for a in refusal_asserts(wide)]
     pattern = r"^(?P<indent>[ \t]*)" + lines[0]
     for n, line in enumerate(lines[1:]):
         pattern += (r"(?P<nl>\r?\n)" if n == 0 else r"(?P=nl)") + r"(?P=indent)" + line
     block = re.compile(pattern + r"(?=\r?\n)", re.MULTILINE)
-    text = block.sub(
+    return block.sub(
         lambda m: (m.groupdict().get("nl") or "\n").join(m.group("indent") + a for a in refusal_asserts(variables)),
         text,
     )
-    return text.replace(K_CALL, str(universal.k)).replace(ACTIVE_CALL, "true" if universal.active else "false")
 
 
 @dataclass(frozen=True)
@@ -224,6 +243,153 @@ def wide_universal(copy: str) -> UniversalCopy | None:
     return found
 
 
+MODE_ENV = "EXECSTATE_CHECKPOINT_MODE"
+STEPS_ENV = "EXECSTATE_CHECKPOINT_STEPS"
+
+
+@dataclass(frozen=True)
+class EveryModeCopy:
+    """A copy as the one build of its loop that serves every mode (``every_mode_cpp``) and the settings that
+    make that build this copy."""
+
+    source: str
+    """The text compiled (the ``EveryMode`` text of the loop's candidate set)."""
+    inserted_lines: frozenset[int]
+    """The text's lines that hold only inserted code (not counted in a measured build)."""
+    settings: dict[str, str]
+    """The environment the run reads: ``EXECSTATE_CHECKPOINT_MODE`` and the copy's k, guard, steps, projection."""
+    same_lines: bool
+    """Whether the program's own lines are the copy's, line for line (no init-statement moved back into the
+    loop's header by the write-back): only then does a measured (``--coverage``) build of the text count
+    the copy's lines."""
+
+
+def every_mode_written_back(
+    u: EveryMode, made: MadeCopy, wide: tuple[str, ...], unmoved: EveryMode | None = None
+) -> str | None:
+    """The copy ``made`` (with projection ``made.variables`` among ``wide``) written back out of ``u``: the lines of
+    the other modes dropped, the run-time calls written as the copy's constants and plain calls. When ``u``
+    moves the loop's init-statement and the copy does not, the text written back is ``unmoved`` (the same
+    loop and set made with ``move=False``), which must be ``u`` with the moved line dropped and the
+    init-statement back in the header, line for line; None when it is not (or when it is not given)."""
+    letter = MODE_LETTERS[made.mode]
+    moves = made.mode == "post" and any(n in made.variables for n in u.init_names)
+    base = u
+    if u.moved and not moves:
+        if unmoved is None or not _moved_back(u, unmoved):
+            return None
+        base = unmoved
+    kept: list[str] = []
+    for line, tag in zip(base.source.split("\n"), base.tags, strict=True):
+        if tag == "m":
+            if moves:
+                head, _, _ = line.partition(MOVED_NOTE)
+                kept.append(head + MOVED_NOTE + ", ".join(n for n in u.init_names if n in made.variables))
+        elif not tag or letter in tag:
+            kept.append(line)
+    text = "\n".join(kept)
+    variables = made.variables
+    wide_pairs, pairs = projection_args(wide), projection_args(variables)
+    for plain, chosen in _CHOSEN:
+        text = text.replace(f"{chosen}{wide_pairs})", f"{plain}{pairs})")
+    run = f"{u.prefix}run"
+    text = text.replace(
+        f"execstate_emit::observe_chosen({', '.join([run, *wide])})",
+        f"execstate_emit::observe({', '.join([run, *variables])})",
+    )
+    text = text.replace("execstate_emit::loop_enter_of()", "execstate_emit::loop_enter()")
+    text = text.replace("execstate_emit::loop_exit_of(", "execstate_emit::loop_exit(")
+    text = _asserts_written_back(text, variables, wide)
+    text = text.replace(k_call(made.mode), str(made.k)).replace(STEPS_CALL, str(made.steps))
+    return text.replace(ON_CALL, "true" if made.active else "false")
+
+
+def _moved_back(u: EveryMode, unmoved: EveryMode) -> bool:
+    """Whether ``unmoved`` is ``u`` with its moved init-statement's line dropped and the statement back in the
+    loop's header (``u``'s header holds ``;`` where ``unmoved``'s, or its loop macro's expansion, holds the
+    statement), every other line alike."""
+    if unmoved.moved or unmoved.prefix != u.prefix:
+        return False
+    lines = [(line, tag) for line, tag in zip(u.source.split("\n"), u.tags, strict=True) if tag != "m"]
+    back = list(zip(unmoved.source.split("\n"), unmoved.tags, strict=True))
+    if len(lines) != len(back) or len(lines) != len(u.tags) - 1:
+        return False
+    differ = [(i, a, b) for i, (a, b) in enumerate(zip(lines, back, strict=True)) if a != b]
+    if len(differ) != 1 or differ[0][1][1] or differ[0][2][1]:
+        return False
+    at, (line, _), (header, _) = differ[0]
+    if line == header.replace(u.moved, ";", 1):
+        return True
+    # a loop macro's invocation (`rep(i, n) {`): the moving text writes it out as its expansion on its line
+    expanded = expand_loop_macros(unmoved.source).split("\n")
+    return len(expanded) == len(back) and line == expanded[at].replace(u.moved, ";", 1)
+
+
+_EVERY: OrderedDict[tuple[str, int, tuple[str, ...], bool], EveryMode | None] = OrderedDict()
+_EVERY_MEMO: OrderedDict[tuple[str, tuple[str, ...]], EveryModeCopy | None] = OrderedDict()
+
+
+def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) -> EveryMode | None:
+    key = (_digest(source), loop_line, wide, move)
+    with _LOCK:
+        if key in _EVERY:
+            return _EVERY[key]
+    try:
+        found: EveryMode | None = every_mode_cpp(source, loop_line, wide, move=move)
+    except (SpecProblem, ValueError):
+        found = None
+    with _LOCK:
+        _remember(_EVERY, key, found)
+    return found
+
+
+def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, ...]:
+    """The builds that serve every mode of ``copy``'s loop and can stand for ``copy``, best first: the
+    ``every_mode_cpp`` text of the loop's candidate set (``remember_copy``: one build for construct's probe,
+    trial and final copies), then that of the copy's own projection (when a candidate's type is refused, the
+    first does not compile; the second still serves the copy's inside, post, trace and observe copies).
+    Each with the settings that make it ``copy``; one is left out when the copy written back out of it
+    (``every_mode_written_back``) is not ``copy`` byte for byte. Empty for a copy that is not an inside, post,
+    trace or observe copy this process made (``made``: how it was made, for a copy not remembered)."""
+    made = made if made is not None else made_copy(copy)
+    if made is None or made.mode not in MODE_LETTERS or not made.variables:
+        return ()
+    if len(set(made.variables)) != len(made.variables):
+        return ()
+    with _LOCK:
+        wide = _WIDE.get((_digest(made.source), made.loop_line), ())
+    sets = [wide] if all(v in wide for v in made.variables) else []
+    if made.variables not in sets:
+        sets.append(made.variables)
+    found = [c for c in (_every_mode_copy(copy, made, among) for among in sets) if c is not None]
+    return tuple(found)
+
+
+def _every_mode_copy(copy: str, made: MadeCopy, wide: tuple[str, ...]) -> EveryModeCopy | None:
+    """``copy`` as the every-mode build of its loop with projection ``wide``, or None (the check fails)."""
+    memo = (_digest(copy) + made.mode, wide)
+    with _LOCK:
+        if memo in _EVERY_MEMO:
+            return _EVERY_MEMO[memo]
+    found: EveryModeCopy | None = None
+    u = _every_mode(made.source, made.loop_line, wide, True)
+    unmoved = _every_mode(made.source, made.loop_line, wide, False) if u is not None and u.moved else None
+    if u is not None and every_mode_written_back(u, made, wide, unmoved) == copy:
+        moves = made.mode == "post" and any(n in made.variables for n in u.init_names)
+        settings = {
+            MODE_ENV: str(MODE_CODES[made.mode]),
+            VARS_ENV: ",".join(str(wide.index(v)) for v in made.variables),
+        }
+        if made.mode != "observe":
+            settings |= {K_ENV: str(made.k), ACTIVE_ENV: "1" if made.active else "0"}
+        if made.mode == "trace":
+            settings[STEPS_ENV] = str(made.steps)
+        found = EveryModeCopy(u.source, u.inserted_lines, settings, not u.moved or moves)
+    with _LOCK:
+        _remember(_EVERY_MEMO, memo, found)
+    return found
+
+
 COUNT_LOOP_ENV = "EXECSTATE_COUNT_LOOP"
 _COUNT_ALL: OrderedDict[str, tuple[tuple[int, ...], str]] = OrderedDict()
 
@@ -260,10 +426,15 @@ __all__ = [
     "ACTIVE_ENV",
     "COUNT_LOOP_ENV",
     "K_ENV",
+    "MODE_ENV",
+    "STEPS_ENV",
     "VARS_ENV",
+    "EveryModeCopy",
     "MadeCopy",
     "UniversalCopy",
     "count_all_for",
+    "every_mode_copies",
+    "every_mode_written_back",
     "made_copy",
     "remember_copy",
     "remember_count_all",
