@@ -50,8 +50,9 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
     lang = CppLanguage(compiler=Compiler(cache_dir=tmp_path / "cache"))
     includes = (HEADER_PATH.parent,)
     source = KNAPSACK.replace("// 0/1 knapsack", "// 0/1 knapsack, every mode")  # a text no other test builds
-    for mode in ("inside", "post"):  # construct's probe of the candidates: the loop's candidate set
-        assert lang.run(lang.instrument(source, INNER, ("dp",), mode, 2).source, STDIN, tmp_path).ok
+    for mode in ("inside", "post"):  # construct's probe of the candidates: the loop's candidate set, whose `c`
+        # moves in front of the loop: the copies of `dp` alone have it back in the header (counted alike)
+        assert lang.run(lang.instrument(source, INNER, ("c", "dp"), mode, 2).source, STDIN, tmp_path).ok
     copies = [lang.instrument(source, INNER, ("dp",), mode, k) for mode in ("inside", "post") for k in (1, 5)]
     copies.append(lang.trace_copy(source, INNER, ("dp",), 5, 2))
     programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
@@ -64,6 +65,8 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
     }
     assert programs() - before == 1  # the runs: no compile; the measured copies: one build
     assert all(every_mode_copies(c.source)[0].settings[MODE_ENV] for c in copies)
+    shared = every_mode_copies(copies[1].source)[0]
+    assert shared.same_lines and "moved here from the loop's header" in shared.source  # measured as the text
     for i in (2, 7, 8):  # inside k = 5, post k = 1 disabled, trace: each as its own build prints
         built = compile_cpp(texts[i], include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
         assert isinstance(built, Compiled)

@@ -55,7 +55,7 @@
 //
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
-//   count mode for every loop at once, at exit, to stderr, for each loop i (0-based):
+//   count mode for every loop at once, at exit, to stderr, with EXECSTATE_COUNT_ALL set, for each loop i (0-based):
 //                                      "\n__execstate_loop_iterations__=i:K\n"
 //                                     or, with EXECSTATE_COUNT_LOOP=i, count mode's marker of loop i
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
@@ -732,7 +732,8 @@ inline void report_count(long long count) {
 // count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with
 // std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i. With
 // EXECSTATE_COUNT_LOOP=i in the environment (the build standing for loop i's own count copy) it
-// writes what that copy writes instead, report_count of loop i's K.
+// writes what that copy writes instead, report_count of loop i's K; with neither that nor EXECSTATE_COUNT_ALL
+// it writes nothing (the build then stands for the clean program: universal.clean_stand_in).
 inline void report_loop_counts(const long long* counts, int n) {
     if (std::getenv("EXECSTATE_COUNT_LOOP") != nullptr) {
         long long i = checkpoint_setting("EXECSTATE_COUNT_LOOP");
@@ -744,6 +745,7 @@ inline void report_loop_counts(const long long* counts, int n) {
         report_count(counts[i]);
         return;
     }
+    if (std::getenv("EXECSTATE_COUNT_ALL") == nullptr) return;  // the build runs as the clean program
     std::string lines;
     for (int i = 0; i < n; ++i)
         lines += "\n__execstate_loop_iterations__=" + std::to_string(i) + ":" + std::to_string(counts[i]) + "\n";

@@ -51,9 +51,12 @@ from execstate.languages.cpp.syntax import (
     resolve_loop_cpp,
 )
 from execstate.languages.cpp.universal import (
+    COUNT_ALL_ENV,
+    CleanStandIn,
     EveryModeCopy,
     MadeCopy,
     UniversalCopy,
+    clean_stand_in,
     count_all_for,
     every_mode_copies,
     made_copy,
@@ -81,7 +84,7 @@ if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
-_Universal = EveryModeCopy | UniversalCopy
+_Universal = CleanStandIn | EveryModeCopy | UniversalCopy
 _FAILED: set[tuple[str, Compiler, tuple[Path, ...]]] = set()
 """Universal texts that did not compile in this process (with the compiler and include directories)."""
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
@@ -174,11 +177,11 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
+        builds = (clean_stand_in(source), *every_mode_copies(source), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
-        env = scrubbed_env(extra=universal.settings) if universal is not None else None
+        env = scrubbed_env(extra=universal.settings) if universal is not None and universal.settings else None
         res = run_binary(built, stdin, self.limits, args=args, env=env)
         target = _TARGET_PRAGMA.search(source) if res.signal == signal.SIGILL else None
         if target is not None:  # name the likely cause: instructions this machine's CPU does not have
@@ -219,16 +222,24 @@ class CppLanguage:
         own ``count`` copy (``instrument(..., "count")``), as before."""
         if not loop_lines:
             return {}
-        try:
-            counted = count_all_cpp(source, loop_lines)
-        except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+        stand_in = clean_stand_in(source)
+        if stand_in is not None and set(loop_lines) <= set(stand_in.loop_lines):
+            text, counted_lines = stand_in.source, list(stand_in.loop_lines)  # the build the program's runs used
+        else:
+            try:
+                text, counted_lines = count_all_cpp(source, loop_lines).source, list(loop_lines)
+            except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+                return {}
+        built = self._compiled(text)
+        if isinstance(built, CompileFailure):
             return {}
-        res = self.run(counted.source, stdin, workdir)
-        found = loop_iterations_cpp(res.stderr, len(loop_lines)) if res.ok else None
-        if found is None:
+        res = run_binary(built, stdin, self.limits, env=scrubbed_env(extra={COUNT_ALL_ENV: "1"}))
+        counts = loop_iterations_cpp(res.stderr, len(counted_lines)) if res.ok else None
+        if counts is None:
             return {}
-        remember_count_all(source, tuple(loop_lines), counted.source)  # the loops' own count copies run as it
-        return dict(zip(loop_lines, found, strict=True))
+        remember_count_all(source, tuple(counted_lines), text)  # the loops' own count copies run as it
+        found = dict(zip(counted_lines, counts, strict=True))
+        return {line: found[line] for line in loop_lines}
 
     def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
         """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound

@@ -36,9 +36,12 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from execstate.errors import SpecProblem
+from execstate.languages._protocol import Instrumented
+from execstate.languages.cpp.candidates import cpp_loops
 from execstate.languages.cpp.instrument import (
     MODE_CODES,
     MODE_LETTERS,
@@ -47,12 +50,14 @@ from execstate.languages.cpp.instrument import (
     STEPS_CALL,
     CppMode,
     EveryMode,
+    count_all_cpp,
     every_mode_cpp,
     instrument_cpp,
     k_call,
     projection_args,
     refusal_asserts,
 )
+from execstate.languages.cpp.protocol import HEADER_NAME
 from execstate.languages.cpp.syntax import expand_loop_macros
 
 K_CALL = "execstate_emit::checkpoint_k()"
@@ -259,9 +264,9 @@ class EveryModeCopy:
     settings: dict[str, str]
     """The environment the run reads: ``EXECSTATE_CHECKPOINT_MODE`` and the copy's k, guard, steps, projection."""
     same_lines: bool
-    """Whether the program's own lines are the copy's, line for line (no init-statement moved back into the
-    loop's header by the write-back): only then does a measured (``--coverage``) build of the text count
-    the copy's lines."""
+    """Whether a measured (``--coverage``) build of the text counts what the copy's own counts: the program's
+    own lines are the copy's, line for line, or differ only by the init-statement the text moves out of a
+    header whose condition stays on that line (``_every_mode_copy``); else the copy is measured as itself."""
 
 
 def every_mode_written_back(
@@ -302,6 +307,17 @@ def every_mode_written_back(
     text = _asserts_written_back(text, variables, wide)
     text = text.replace(k_call(made.mode), str(made.k)).replace(STEPS_CALL, str(made.steps))
     return text.replace(ON_CALL, "true" if made.active else "false")
+
+
+_STILL_RUNS = re.compile(r"\bfor\s*\(\s*;\s*[^;\s][^;]*;")
+"""A ``for`` header without its init-statement whose condition is still on its line."""
+
+
+def _header_line(u: EveryMode) -> str:
+    """The line of ``u``'s loop header that lost the moved init-statement (the line after the moved one's block)."""
+    lines = u.source.split("\n")
+    at = u.tags.index("m")
+    return next((line for line, tag in zip(lines[at:], u.tags[at:], strict=True) if not tag), "")
 
 
 def _moved_back(u: EveryMode, unmoved: EveryMode) -> bool:
@@ -384,7 +400,11 @@ def _every_mode_copy(copy: str, made: MadeCopy, wide: tuple[str, ...]) -> EveryM
             settings |= {K_ENV: str(made.k), ACTIVE_ENV: "1" if made.active else "0"}
         if made.mode == "trace":
             settings[STEPS_ENV] = str(made.steps)
-        found = EveryModeCopy(u.source, u.inserted_lines, settings, not u.moved or moves)
+        # a moved init-statement on the line of the loop's condition: gcov counts that line once per entry (from
+        # the line before it: the loop's entries; from the body: its iterations) whether or not the
+        # statement is on it, and the moved line is inserted (not counted), so the counts are the copy's
+        same = not u.moved or moves or _STILL_RUNS.search(_header_line(u)) is not None
+        found = EveryModeCopy(u.source, u.inserted_lines, settings, same)
     with _LOCK:
         _remember(_EVERY_MEMO, memo, found)
     return found
@@ -415,6 +435,59 @@ def count_all_for(copy: str) -> tuple[str, dict[str, str]] | None:
     return found[1], {COUNT_LOOP_ENV: str(found[0].index(made.loop_line))}
 
 
+COUNT_ALL_ENV = "EXECSTATE_COUNT_ALL"
+"""Set (to anything) for a ``count_all_cpp`` build to report every loop's K at exit; unset, it reports nothing."""
+
+
+@dataclass(frozen=True)
+class CleanStandIn:
+    """The build that runs for a clean program: its copy counting every loop (``count_all_cpp``), silent unless
+    asked (``COUNT_ALL_ENV``, ``COUNT_LOOP_ENV``), so the program's runs and its loops' count share one compile."""
+
+    source: str
+    loop_lines: tuple[int, ...]
+    """The loops the copy counts, in the order it numbers them."""
+    settings: dict[str, str]
+    """Nothing: the copy runs as the program, its counters reporting nothing."""
+
+
+_CLEAN: OrderedDict[str, CleanStandIn | None] = OrderedDict()
+
+
+def clean_stand_in(source: str) -> CleanStandIn | None:
+    """The ``CleanStandIn`` of the clean program ``source``, or None: a text holding the emitter's ``#include``
+    (a copy), a program without a loop or whose counting copy cannot be made, or one whose copy is not
+    ``source`` plus whole inserted lines, braces opening a loop's body and whitespace (``only_added``)."""
+    if HEADER_NAME in source:
+        return None
+    key = _digest(source)
+    with _LOCK:
+        if key in _CLEAN:
+            return _CLEAN[key]
+    found: CleanStandIn | None = None
+    try:
+        lines = tuple(cpp_loops(source))
+        counted = count_all_cpp(source, lines) if lines else None
+    except (SpecProblem, ValueError, AssertionError):
+        counted = None
+    if counted is not None and only_added(source, counted):
+        found = CleanStandIn(counted.source, lines, {})
+    with _LOCK:
+        _remember(_CLEAN, key, found)
+    return found
+
+
+def only_added(clean: str, copy: Instrumented) -> bool:
+    """Whether ``copy`` is ``clean`` with only whole lines (``copy.inserted_lines``), ``{`` and whitespace added:
+    dropping its inserted lines leaves ``clean`` but for added ``{`` and whitespace (a brace-less loop body
+    gets ``{ ... }``, a body that shares the loop's line moves onto a line of its own)."""
+    kept = "\n".join(line for n, line in enumerate(copy.source.split("\n"), 1) if n not in copy.inserted_lines)
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, clean, kept, autojunk=False).get_opcodes():
+        if tag != "equal" and (clean[i1:i2].strip() or kept[j1:j2].strip() not in ("", "{")):
+            return False
+    return True
+
+
 def _guarded(text: str) -> str:
     """``text`` with its guard constant read at run time."""
     guard = _GUARD.search(text)
@@ -424,18 +497,22 @@ def _guarded(text: str) -> str:
 
 __all__ = [
     "ACTIVE_ENV",
+    "COUNT_ALL_ENV",
     "COUNT_LOOP_ENV",
     "K_ENV",
     "MODE_ENV",
     "STEPS_ENV",
     "VARS_ENV",
+    "CleanStandIn",
     "EveryModeCopy",
     "MadeCopy",
     "UniversalCopy",
+    "clean_stand_in",
     "count_all_for",
     "every_mode_copies",
     "every_mode_written_back",
     "made_copy",
+    "only_added",
     "remember_copy",
     "remember_count_all",
     "universal_copy",
