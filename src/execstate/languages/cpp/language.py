@@ -60,6 +60,7 @@ from execstate.languages.cpp.universal import (
     count_all_for,
     every_mode_copies,
     made_copy,
+    note_refused,
     remember_copy,
     remember_count_all,
     universal_copy,
@@ -205,6 +206,8 @@ class CppLanguage:
             if isinstance(built, Compiled):
                 return universal, built
             _FAILED.add(failed_key)
+            if isinstance(universal, EveryModeCopy):  # a refused candidate: the next every-mode text goes without
+                note_refused(universal.source, built.errors)
         return None, self._compiled(source, coverage=coverage)
 
     def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:

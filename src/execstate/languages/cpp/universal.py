@@ -57,7 +57,7 @@ from execstate.languages.cpp.instrument import (
     projection_args,
     refusal_asserts,
 )
-from execstate.languages.cpp.protocol import HEADER_NAME
+from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
 from execstate.languages.cpp.syntax import expand_loop_macros
 
 K_CALL = "execstate_emit::checkpoint_k()"
@@ -345,6 +345,24 @@ _EVERY: OrderedDict[tuple[str, int, tuple[str, ...], bool], EveryMode | None] = 
 _EVERY_MEMO: OrderedDict[tuple[str, tuple[str, ...]], EveryModeCopy | None] = OrderedDict()
 
 
+_EVERY_LOOP: OrderedDict[str, tuple[str, int]] = OrderedDict()
+_REFUSED: OrderedDict[tuple[str, int], frozenset[str]] = OrderedDict()
+_REFUSAL = re.compile(re.escape(REFUSAL_MARKER) + r"(\w+)'")
+
+
+def note_refused(text: str, errors: str) -> bool:
+    """After the every-mode ``text`` failed to compile with ``errors``: the variables the emitter refused there
+    (its static assertions name them) leave its loop's candidate set, so the next copy's every-mode text is
+    made of the others (one build for the candidates that can be shown). Whether any was found."""
+    names = frozenset(_REFUSAL.findall(errors))
+    with _LOCK:
+        loop = _EVERY_LOOP.get(_digest(text))
+        if loop is None or not names:
+            return False
+        _remember(_REFUSED, loop, _REFUSED.get(loop, frozenset()) | names)
+    return True
+
+
 def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) -> EveryMode | None:
     key = (_digest(source), loop_line, wide, move)
     with _LOCK:
@@ -356,6 +374,8 @@ def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) 
         found = None
     with _LOCK:
         _remember(_EVERY, key, found)
+        if found is not None:
+            _remember(_EVERY_LOOP, _digest(found.source), (key[0], loop_line))
     return found
 
 
@@ -373,7 +393,9 @@ def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryMod
     if len(set(made.variables)) != len(made.variables):
         return ()
     with _LOCK:
-        wide = _WIDE.get((_digest(made.source), made.loop_line), ())
+        loop = (_digest(made.source), made.loop_line)
+        refused = _REFUSED.get(loop, frozenset())
+        wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
     sets = [wide] if all(v in wide for v in made.variables) else []
     if made.variables not in sets:
         sets.append(made.variables)
@@ -512,6 +534,7 @@ __all__ = [
     "every_mode_copies",
     "every_mode_written_back",
     "made_copy",
+    "note_refused",
     "only_added",
     "remember_copy",
     "remember_count_all",
