@@ -7,7 +7,7 @@ once per build directory key (``execstate.metrics.cpp.compile_cpp``) with ``-I``
 compiler's first error lines (``diagnostics.compile_failure``), so the builder's checks exclude
 it with the evidence (``run``; ``fields`` when the emitter refused a projected variable's type).
 The state metrics come from an ``observe`` copy of the case's loop and projection, which
-``measure`` is given in its ``Endpoint``.
+``measure`` is given in its ``Endpoint`` (run as the loop's every-mode build when it can stand for it).
 """
 
 from __future__ import annotations
@@ -165,7 +165,10 @@ class CppLanguage:
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
-        A checkpoint copy runs as a universal build: first the one of its loop's candidate set
+        A clean program runs as its silent copy counting every loop (``clean_stand_in``), which then also
+        counts its loops (``loop_iterations``). A checkpoint copy runs as the one build of its loop that serves
+        every mode (``every_mode_copies``: inside, post, trace and observe, of the loop's candidate set, else
+        of the copy's projection), else as a universal build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal

@@ -36,7 +36,6 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
 from execstate.errors import SpecProblem
@@ -501,13 +500,20 @@ def clean_stand_in(source: str) -> CleanStandIn | None:
 
 def only_added(clean: str, copy: Instrumented) -> bool:
     """Whether ``copy`` is ``clean`` with only whole lines (``copy.inserted_lines``), ``{`` and whitespace added:
-    dropping its inserted lines leaves ``clean`` but for added ``{`` and whitespace (a brace-less loop body
-    gets ``{ ... }``, a body that shares the loop's line moves onto a line of its own)."""
+    dropping its inserted lines leaves the words (runs of non-blank characters) of ``clean``, in order, with
+    only ``{`` words added (a brace-less loop body gets ``{ ... }``, a body that shares the loop's line moves
+    onto a line of its own). Linear in the text's length."""
     kept = "\n".join(line for n, line in enumerate(copy.source.split("\n"), 1) if n not in copy.inserted_lines)
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, clean, kept, autojunk=False).get_opcodes():
-        if tag != "equal" and (clean[i1:i2].strip() or kept[j1:j2].strip() not in ("", "{")):
+    words = iter(kept.split())
+    for word in clean.split():
+        for other in words:
+            if other == word:
+                break
+            if other != "{":
+                return False
+        else:
             return False
-    return True
+    return all(other == "{" for other in words)
 
 
 def _guarded(text: str) -> str:
