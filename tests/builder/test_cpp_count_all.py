@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from execstate.languages.cpp.instrument import count_all_cpp
 from execstate.languages.cpp.language import CppLanguage
 from execstate.languages.cpp.protocol import loop_iterations_cpp
+from execstate.languages.cpp.universal import clean_stand_in, only_added
 from execstate.metrics.cpp import Compiler
 from execstate.metrics.cpp._compile import compile_stats
 
@@ -100,3 +102,16 @@ def test_a_loop_s_own_count_copy_runs_as_the_build_that_counted_every_loop(lang)
             own.stderr,
             own.exit_code,
         )
+
+
+def test_the_clean_program_runs_as_its_silent_counting_build_which_then_counts_every_loop(lang):
+    source = '#include <cstdio>\nint main() {\n    int s = 0;\n    for (int i = 0; i < 3; i++)\n        for (int j = 0; j < i; j++) s++;\n    printf("%d\\n", s);\n}\n'
+    stand_in = clean_stand_in(source)
+    assert stand_in is not None and stand_in.loop_lines == (4, 5)  # braces and whole lines added only
+    tampered = count_all_cpp(source, [4, 5])
+    assert not only_added(source, replace(tampered, source=tampered.source.replace("j < i", "j <= i")))
+    res = lang.run(source, b"", Path("."))
+    assert (res.status, res.stdout, res.stderr) == ("ok", b"3\n", b"")  # the counters report nothing unasked
+    before = compile_stats().runs
+    assert lang.loop_iterations(source, [5], b"", Path(".")) == {5: 3}  # the same build, asked to report
+    assert compile_stats().runs == before

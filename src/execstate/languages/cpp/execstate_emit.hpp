@@ -45,13 +45,17 @@
 //     execstate_emit::checkpoint_active()   EXECSTATE_CHECKPOINT_ACTIVE (1 or 0)
 //     execstate_emit::emit_chosen(...)      emit() of the pairs EXECSTATE_CHECKPOINT_VARS places
 //     execstate_emit::state_json_chosen(...) state_json() of those pairs
+// A build serving every mode (instrument.every_mode_cpp) also reads
+//     execstate_emit::checkpoint_mode()     EXECSTATE_CHECKPOINT_MODE: 1 inside, 2 post, 3 trace, 4 observe
+//     execstate_emit::checkpoint_on(), checkpoint_k_of(m), checkpoint_steps() (EXECSTATE_CHECKPOINT_STEPS),
+//     observe_chosen(...), loop_enter_of(), loop_exit_of(...)   (each mode's code acts in its mode only)
 // instead of the constants (and the projection) the task shows is compiled once and serves every
 // k and every projection drawn from its candidates; a missing or malformed variable prints
 // "execstate: ..." to stderr and ends the program with exit status 3.
 //
 // Markers, all written with write(2):
 //   count mode, at exit, to stderr:    "\n__execstate_iterations__=K\n"
-//   count mode for every loop at once, at exit, to stderr, for each loop i (0-based):
+//   count mode for every loop at once, at exit, to stderr, with EXECSTATE_COUNT_ALL set, for each loop i (0-based):
 //                                      "\n__execstate_loop_iterations__=i:K\n"
 //                                     or, with EXECSTATE_COUNT_LOOP=i, count mode's marker of loop i
 //   observe mode, to stderr, buffered and written at exit (and whenever 64 KiB are pending):
@@ -167,6 +171,27 @@ inline long long checkpoint_k() {
 inline bool checkpoint_active() {
     static const bool active = checkpoint_setting("EXECSTATE_CHECKPOINT_ACTIVE") != 0;
     return active;
+}
+
+// The mode of a build that serves every mode (instrument.every_mode_cpp): EXECSTATE_CHECKPOINT_MODE,
+// 1 inside, 2 post, 3 trace, 4 observe. Each mode's inserted code runs only in its mode.
+inline long long checkpoint_mode() {
+    static const long long mode = checkpoint_setting("EXECSTATE_CHECKPOINT_MODE");
+    return mode;
+}
+
+// The guard of such a build: the checkpoint's guard (EXECSTATE_CHECKPOINT_ACTIVE) in the checkpoint
+// modes, false in observe mode (which neither silences nor prints a checkpoint).
+inline bool checkpoint_on() { return checkpoint_mode() != 4 && checkpoint_active(); }
+
+// The selected iteration k of `mode`'s code in such a build: 0 (never reached) in another mode.
+inline long long checkpoint_k_of(long long mode) { return checkpoint_mode() == mode ? checkpoint_k() : 0; }
+
+// The states a trace keeps (EXECSTATE_CHECKPOINT_STEPS) in trace mode; 0 (none) in another mode.
+inline std::size_t checkpoint_steps() {
+    if (checkpoint_mode() != 3) return 0;
+    static const long long steps = checkpoint_setting("EXECSTATE_CHECKPOINT_STEPS");
+    return static_cast<std::size_t>(steps);
 }
 
 // ---------------------------------------------------------------- type classification
@@ -707,7 +732,8 @@ inline void report_count(long long count) {
 // count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with
 // std::atexit; loop i's K as "\n__execstate_loop_iterations__=i:K\n", in order of i. With
 // EXECSTATE_COUNT_LOOP=i in the environment (the build standing for loop i's own count copy) it
-// writes what that copy writes instead, report_count of loop i's K.
+// writes what that copy writes instead, report_count of loop i's K; with neither that nor EXECSTATE_COUNT_ALL
+// it writes nothing (the build then stands for the clean program: universal.clean_stand_in).
 inline void report_loop_counts(const long long* counts, int n) {
     if (std::getenv("EXECSTATE_COUNT_LOOP") != nullptr) {
         long long i = checkpoint_setting("EXECSTATE_COUNT_LOOP");
@@ -719,6 +745,7 @@ inline void report_loop_counts(const long long* counts, int n) {
         report_count(counts[i]);
         return;
     }
+    if (std::getenv("EXECSTATE_COUNT_ALL") == nullptr) return;  // the build runs as the clean program
     std::string lines;
     for (int i = 0; i < n; ++i)
         lines += "\n__execstate_loop_iterations__=" + std::to_string(i) + ":" + std::to_string(counts[i]) + "\n";
@@ -772,10 +799,30 @@ long long slots_or_zero(const T& value) {
 // observe mode, just before the selected loop statement: the number of this execution of it.
 inline long long loop_enter() { return ++observed().runs; }
 
+inline void observe_slots(long long run, long long n);
+
 // observe mode, at the top of every iteration of the selected loop.
 template <class... Values>
 void observe(long long run, const Values&... values) {
-    long long n = (0LL + ... + slots_or_zero(values));
+    observe_slots(run, (0LL + ... + slots_or_zero(values)));
+}
+
+// A build serving every mode (checkpoint_mode): observe() of the values EXECSTATE_CHECKPOINT_VARS places,
+// in observe mode only.
+template <class... Values>
+void observe_chosen(long long run, const Values&... values) {
+    if (checkpoint_mode() != 4) return;
+    const long long counts[] = {slots_or_zero(values)...};
+    long long n = 0;
+    for (int place : checkpoint_vars(static_cast<int>(sizeof...(Values)))) n += counts[place];
+    observe_slots(run, n);
+}
+
+// loop_enter() and loop_exit() of a build serving every mode: in observe mode only.
+inline long long loop_enter_of() { return checkpoint_mode() == 4 ? loop_enter() : 0; }
+
+// observe mode: one iteration of execution `run` of the loop started with `n` slots.
+inline void observe_slots(long long run, long long n) {
     observations& state = observed();
     if (state.repeat > 0 && state.run == run && state.slots == n) {
         ++state.repeat;
@@ -797,6 +844,10 @@ inline void loop_exit(long long run) {
     state.close_record();
     state.pending += "\n__execstate_loop_exit__=" + std::to_string(run) + "\n";
     if (state.pending.size() >= 65536) state.flush();
+}
+
+inline void loop_exit_of(long long run) {
+    if (checkpoint_mode() == 4) loop_exit(run);
 }
 
 }  // namespace execstate_emit

@@ -48,6 +48,7 @@ except the one guard constant, so nothing fires and output is not silenced.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -396,10 +397,7 @@ def instrument_cpp(
             # the init-statement still runs once, right before the loop, and `i` lives on to the
             # post checkpoint (the block ends right after it).
             ed.replace(init.start_byte, init.end_byte, b";")
-            opening.append(
-                f"{node_text(data, init)}  // execstate: moved here from the loop's header, so the post checkpoint "
-                f"can show {', '.join(moved)}"
-            )
+            opening.append(f"{node_text(data, init)}  {MOVED_NOTE}{', '.join(moved)}")
         ed.before(loop.start_byte, enc(opening, outer), outer)
         ed.after(loop.end_byte, enc(closing, outer), ed.indent_at(loop.end_byte))
     for inv in view.invocations:
@@ -484,3 +482,154 @@ def disabled_cpp(inst: Instrumented) -> str:
     if on not in inst.source:
         raise ValueError("not an inside/post/trace copy made by instrument_cpp")
     return inst.source.replace(on, f"static const bool {inst.prefix}active = false;", 1)
+
+
+TAG_OPEN, TAG_CLOSE = "\x1e", "\x1f"
+_TAGGED = re.compile("\x1e([a-z]+)\x1f(?=\\r?$)", re.MULTILINE)
+ON_CALL = "execstate_emit::checkpoint_on()"
+STEPS_CALL = "execstate_emit::checkpoint_steps()"
+MODE_LETTERS: dict[str, str] = {"inside": "i", "post": "p", "trace": "t", "observe": "o"}
+"""The letter that tags an ``every_mode_cpp`` line with a mode (``m``: the moved init-statement)."""
+MODE_CODES: dict[str, int] = {"inside": 1, "post": 2, "trace": 3, "observe": 4}
+"""``EXECSTATE_CHECKPOINT_MODE``'s number of each mode (``execstate_emit::checkpoint_mode()``)."""
+_K_MARK, _STEPS_MARK = 987654321987654, 876543219876543
+"""Stand-ins for k and steps while the lines are made (never in an inserted line otherwise); replaced by calls."""
+
+
+def k_call(mode: str) -> str:
+    """The call that stands for ``mode``'s k in an ``every_mode_cpp`` text (0 when another mode runs)."""
+    return f"execstate_emit::checkpoint_k_of({MODE_CODES[mode]})"
+
+
+@dataclasses.dataclass(frozen=True)
+class EveryMode:
+    """The ``inside``, ``post``, ``trace`` and ``observe`` copies of one loop and projection as ONE text.
+
+    Each mode's inserted lines are kept, each tagged with the modes it belongs to (``tags``); the lines every
+    mode shares (the program's own, the ``#include``, ``++count``) appear once. Where a copy writes a
+    constant (k, steps, the guard), the text calls the emitter instead (``k_call``, ``STEPS_CALL``,
+    ``ON_CALL``), and the projection is chosen at run time (``emit_chosen``, ``state_json_chosen``,
+    ``observe_chosen``, ``loop_enter_of``/``loop_exit_of``), each of which does nothing unless the run's
+    ``EXECSTATE_CHECKPOINT_MODE`` names its mode. The blocks of ``post``, ``observe`` and ``trace`` nest
+    around the loop (post outermost). ``universal.every_mode_copy`` writes a copy back out of it.
+    """
+
+    source: str
+    """The text compiled (tags removed)."""
+    inserted_lines: frozenset[int]
+    """1-based lines that hold only inserted text (each tagged line among them)."""
+    tags: tuple[str, ...]
+    """Per line (index 0: line 1): the letters of the modes whose copy has it (``MODE_LETTERS``; ``m``: the moved
+    init-statement), or ``""`` for a line every copy has."""
+    prefix: str
+    moved: str
+    """The init-statement the text moves in front of the loop (``""``: none moved)."""
+    init_names: tuple[str, ...]
+    """The names that init-statement declares."""
+
+
+def every_mode_cpp(source: str, loop_line: int, variables: tuple[str, ...], *, move: bool = True) -> EveryMode:
+    """The ``EveryMode`` text of ``source``'s loop at ``loop_line`` with projection ``variables``.
+
+    ``move``: move the loop's init-statement in front of it when ``variables`` names one of its names
+    (what a ``post`` copy of those variables does); ``move=False`` never moves it. ``ValueError`` when the
+    program's text holds the tag characters or an init-statement over several lines would be moved.
+    """
+    if TAG_OPEN in source or TAG_CLOSE in source:
+        raise ValueError("the program's text holds the tag characters of every_mode_cpp")
+    if not variables:
+        raise ValueError("every_mode_cpp needs at least one variable")
+    view = program_view(source)
+    data, root = view.data, view.root
+    loop = loop_at(source, root, loop_line)
+    p = choose_prefix_cpp(source if not view.invocations else source + "\n" + view.source)
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    ed = _Editor(data, nl)
+
+    def tagged(tags: str, lines: list[str]) -> list[str]:
+        return [line + TAG_OPEN + tags + TAG_CLOSE for line in lines]
+
+    def calls(mode: str, lines: list[str]) -> list[str]:
+        out = []
+        for line in lines:
+            line = line.replace(str(_K_MARK), k_call(mode)).replace(str(_STEPS_MARK), STEPS_CALL)
+            for plain, chosen in _EVERY_MODE_CALLS:
+                line = line.replace(plain, chosen)
+            out.append(line)
+        return out
+
+    inside, trace, observe = (_prelude(p, m, True) for m in ("inside", "trace", "observe"))
+    active = f"static const bool {p}active = true;"
+    assert inside[0] == trace[0] and inside[-4:] == trace[-4:] and inside[-5] == observe[1] and inside[-4] == active
+    prelude = [
+        *tagged("ipt", inside[:1]),
+        *tagged("o", observe[:1]),
+        *tagged("ip", inside[1:-5]),
+        *tagged("t", trace[1:-5]),
+        *tagged("ipto", inside[-5:-4]),
+        *tagged("ipt", [f"static const bool {p}active = {ON_CALL};", *inside[-3:]]),
+        *tagged("o", observe[-1:]),
+    ]
+    enc = lambda lines, indent=b"": [indent + line.encode("utf-8") for line in lines]
+    ed.before(_prelude_offset(data, root), enc(prelude), b"")
+
+    def top(unit: str) -> list[str]:
+        lines = {m: calls(m, _top(m, p, variables, _K_MARK, _STEPS_MARK, unit)) for m in ("inside", "post", "trace")}
+        assert lines["inside"][0] == lines["post"][0] == lines["trace"][0]
+        return [
+            *tagged("ipt", lines["inside"][:1]),
+            *tagged("p", lines["post"][1:]),
+            *tagged("i", lines["inside"][1:]),
+            *tagged("t", lines["trace"][1:]),
+            *tagged("o", calls("observe", _top("observe", p, variables, 1, 1, unit))),
+        ]
+
+    outer, unit = _at_top(ed, data, loop, top, wrapped=True)
+    blocks = {m: _block(m, p, variables, _K_MARK, _STEPS_MARK, unit.decode()) for m in ("post", "observe", "trace")}
+    opening = {m: calls(m, lines) for m, (lines, _) in blocks.items()}
+    closing = {m: calls(m, lines) for m, (_, lines) in blocks.items()}
+    names = init_names(data, loop)
+    moved_names = [v for v in names if v in variables] if move else []
+    init = loop.child_by_field_name("initializer")
+    moved_line: list[str] = []
+    moved = ""
+    if moved_names and init is not None:
+        moved = node_text(data, init)
+        if "\n" in moved:
+            raise ValueError("every_mode_cpp does not move an init-statement over several lines")
+        ed.replace(init.start_byte, init.end_byte, b";")
+        moved_line = tagged("m", [f"{moved}  {MOVED_NOTE}{', '.join(moved_names)}"])
+    ed.before(
+        loop.start_byte,
+        enc(
+            [
+                *tagged("p", opening["post"]),
+                *moved_line,
+                *tagged("o", opening["observe"]),
+                *tagged("t", opening["trace"]),
+            ],
+            outer,
+        ),
+        outer,
+    )
+    ed.after(
+        loop.end_byte,
+        enc([*tagged("t", closing["trace"]), *tagged("o", closing["observe"]), *tagged("p", closing["post"])], outer),
+        ed.indent_at(loop.end_byte),
+    )
+    for inv in view.invocations:
+        ed.restore(inv.view_start, inv.view_end, inv.text)
+    text, inserted = ed.render()
+    tags = tuple(m.group(1) if (m := _TAGGED.search(line)) else "" for line in text.split("\n"))
+    return EveryMode(_TAGGED.sub("", text), inserted, tags, p, moved, tuple(names))
+
+
+MOVED_NOTE = "// execstate: moved here from the loop's header, so the post checkpoint can show "
+_EVERY_MODE_CALLS = (
+    ("execstate_emit::emit(", "execstate_emit::emit_chosen("),
+    ("execstate_emit::state_json(", "execstate_emit::state_json_chosen("),
+    ("execstate_emit::observe(", "execstate_emit::observe_chosen("),
+    ("execstate_emit::loop_enter()", "execstate_emit::loop_enter_of()"),
+    ("execstate_emit::loop_exit(", "execstate_emit::loop_exit_of("),
+)
+"""The calls an ``every_mode_cpp`` text makes instead of a copy's (each does nothing in another mode)."""

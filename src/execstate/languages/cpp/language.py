@@ -7,7 +7,7 @@ once per build directory key (``execstate.metrics.cpp.compile_cpp``) with ``-I``
 compiler's first error lines (``diagnostics.compile_failure``), so the builder's checks exclude
 it with the evidence (``run``; ``fields`` when the emitter refused a projected variable's type).
 The state metrics come from an ``observe`` copy of the case's loop and projection, which
-``measure`` is given in its ``Endpoint``.
+``measure`` is given in its ``Endpoint`` (run as the loop's every-mode build when it can stand for it).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from execstate.languages._protocol import (
     refusal_line,
 )
 from execstate.languages._variants import SourceVariant
-from execstate.languages.cpp.budget import counted_cpp
+from execstate.languages.cpp.budget import Counted, counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
@@ -51,9 +51,16 @@ from execstate.languages.cpp.syntax import (
     resolve_loop_cpp,
 )
 from execstate.languages.cpp.universal import (
+    COUNT_ALL_ENV,
+    CleanStandIn,
+    EveryModeCopy,
     MadeCopy,
+    UniversalCopy,
+    clean_stand_in,
     count_all_for,
+    every_mode_copies,
     made_copy,
+    note_refused,
     remember_copy,
     remember_count_all,
     universal_copy,
@@ -78,6 +85,7 @@ if TYPE_CHECKING:
     from execstate.languages._options import BuildOptions
 
 _INCLUDES = (HEADER_PATH.parent,)
+_Universal = CleanStandIn | EveryModeCopy | UniversalCopy
 _FAILED: set[tuple[str, Compiler, tuple[Path, ...]]] = set()
 """Universal texts that did not compile in this process (with the compiler and include directories)."""
 _RUNS = tuple(Variation(seed, f"run {seed + 1} of 3") for seed in range(3))
@@ -157,7 +165,10 @@ class CppLanguage:
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
-        A checkpoint copy runs as a universal build: first the one of its loop's candidate set
+        A clean program runs as its silent copy counting every loop (``clean_stand_in``), which then also
+        counts its loops (``loop_iterations``). A checkpoint copy runs as the one build of its loop that serves
+        every mode (``every_mode_copies``: inside, post, trace and observe, of the loop's candidate set, else
+        of the copy's projection), else as a universal build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal
@@ -170,22 +181,11 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        built: Compiled | CompileFailure | None = None
-        for universal in (wide_universal(source), universal_copy(source)):
-            if universal is None:
-                continue
-            failed_key = (universal.source, self.compiler, self._includes)
-            if failed_key in _FAILED:
-                continue
-            built = self._compiled(universal.source)
-            if isinstance(built, Compiled):
-                break
-            _FAILED.add(failed_key)
-        else:
-            universal, built = None, self._compiled(source)
+        builds = (clean_stand_in(source), *every_mode_copies(source), wide_universal(source), universal_copy(source))
+        universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
-        env = scrubbed_env(extra=universal.settings) if universal is not None else None
+        env = scrubbed_env(extra=universal.settings) if universal is not None and universal.settings else None
         res = run_binary(built, stdin, self.limits, args=args, env=env)
         target = _TARGET_PRAGMA.search(source) if res.signal == signal.SIGILL else None
         if target is not None:  # name the likely cause: instructions this machine's CPU does not have
@@ -194,8 +194,29 @@ class CppLanguage:
             res = replace(res, detail="; ".join(filter(None, (res.detail, note))))
         return res
 
-    def _compiled(self, source: str) -> Compiled | CompileFailure:
-        return compile_cpp(source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH)
+    def _universal(
+        self, source: str, builds: tuple[_Universal | None, ...], *, coverage: bool = False
+    ) -> tuple[_Universal | None, Compiled | CompileFailure]:
+        """The first of ``builds`` (universal builds standing for ``source``, best first) that compiles, and its
+        binary; else None and ``source``'s own build. A text that failed to compile is not tried again."""
+        for universal in builds:
+            if universal is None:
+                continue
+            failed_key = (universal.source, self.compiler, self._includes)
+            if failed_key in _FAILED:
+                continue
+            built = self._compiled(universal.source, coverage=coverage)
+            if isinstance(built, Compiled):
+                return universal, built
+            _FAILED.add(failed_key)
+            if isinstance(universal, EveryModeCopy):  # a refused candidate: the next every-mode text goes without
+                note_refused(universal.source, built.errors)
+        return None, self._compiled(source, coverage=coverage)
+
+    def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
+        return compile_cpp(
+            source, coverage=coverage, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
+        )
 
     def iterations(self, counted: SandboxResult) -> int | None:
         return iterations_cpp(counted.stderr) if counted.ok else None
@@ -207,16 +228,24 @@ class CppLanguage:
         own ``count`` copy (``instrument(..., "count")``), as before."""
         if not loop_lines:
             return {}
-        try:
-            counted = count_all_cpp(source, loop_lines)
-        except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+        stand_in = clean_stand_in(source)
+        if stand_in is not None and set(loop_lines) <= set(stand_in.loop_lines):
+            text, counted_lines = stand_in.source, list(stand_in.loop_lines)  # the build the program's runs used
+        else:
+            try:
+                text, counted_lines = count_all_cpp(source, loop_lines).source, list(loop_lines)
+            except (ValueError, AssertionError, SpecProblem):  # a layout the shared copy cannot take: one copy each
+                return {}
+        built = self._compiled(text)
+        if isinstance(built, CompileFailure):
             return {}
-        res = self.run(counted.source, stdin, workdir)
-        found = loop_iterations_cpp(res.stderr, len(loop_lines)) if res.ok else None
-        if found is None:
+        res = run_binary(built, stdin, self.limits, env=scrubbed_env(extra={COUNT_ALL_ENV: "1"}))
+        counts = loop_iterations_cpp(res.stderr, len(counted_lines)) if res.ok else None
+        if counts is None:
             return {}
-        remember_count_all(source, tuple(loop_lines), counted.source)  # the loops' own count copies run as it
-        return dict(zip(loop_lines, found, strict=True))
+        remember_count_all(source, tuple(counted_lines), text)  # the loops' own count copies run as it
+        found = dict(zip(counted_lines, counts, strict=True))
+        return {line: found[line] for line in loop_lines}
 
     def checkpoint_fault(self, stderr: bytes) -> CheckpointFault | None:
         """A refusal of the header: g++'s static assertion or the emitter's run-time message (an unbound
@@ -259,12 +288,12 @@ class CppLanguage:
     def _state(self, source: str, at: Endpoint, stdin: bytes, limits: Limits) -> tuple[tuple[int, int] | None, str]:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
         observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
-        built = compile_cpp(
-            observe.source, include_dirs=self._includes, compiler=self.compiler, first_header=HEADER_PATH
-        )
+        made = MadeCopy(source, at.loop_line, at.variables, "observe", 1, True)
+        universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.first_error}"
-        res = run_binary(built, stdin, limits)
+        env = scrubbed_env(extra=universal.settings) if universal is not None else None
+        res = run_binary(built, stdin, limits, env=env)
         if not res.ok:
             return None, f"the observing copy failed: {res.describe()}"
         found = parse_slots(res.stderr).metrics(at.mode, at.k if at.mode != "final" else None)
@@ -309,8 +338,23 @@ class CppLanguage:
     def _measured(self, source: str, stdin: bytes, inserted_lines: frozenset[int] = frozenset()) -> CppMeasurement:
         """The measured build of ``source``'s counted copy (``counted_cpp``) run on ``stdin``: stopped at the trace
         budget, its counts those of ``source``'s lines (``#line`` directives blanked: the file's own numbers).
-        The clean program's measurement and its coverage runs (line counts, branches) share this one build."""
-        counted = counted_cpp(source)
+        The clean program's measurement and its coverage runs (line counts, branches) share this one build.
+        A checkpoint copy whose loop's every-mode text has the copy's own lines (``EveryModeCopy.same_lines``)
+        is measured as that text's build, run in the copy's mode, its inserted lines not counted: one
+        measured build serves the loop's inside and post copies."""
+        for every in every_mode_copies(source):
+            if not every.same_lines:
+                continue
+            counted = counted_cpp(every.source)
+            failed_key = (counted.source, self.compiler, self._includes)
+            if failed_key not in _FAILED and isinstance(self._compiled(counted.source, coverage=True), Compiled):
+                return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
+            _FAILED.add(failed_key)
+        return self._measure_counted(counted_cpp(source), stdin, inserted_lines, None)
+
+    def _measure_counted(
+        self, counted: Counted, stdin: bytes, inserted_lines: frozenset[int], env: dict[str, str] | None
+    ) -> CppMeasurement:
         return measure_cpp(
             counted.source,
             stdin,
@@ -321,6 +365,7 @@ class CppLanguage:
             first_header=HEADER_PATH,
             trace_budget=self.budget.trace_events,
             counter_from=counted.counter_from,
+            env=env,
         )
 
     def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:

@@ -39,7 +39,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from execstate.errors import SpecProblem
-from execstate.languages.cpp.instrument import CppMode, instrument_cpp, projection_args, refusal_asserts
+from execstate.languages._protocol import Instrumented
+from execstate.languages.cpp.candidates import cpp_loops
+from execstate.languages.cpp.instrument import (
+    MODE_CODES,
+    MODE_LETTERS,
+    MOVED_NOTE,
+    ON_CALL,
+    STEPS_CALL,
+    CppMode,
+    EveryMode,
+    count_all_cpp,
+    every_mode_cpp,
+    instrument_cpp,
+    k_call,
+    projection_args,
+    refusal_asserts,
+)
+from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
+from execstate.languages.cpp.syntax import expand_loop_macros
 
 K_CALL = "execstate_emit::checkpoint_k()"
 ACTIVE_CALL = "execstate_emit::checkpoint_active()"
@@ -128,16 +146,21 @@ def written_back(universal: UniversalCopy, variables: tuple[str, ...], wide: tup
     wide_pairs, pairs = projection_args(wide), projection_args(variables)
     for plain, chosen in _CHOSEN:
         text = text.replace(f"{chosen}{wide_pairs})", f"{plain}{pairs})")
+    text = _asserts_written_back(text, variables, wide)
+    return text.replace(K_CALL, str(universal.k)).replace(ACTIVE_CALL, "true" if universal.active else "false")
+
+
+def _asserts_written_back(text: str, variables: tuple[str, ...], wide: tuple[str, ...]) -> str:
+    """``text`` with each block of the ``wide`` set's ``static_assert`` lines written as ``variables``' block."""
     lines = [re.escape(a) for a in refusal_asserts(wide)]
     pattern = r"^(?P<indent>[ \t]*)" + lines[0]
     for n, line in enumerate(lines[1:]):
         pattern += (r"(?P<nl>\r?\n)" if n == 0 else r"(?P=nl)") + r"(?P=indent)" + line
     block = re.compile(pattern + r"(?=\r?\n)", re.MULTILINE)
-    text = block.sub(
+    return block.sub(
         lambda m: (m.groupdict().get("nl") or "\n").join(m.group("indent") + a for a in refusal_asserts(variables)),
         text,
     )
-    return text.replace(K_CALL, str(universal.k)).replace(ACTIVE_CALL, "true" if universal.active else "false")
 
 
 @dataclass(frozen=True)
@@ -224,6 +247,190 @@ def wide_universal(copy: str) -> UniversalCopy | None:
     return found
 
 
+MODE_ENV = "EXECSTATE_CHECKPOINT_MODE"
+STEPS_ENV = "EXECSTATE_CHECKPOINT_STEPS"
+
+
+@dataclass(frozen=True)
+class EveryModeCopy:
+    """A copy as the one build of its loop that serves every mode (``every_mode_cpp``) and the settings that
+    make that build this copy."""
+
+    source: str
+    """The text compiled (the ``EveryMode`` text of the loop's candidate set)."""
+    inserted_lines: frozenset[int]
+    """The text's lines that hold only inserted code (not counted in a measured build)."""
+    settings: dict[str, str]
+    """The environment the run reads: ``EXECSTATE_CHECKPOINT_MODE`` and the copy's k, guard, steps, projection."""
+    same_lines: bool
+    """Whether a measured (``--coverage``) build of the text counts what the copy's own counts: the program's
+    own lines are the copy's, line for line, or differ only by the init-statement the text moves out of a
+    header whose condition stays on that line (``_every_mode_copy``); else the copy is measured as itself."""
+
+
+def every_mode_written_back(
+    u: EveryMode, made: MadeCopy, wide: tuple[str, ...], unmoved: EveryMode | None = None
+) -> str | None:
+    """The copy ``made`` (with projection ``made.variables`` among ``wide``) written back out of ``u``: the lines of
+    the other modes dropped, the run-time calls written as the copy's constants and plain calls. When ``u``
+    moves the loop's init-statement and the copy does not, the text written back is ``unmoved`` (the same
+    loop and set made with ``move=False``), which must be ``u`` with the moved line dropped and the
+    init-statement back in the header, line for line; None when it is not (or when it is not given)."""
+    letter = MODE_LETTERS[made.mode]
+    moves = made.mode == "post" and any(n in made.variables for n in u.init_names)
+    base = u
+    if u.moved and not moves:
+        if unmoved is None or not _moved_back(u, unmoved):
+            return None
+        base = unmoved
+    kept: list[str] = []
+    for line, tag in zip(base.source.split("\n"), base.tags, strict=True):
+        if tag == "m":
+            if moves:
+                head, _, _ = line.partition(MOVED_NOTE)
+                kept.append(head + MOVED_NOTE + ", ".join(n for n in u.init_names if n in made.variables))
+        elif not tag or letter in tag:
+            kept.append(line)
+    text = "\n".join(kept)
+    variables = made.variables
+    wide_pairs, pairs = projection_args(wide), projection_args(variables)
+    for plain, chosen in _CHOSEN:
+        text = text.replace(f"{chosen}{wide_pairs})", f"{plain}{pairs})")
+    run = f"{u.prefix}run"
+    text = text.replace(
+        f"execstate_emit::observe_chosen({', '.join([run, *wide])})",
+        f"execstate_emit::observe({', '.join([run, *variables])})",
+    )
+    text = text.replace("execstate_emit::loop_enter_of()", "execstate_emit::loop_enter()")
+    text = text.replace("execstate_emit::loop_exit_of(", "execstate_emit::loop_exit(")
+    text = _asserts_written_back(text, variables, wide)
+    text = text.replace(k_call(made.mode), str(made.k)).replace(STEPS_CALL, str(made.steps))
+    return text.replace(ON_CALL, "true" if made.active else "false")
+
+
+_STILL_RUNS = re.compile(r"\bfor\s*\(\s*;\s*[^;\s][^;]*;")
+"""A ``for`` header without its init-statement whose condition is still on its line."""
+
+
+def _header_line(u: EveryMode) -> str:
+    """The line of ``u``'s loop header that lost the moved init-statement (the line after the moved one's block)."""
+    lines = u.source.split("\n")
+    at = u.tags.index("m")
+    return next((line for line, tag in zip(lines[at:], u.tags[at:], strict=True) if not tag), "")
+
+
+def _moved_back(u: EveryMode, unmoved: EveryMode) -> bool:
+    """Whether ``unmoved`` is ``u`` with its moved init-statement's line dropped and the statement back in the
+    loop's header (``u``'s header holds ``;`` where ``unmoved``'s, or its loop macro's expansion, holds the
+    statement), every other line alike."""
+    if unmoved.moved or unmoved.prefix != u.prefix:
+        return False
+    lines = [(line, tag) for line, tag in zip(u.source.split("\n"), u.tags, strict=True) if tag != "m"]
+    back = list(zip(unmoved.source.split("\n"), unmoved.tags, strict=True))
+    if len(lines) != len(back) or len(lines) != len(u.tags) - 1:
+        return False
+    differ = [(i, a, b) for i, (a, b) in enumerate(zip(lines, back, strict=True)) if a != b]
+    if len(differ) != 1 or differ[0][1][1] or differ[0][2][1]:
+        return False
+    at, (line, _), (header, _) = differ[0]
+    if line == header.replace(u.moved, ";", 1):
+        return True
+    # a loop macro's invocation (`rep(i, n) {`): the moving text writes it out as its expansion on its line
+    expanded = expand_loop_macros(unmoved.source).split("\n")
+    return len(expanded) == len(back) and line == expanded[at].replace(u.moved, ";", 1)
+
+
+_EVERY: OrderedDict[tuple[str, int, tuple[str, ...], bool], EveryMode | None] = OrderedDict()
+_EVERY_MEMO: OrderedDict[tuple[str, tuple[str, ...]], EveryModeCopy | None] = OrderedDict()
+
+
+_EVERY_LOOP: OrderedDict[str, tuple[str, int]] = OrderedDict()
+_REFUSED: OrderedDict[tuple[str, int], frozenset[str]] = OrderedDict()
+_REFUSAL = re.compile(re.escape(REFUSAL_MARKER) + r"(\w+)'")
+
+
+def note_refused(text: str, errors: str) -> bool:
+    """After the every-mode ``text`` failed to compile with ``errors``: the variables the emitter refused there
+    (its static assertions name them) leave its loop's candidate set, so the next copy's every-mode text is
+    made of the others (one build for the candidates that can be shown). Whether any was found."""
+    names = frozenset(_REFUSAL.findall(errors))
+    with _LOCK:
+        loop = _EVERY_LOOP.get(_digest(text))
+        if loop is None or not names:
+            return False
+        _remember(_REFUSED, loop, _REFUSED.get(loop, frozenset()) | names)
+    return True
+
+
+def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) -> EveryMode | None:
+    key = (_digest(source), loop_line, wide, move)
+    with _LOCK:
+        if key in _EVERY:
+            return _EVERY[key]
+    try:
+        found: EveryMode | None = every_mode_cpp(source, loop_line, wide, move=move)
+    except (SpecProblem, ValueError):
+        found = None
+    with _LOCK:
+        _remember(_EVERY, key, found)
+        if found is not None:
+            _remember(_EVERY_LOOP, _digest(found.source), (key[0], loop_line))
+    return found
+
+
+def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, ...]:
+    """The builds that serve every mode of ``copy``'s loop and can stand for ``copy``, best first: the
+    ``every_mode_cpp`` text of the loop's candidate set (``remember_copy``: one build for construct's probe,
+    trial and final copies), then that of the copy's own projection (when a candidate's type is refused, the
+    first does not compile; the second still serves the copy's inside, post, trace and observe copies).
+    Each with the settings that make it ``copy``; one is left out when the copy written back out of it
+    (``every_mode_written_back``) is not ``copy`` byte for byte. Empty for a copy that is not an inside, post,
+    trace or observe copy this process made (``made``: how it was made, for a copy not remembered)."""
+    made = made if made is not None else made_copy(copy)
+    if made is None or made.mode not in MODE_LETTERS or not made.variables:
+        return ()
+    if len(set(made.variables)) != len(made.variables):
+        return ()
+    with _LOCK:
+        loop = (_digest(made.source), made.loop_line)
+        refused = _REFUSED.get(loop, frozenset())
+        wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
+    sets = [wide] if all(v in wide for v in made.variables) else []
+    if made.variables not in sets:
+        sets.append(made.variables)
+    found = [c for c in (_every_mode_copy(copy, made, among) for among in sets) if c is not None]
+    return tuple(found)
+
+
+def _every_mode_copy(copy: str, made: MadeCopy, wide: tuple[str, ...]) -> EveryModeCopy | None:
+    """``copy`` as the every-mode build of its loop with projection ``wide``, or None (the check fails)."""
+    memo = (_digest(copy) + made.mode, wide)
+    with _LOCK:
+        if memo in _EVERY_MEMO:
+            return _EVERY_MEMO[memo]
+    found: EveryModeCopy | None = None
+    u = _every_mode(made.source, made.loop_line, wide, True)
+    unmoved = _every_mode(made.source, made.loop_line, wide, False) if u is not None and u.moved else None
+    if u is not None and every_mode_written_back(u, made, wide, unmoved) == copy:
+        moves = made.mode == "post" and any(n in made.variables for n in u.init_names)
+        settings = {
+            MODE_ENV: str(MODE_CODES[made.mode]),
+            VARS_ENV: ",".join(str(wide.index(v)) for v in made.variables),
+        }
+        if made.mode != "observe":
+            settings |= {K_ENV: str(made.k), ACTIVE_ENV: "1" if made.active else "0"}
+        if made.mode == "trace":
+            settings[STEPS_ENV] = str(made.steps)
+        # a moved init-statement on the line of the loop's condition: gcov counts that line once per entry (from
+        # the line before it: the loop's entries; from the body: its iterations) whether or not the
+        # statement is on it, and the moved line is inserted (not counted), so the counts are the copy's
+        same = not u.moved or moves or _STILL_RUNS.search(_header_line(u)) is not None
+        found = EveryModeCopy(u.source, u.inserted_lines, settings, same)
+    with _LOCK:
+        _remember(_EVERY_MEMO, memo, found)
+    return found
+
+
 COUNT_LOOP_ENV = "EXECSTATE_COUNT_LOOP"
 _COUNT_ALL: OrderedDict[str, tuple[tuple[int, ...], str]] = OrderedDict()
 
@@ -249,6 +456,66 @@ def count_all_for(copy: str) -> tuple[str, dict[str, str]] | None:
     return found[1], {COUNT_LOOP_ENV: str(found[0].index(made.loop_line))}
 
 
+COUNT_ALL_ENV = "EXECSTATE_COUNT_ALL"
+"""Set (to anything) for a ``count_all_cpp`` build to report every loop's K at exit; unset, it reports nothing."""
+
+
+@dataclass(frozen=True)
+class CleanStandIn:
+    """The build that runs for a clean program: its copy counting every loop (``count_all_cpp``), silent unless
+    asked (``COUNT_ALL_ENV``, ``COUNT_LOOP_ENV``), so the program's runs and its loops' count share one compile."""
+
+    source: str
+    loop_lines: tuple[int, ...]
+    """The loops the copy counts, in the order it numbers them."""
+    settings: dict[str, str]
+    """Nothing: the copy runs as the program, its counters reporting nothing."""
+
+
+_CLEAN: OrderedDict[str, CleanStandIn | None] = OrderedDict()
+
+
+def clean_stand_in(source: str) -> CleanStandIn | None:
+    """The ``CleanStandIn`` of the clean program ``source``, or None: a text holding the emitter's ``#include``
+    (a copy), a program without a loop or whose counting copy cannot be made, or one whose copy is not
+    ``source`` plus whole inserted lines, braces opening a loop's body and whitespace (``only_added``)."""
+    if HEADER_NAME in source:
+        return None
+    key = _digest(source)
+    with _LOCK:
+        if key in _CLEAN:
+            return _CLEAN[key]
+    found: CleanStandIn | None = None
+    try:
+        lines = tuple(cpp_loops(source))
+        counted = count_all_cpp(source, lines) if lines else None
+    except (SpecProblem, ValueError, AssertionError):
+        counted = None
+    if counted is not None and only_added(source, counted):
+        found = CleanStandIn(counted.source, lines, {})
+    with _LOCK:
+        _remember(_CLEAN, key, found)
+    return found
+
+
+def only_added(clean: str, copy: Instrumented) -> bool:
+    """Whether ``copy`` is ``clean`` with only whole lines (``copy.inserted_lines``), ``{`` and whitespace added:
+    dropping its inserted lines leaves the words (runs of non-blank characters) of ``clean``, in order, with
+    only ``{`` words added (a brace-less loop body gets ``{ ... }``, a body that shares the loop's line moves
+    onto a line of its own). Linear in the text's length."""
+    kept = "\n".join(line for n, line in enumerate(copy.source.split("\n"), 1) if n not in copy.inserted_lines)
+    words = iter(kept.split())
+    for word in clean.split():
+        for other in words:
+            if other == word:
+                break
+            if other != "{":
+                return False
+        else:
+            return False
+    return all(other == "{" for other in words)
+
+
 def _guarded(text: str) -> str:
     """``text`` with its guard constant read at run time."""
     guard = _GUARD.search(text)
@@ -258,13 +525,23 @@ def _guarded(text: str) -> str:
 
 __all__ = [
     "ACTIVE_ENV",
+    "COUNT_ALL_ENV",
     "COUNT_LOOP_ENV",
     "K_ENV",
+    "MODE_ENV",
+    "STEPS_ENV",
     "VARS_ENV",
+    "CleanStandIn",
+    "EveryModeCopy",
     "MadeCopy",
     "UniversalCopy",
+    "clean_stand_in",
     "count_all_for",
+    "every_mode_copies",
+    "every_mode_written_back",
     "made_copy",
+    "note_refused",
+    "only_added",
     "remember_copy",
     "remember_count_all",
     "universal_copy",

@@ -121,6 +121,7 @@ def measure_cpp(
     first_header: Path | str | None = None,
     trace_budget: int | None = None,
     counter_from: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> CppMeasurement:
     """Measure ``source`` on ``stdin``; never raises for the program's faults (``CompilerMissing`` if no g++/gcov).
 
@@ -134,7 +135,8 @@ def measure_cpp(
     see ``compile_cpp`` (a header included first that may be precompiled). ``trace_budget``: the
     budget a counted ``source`` stops at (``BUDGET_ENV``; status ``budget``, the detail naming it);
     ``counter_from``: the first line of its counter's definition (that line and the later ones are
-    not counted, and not in ``line_counts`` or ``branches``).
+    not counted, and not in ``line_counts`` or ``branches``). ``env``: further environment variables of the
+    measured run (a build that serves several copies reads which one it is from them).
     """
     version = compiler.version()
     gcov = compiler.gcov_executable()
@@ -145,7 +147,7 @@ def measure_cpp(
             return _failed("error", f"{what} does not compile: {built.first_error}", version)
         return _failed(built.status, f"compiling {what}: {built.errors}", version)  # the compiler hit a limit
     taken: set[tuple[int, int]] = set()
-    result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken, trace_budget)
+    result, lines, problem = _coverage_run(built, stdin, limits, gcov, taken, trace_budget, env)
     if stopped_by_counter(result):
         detail = f"its counter passed {trace_budget} loop iterations, over the trace budget of {trace_budget}"
         return _failed("budget", detail + " (each iteration executes at least one line)", version, result.stdout)
@@ -179,15 +181,16 @@ def _coverage_run(
     gcov: str,
     branches: set[tuple[int, int]] | None = None,
     trace_budget: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[SandboxResult, dict[int, int] | None, str]:
-    """Run a fresh copy with a random gcda prefix (and ``BUDGET_ENV`` when ``trace_budget`` is set); the run,
-    gcov's counts by line (or None) and why not."""
+    """Run a fresh copy with a random gcda prefix (and ``BUDGET_ENV`` when ``trace_budget`` is set, and ``env``);
+    the run, gcov's counts by line (or None) and why not."""
     notes = built.notes
     if notes is None:
         raise ValueError(f"{built.directory} is not a coverage build")
     with fresh_copy(built) as work:
         prefix = work / secrets.token_hex(16)
-        extra = {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": _STRIP_ALL}
+        extra = {**(env or {}), "GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": _STRIP_ALL}
         if trace_budget is not None:
             extra[BUDGET_ENV] = str(trace_budget)
         env = scrubbed_env(extra=extra)

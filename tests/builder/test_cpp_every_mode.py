@@ -1,0 +1,93 @@
+"""One build serves a C++ loop's inside, post, trace and observe copies (issue 53): ``instrument.every_mode_cpp``.
+
+The copy written back out of the every-mode text is the copy byte for byte (``universal.every_mode_written_back``);
+its runs print what the copy's own build prints, and its measured (``--coverage``) build counts what the copy's
+own measured build counts when the two have the same program lines."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from execstate.languages._protocol import Endpoint
+from execstate.languages.cpp.budget import counted_cpp
+from execstate.languages.cpp.instrument import every_mode_cpp, instrument_cpp
+from execstate.languages.cpp.language import CppLanguage
+from execstate.languages.cpp.protocol import HEADER_PATH, parse_slots
+from execstate.languages.cpp.universal import MODE_ENV, MadeCopy, every_mode_copies, every_mode_written_back
+from execstate.metrics.cpp import Compiled, Compiler, compile_cpp, measure_cpp, run_binary
+
+KNAPSACK = (Path(__file__).resolve().parents[2] / "benchmarks/pools/contest_cpp/knapsack_01/main.cpp").read_text()
+INNER, OUTER = 14, 10
+STDIN = b"3 7\n2 3\n3 4\n4 5\n"
+SHARED_LINE = (
+    "#include <cstdio>\nint s = 0;\nvoid add(int n) { for (int i = 0; i < n; i++) s += i; }\nint main() { add(4); }\n"
+)
+
+
+def test_every_copy_is_written_back_out_of_the_every_mode_text_byte_for_byte():
+    for source, line, wide in ((KNAPSACK, INNER, ("c", "dp")), (KNAPSACK, OUTER, ("i", "dp", "n"))):
+        moving = every_mode_cpp(source, line, wide)
+        unmoved = every_mode_cpp(source, line, wide, move=False)
+        assert moving.moved and not unmoved.moved  # `c` (`i` of `rep(i, n)`) moves in front of the loop
+        for mode in ("inside", "post", "trace", "observe"):
+            for variables in ((wide[1],), (wide[0],), tuple(reversed(wide))):
+                for k, active in ((1, True), (4, False)) if mode != "observe" else ((1, True),):
+                    made = MadeCopy(source, line, variables, mode, k, active, 3 if mode == "trace" else 1)
+                    copy = instrument_cpp(source, line, variables, mode, k, active=active, steps=made.steps)
+                    assert every_mode_written_back(moving, made, wide, unmoved) == copy.source, (mode, variables)
+        inside = MadeCopy(source, line, (wide[1],), "inside", 2, True)
+        assert every_mode_written_back(moving, inside, wide) is None  # not moved back without the unmoved text
+    # a loop that shares its line: the every-mode text splits it, the inside copy does not: no shared build
+    copy = instrument_cpp(SHARED_LINE, 3, ("s",), "inside", 2).source
+    assert every_mode_copies(copy, MadeCopy(SHARED_LINE, 3, ("s",), "inside", 2, True)) == ()
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
+def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp_path):
+    lang = CppLanguage(compiler=Compiler(cache_dir=tmp_path / "cache"))
+    includes = (HEADER_PATH.parent,)
+    source = KNAPSACK.replace("// 0/1 knapsack", "// 0/1 knapsack, every mode")  # a text no other test builds
+    for mode in ("inside", "post"):  # construct's probe of the candidates: the loop's candidate set, whose `c`
+        # moves in front of the loop: the copies of `dp` alone have it back in the header (counted alike)
+        assert lang.run(lang.instrument(source, INNER, ("c", "dp"), mode, 2).source, STDIN, tmp_path).ok
+    copies = [lang.instrument(source, INNER, ("dp",), mode, k) for mode in ("inside", "post") for k in (1, 5)]
+    copies.append(lang.trace_copy(source, INNER, ("dp",), 5, 2))
+    programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
+    before = programs()
+    texts = [text for c in copies for text in (c.source, lang.disabled(c))]
+    runs = [lang.run(text, STDIN, tmp_path) for text in texts]
+    ends = {"inside": copies[1], "post": copies[3]}  # k = 5
+    measured = {
+        mode: lang.measure(source, STDIN, Endpoint(INNER, ("dp",), mode, 5, c), state=True) for mode, c in ends.items()
+    }
+    assert programs() - before == 1  # the runs: no compile; the measured copies: one build
+    assert all(every_mode_copies(c.source)[0].settings[MODE_ENV] for c in copies)
+    shared = every_mode_copies(copies[1].source)[0]
+    assert shared.same_lines and "moved here from the loop's header" in shared.source  # measured as the text
+    for i in (2, 7, 8):  # inside k = 5, post k = 1 disabled, trace: each as its own build prints
+        built = compile_cpp(texts[i], include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
+        assert isinstance(built, Compiled)
+        res = run_binary(built, STDIN, lang.limits)
+        assert (runs[i].status, runs[i].stdout, runs[i].exit_code) == (res.status, res.stdout, res.exit_code)
+    observe = instrument_cpp(source, INNER, ("dp",), "observe")
+    built = compile_cpp(observe.source, include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
+    assert isinstance(built, Compiled)
+    slots = parse_slots(run_binary(built, STDIN, lang.limits).stderr)
+    for mode, c in ends.items():
+        counted = counted_cpp(c.source)
+        ref = measure_cpp(
+            counted.source,
+            STDIN,
+            inserted_lines=c.inserted_lines,
+            limits=lang.measure_limits(),
+            compiler=lang.compiler,
+            include_dirs=includes,
+            first_header=HEADER_PATH,
+            counter_from=counted.counter_from,
+        )
+        m = measured[mode]
+        assert m.status == "ok" and (m.trace_length, m.stdout) == (ref.trace_length, ref.stdout), mode
+        assert (m.peak_state, m.state_load) == slots.metrics(mode, 5), mode
