@@ -165,8 +165,9 @@ class CppLanguage:
     ) -> SandboxResult:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
-        A clean program runs as its silent copy counting every loop (``clean_stand_in``), which then also
-        counts its loops (``loop_iterations``). A checkpoint copy runs as the one build of its loop that serves
+        A clean program runs as written (its oracles come from the program itself, never from a copy with
+        counters in it); its loops are counted by its silent count-every-loop copy (``loop_iterations``,
+        ``clean_stand_in``). A checkpoint copy runs as the one build of its loop that serves
         every mode (``every_mode_copies``: inside, post, trace and observe, of the loop's candidate set, else
         of the copy's projection), else as a universal build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
@@ -181,7 +182,7 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        builds = (clean_stand_in(source), *every_mode_copies(source), wide_universal(source), universal_copy(source))
+        builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
@@ -230,7 +231,7 @@ class CppLanguage:
             return {}
         stand_in = clean_stand_in(source)
         if stand_in is not None and set(loop_lines) <= set(stand_in.loop_lines):
-            text, counted_lines = stand_in.source, list(stand_in.loop_lines)  # the build the program's runs used
+            text, counted_lines = stand_in.source, list(stand_in.loop_lines)  # every loop: one build for all asks
         else:
             try:
                 text, counted_lines = count_all_cpp(source, loop_lines).source, list(loop_lines)
