@@ -97,3 +97,13 @@ def test_only_a_budget_or_a_measurements_cpu_limit_ends_a_rung_without_alternati
     assert not_retried(Excluded("run", "measuring metrics of long-trace-final: timeout; CPU limit of 200 s reached"))
     assert not not_retried(Excluded("run", "measuring: crash; Traceback"))
     assert not not_retried(Excluded("change", "the state does not change"))
+
+
+def test_the_build_summary_names_the_check_of_a_rung_a_budget_refused(capsys):
+    from execstate.cli._build import _ladder_summary
+
+    missing = [{"rung": 1, "target": 512, "check": "budget"}, {"rung": 2, "target": 1024}]
+    _ladder_summary(
+        {"targets": [256, 512, 1024], "tolerance": 1.25, "cases": {CASE: {"rungs": [{}], "missing": missing}}}
+    )
+    assert f"{CASE}: 1 of 3 rungs; missing 512 (budget), 1024\n" in capsys.readouterr().out

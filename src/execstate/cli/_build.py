@@ -394,7 +394,8 @@ def _summary(result: Any, out: Path) -> None:
 
 
 def _ladder_summary(record: dict[str, Any]) -> None:
-    """Per case: its rungs found of the targets, the missing ones, or why it has no ladder."""
+    """Per case: its rungs found of the targets, the missing ones (with the check, ``budget`` or ``run``, of a rung a
+    budget or a measurement's CPU limit refused), or why it has no ladder."""
     targets = len(record["targets"])
     cases = record["cases"]
     full = sum(len(e.get("rungs", [])) == targets for e in cases.values())
@@ -403,5 +404,5 @@ def _ladder_summary(record: dict[str, Any]) -> None:
         if "none" in entry:
             print(f"  no ladder {case_id}: {entry['none']}")
             continue
-        missing = ", ".join(str(m["target"]) for m in entry["missing"])
+        missing = ", ".join(str(m["target"]) + (f" ({m['check']})" if m.get("check") else "") for m in entry["missing"])
         print(f"  {case_id}: {len(entry['rungs'])} of {targets} rungs" + (f"; missing {missing}" if missing else ""))
