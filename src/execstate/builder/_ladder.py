@@ -16,7 +16,11 @@ nearest traces found (``manifest.ladder``), not an exclusion.
 Each rung found is admitted through the nine checks (``_case._admit_inputs``) with the rung's input as the
 long input and, as the short input the trace-order check compares it with, the smallest-trace input below it
 (the generator's size 0 where it has one, the sizes measured, the published short input). An input that fails a
-check gives way to ``RETRIES`` other sizes and ``SEED_RETRIES`` other seeds within the tolerance. A rung's tasks
+check gives way to ``RETRIES`` other sizes and ``SEED_RETRIES`` other seeds within the tolerance; an input a counted
+budget refuses (``NO_RETRY_CHECKS``) does not: inputs of a similar trace would walk as much, so the rung is missing,
+the budget named. Each rung is admitted under its own object budget (``Ladder.object_budget``): by default 2048
+containers walked per event of its target (``OBJECTS_PER_EVENT``), at least the build's, as the containers walked
+grow as the square of the trace; a ``Ladder(objects_per_event=None)`` keeps the build's on every rung. A rung's tasks
 carry the id ``<case>~rung<k>`` (k counts the targets from 0) and ``meta["ladder"]`` =
 ``{"rung", "target", "trace", "size", "seed", "of"}``; they are the final-output task (``long-trace-final`` on
 the rung's input) and, with ``Ladder.state_arms``, the two state arms on it.
@@ -27,6 +31,7 @@ twice gives byte-identical tasks.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -60,6 +65,16 @@ RETRIES = 2
 """Other sizes within the tolerance a rung tries when its nearest input fails a check."""
 SEED_RETRIES = 3
 """Other seeds a rung tries at its size (when within the tolerance) when those inputs fail a check too."""
+OBJECTS_PER_EVENT = 2048
+"""A rung's object budget per event of its target (``Ladder.object_budget``): 2^31 (about 2.1 billion containers
+walked) at 2^20 events, enough for the classic programs whose state holds one container per item (dijkstra walks
+1.46 billion at 2^20, docs/ladder.md)."""
+NO_RETRY_CHECKS = frozenset({"budget"})
+"""The checks whose refusal of a rung's nearest input is not retried on its alternatives (``not_retried``): a
+counted budget (inputs of a similar trace walk about as much). A rung refused by any other check tries ``RETRIES``
+sizes and ``SEED_RETRIES`` seeds."""
+_CPU_LIMIT = "timeout; CPU limit"
+"""In a ``run`` refusal's reason (``_checks.measurement_failed``): a measurement stopped at its CPU limit."""
 _STEP_UP = 16.0
 """The most the search multiplies a size by in one step when it extrapolates above every measured size."""
 
@@ -80,6 +95,9 @@ class Ladder:
     """Also pose the inside and post state arms on every rung (by default only the final output)."""
     probes: int = 8
     """Sizes measured per target at most (beyond those measured for earlier targets)."""
+    objects_per_event: int | None = OBJECTS_PER_EVENT
+    """A rung's object budget is this many containers walked per event of its target, at least the build's
+    (``object_budget``); None: the build's object budget on every rung (``--object-budget`` given)."""
 
     def __post_init__(self) -> None:
         if self.low < 1 or self.high < self.low:
@@ -95,6 +113,11 @@ class Ladder:
             )
         if self.probes < 1:
             raise UsageError(f"the ladder's probes per target are {self.probes}. Fix: give at least 1")
+        if self.objects_per_event is not None and self.objects_per_event < 1:
+            raise UsageError(
+                f"the ladder's objects per event are {self.objects_per_event}. Fix: give at least 1, or None for the "
+                "build's object budget on every rung"
+            )
 
     @property
     def targets(self) -> list[int]:
@@ -113,6 +136,16 @@ class Ladder:
         """Whether ``trace`` is within the tolerance of ``target``."""
         return target / self.tolerance <= trace <= target * self.tolerance
 
+    def object_budget(self, target: int, build: int | None) -> int | None:
+        """The object budget the rung of ``target`` is admitted under: ``max(build, objects_per_event * target)``
+        (``build``: the build's ``BuildOptions.object_budget``; None, no budget, stays none), or ``build`` when
+        ``objects_per_event`` is None. The containers a measurement walks grow as the square of the trace (the state
+        is walked at every line and holds one container per item), so one fixed budget cuts the top rungs of such
+        programs; a budget that follows the target admits them, still a count, never a clock."""
+        if build is None or self.objects_per_event is None:
+            return build
+        return max(build, self.objects_per_event * target)
+
     def case_seed(self, case_id: str, retry: int = 0) -> int:
         """The generator seed of ``case_id``'s rungs: 56 bits of SHA-256 of a fixed prefix, ``seed``, the id and
         ``retry`` (0: the search's seed; 1, 2, ...: the seeds a rung whose input fails a check tries next)."""
@@ -130,6 +163,7 @@ class Ladder:
             "state_arms": self.state_arms,
             "probes": self.probes,
             "targets": self.targets,
+            "objects_per_event": self.objects_per_event,
         }
 
 
@@ -419,17 +453,27 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
             near = sorted(search.measured(), key=lambda p: abs(math.log(max(1, p.trace or 1) / target)))[:2]
             missing.append({"rung": k, "target": target, "nearest": [p.record() for p in near]})
             continue
+        budget = ladder.object_budget(target, case.opts.object_budget)
+        at = _with_object_budget(case, budget)
         failed: list[str] = []
+        refused: str | None = None
         for point in search.alternatives(found, target):
-            made = _admit_rung(case, admit, search, references, point, k, target)
-            if isinstance(made, str):
-                failed.append(f"size {point.size} (trace {point.trace}): {made}")
+            made = _admit_rung(at, admit, search, references, point, k, target)
+            if isinstance(made, Excluded):
+                failed.append(f"size {point.size} (trace {point.trace}): check {made.check}: {made.reason}")
+                if not_retried(made):  # its alternatives, of a similar trace, would walk as much
+                    refused = made.check
+                    break
                 continue
             tasks.extend(made)
-            rungs.append({"rung": k, "target": target, "trace": point.trace, "size": point.size, "seed": point.seed})
+            rung = {"rung": k, "target": target, "trace": point.trace, "size": point.size, "seed": point.seed}
+            rungs.append({**rung, "object_budget": budget})
             break
         else:
-            missing.append({"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)})
+            refused = ""
+        if refused is not None:
+            gap = {"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)}
+            missing.append({**gap, "check": refused, "object_budget": budget} if refused else gap)
     entry = {
         "generator": gen.describe,
         "seed": seed,
@@ -442,18 +486,39 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
 
 def _admit_rung(
     case: CaseContext, admit: Admit, search: _Search, references: list[_Point], point: _Point, k: int, target: int
-) -> CaseTasks | str:
-    """The tasks of rung ``k`` on ``point``'s input, or why it failed (a check, or no shorter input to compare)."""
+) -> CaseTasks | Excluded:
+    """The tasks of rung ``k`` on ``point``'s input, or why it failed (the check, or ``trace-order`` when no
+    measured input is shorter to compare it with), its reason on one line."""
     trace = int(point.trace or 0)
     shorts = [p for p in [*search.measured(), *references] if p.trace is not None and p.trace < trace]
     if not shorts:
-        return "no measured input has a shorter trace, to be the trace-order check's short input"
+        return Excluded(
+            "trace-order", "no measured input has a shorter trace, to be the trace-order check's short input"
+        )
     short = min(shorts, key=lambda p: (p.trace or 0, p.size))
     record = {"rung": k, "target": target, "trace": trace, "size": point.size, "seed": point.seed, "of": case.spec.id}
     try:
         return admit(case, short.data, point.data, {"ladder": record}, [rung_id(case.spec.id, k)])
     except Excluded as exc:
-        return f"check {exc.check}: {one_line(exc.reason)[:200]}"
+        return Excluded(exc.check, one_line(exc.reason)[:300])
+
+
+def not_retried(exc: Excluded) -> bool:
+    """Whether a rung input's refusal ends the rung without trying its alternatives: a counted budget
+    (``NO_RETRY_CHECKS``), or a measurement stopped at its CPU limit (the safety net above the budgets, reached first
+    by a walk the budget would stop a little later): inputs of a similar trace walk about as much."""
+    return exc.check in NO_RETRY_CHECKS or (exc.check == "run" and _CPU_LIMIT in exc.reason)
+
+
+def _with_object_budget(case: CaseContext, budget: int | None) -> CaseContext:
+    """``case`` measuring under the object budget ``budget`` (its options' and its language adapter's: the adapters
+    with a ``budget`` field, Python's and C++'s); ``case`` itself when that is already its budget."""
+    if budget == case.opts.object_budget:
+        return case
+    lang = case.lang
+    if dataclasses.is_dataclass(lang) and not isinstance(lang, type) and hasattr(lang, "budget"):
+        lang = dataclasses.replace(lang, budget=dataclasses.replace(lang.budget, state_objects=budget))
+    return dataclasses.replace(case, opts=dataclasses.replace(case.opts, object_budget=budget), lang=lang)
 
 
 def ladder_of(tasks: list[Any]) -> dict[str, Any] | None:
@@ -464,12 +529,15 @@ def ladder_of(tasks: list[Any]) -> dict[str, Any] | None:
 __all__ = [
     "LADDER_SUFFIX",
     "MIN_SIZE",
+    "NO_RETRY_CHECKS",
+    "OBJECTS_PER_EVENT",
     "SIZE_MARKER",
     "Ladder",
     "LadderTasks",
     "SizedGenerator",
     "build_ladder",
     "ladder_of",
+    "not_retried",
     "rung_id",
     "rung_spec",
     "sized_generator",

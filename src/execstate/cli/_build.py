@@ -67,6 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 LADDER_DEFAULTS: dict[str, Any] = {"low": 2**7, "high": 2**21, "ratio": 2.0, "tolerance": 1.25, "seed": 0}
 """``execstate.builder.Ladder``'s defaults, spelled here so ``--help`` need not import the builder."""
+LADDER_OBJECTS_PER_EVENT = 2048
+"""``execstate.builder._ladder.OBJECTS_PER_EVENT``, spelled here so ``--help`` need not import the builder: a rung's
+object budget per event of its target (``Ladder.object_budget``)."""
 
 
 def add_ladder(p: argparse.ArgumentParser) -> None:
@@ -76,7 +79,9 @@ def add_ladder(p: argparse.ArgumentParser) -> None:
         "--ladder",
         action="store_true",
         help="build each case's input ladder instead of its published inputs: per target trace length, the input "
-        "of its sized generator nearest it within the tolerance, as <case>~rung<k> (docs/ladder.md)",
+        "of its sized generator nearest it within the tolerance, as <case>~rung<k>; each rung under an object budget "
+        f"of {LADDER_OBJECTS_PER_EVENT} per event of its target, at least --object-budget's default, unless "
+        "--object-budget is given (docs/ladder.md)",
     )
     p.add_argument("--ladder-low", type=int, default=d["low"], help=f"lowest target, events (default {d['low']})")
     p.add_argument("--ladder-high", type=int, default=d["high"], help=f"highest target, events (default {d['high']})")
@@ -93,11 +98,23 @@ def add_ladder(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ladder-state", action="store_true", help="also pose the two state arms on every rung (default: final only)"
     )
+    for action in p._actions:  # --object-budget (add_bounds) says how a ladder's rungs budget their walks
+        if "--object-budget" in action.option_strings:
+            action.help = f"{action.help}{LADDER_BUDGET_HELP}"
+
+
+LADDER_BUDGET_HELP = (
+    f"; with --ladder and no --object-budget, a rung's is {LADDER_OBJECTS_PER_EVENT} x its target, at least the "
+    "default (docs/ladder.md)"
+)
+"""The ladder's word in ``--object-budget``'s help."""
 
 
 def ladder_of_args(args: argparse.Namespace) -> Any:
     """The ``Ladder`` the ``--ladder`` options ask for, or None without ``--ladder`` (``UsageError`` when a ladder
-    option comes without it, or with ``--fresh`` or ``--variants``)."""
+    option comes without it, or with ``--fresh`` or ``--variants``). Its rungs' object budgets follow their targets
+    (``Ladder.objects_per_event``) unless ``--object-budget`` was given (a value other than its default): then that
+    budget holds on every rung."""
     from execstate.builder import Ladder
     from execstate.errors import UsageError
 
@@ -111,7 +128,9 @@ def ladder_of_args(args: argparse.Namespace) -> Any:
             "--ladder builds rungs of the published cases only. Fix: leave out --fresh, --variants and --add-arms "
             "(use --ladder-state for the state arms)"
         )
+    own_budget = getattr(args, "object_budget", BUDGETS["--object-budget"][0]) != BUDGETS["--object-budget"][0]
     return Ladder(
+        objects_per_event=None if own_budget else LADDER_OBJECTS_PER_EVENT,
         low=args.ladder_low,
         high=args.ladder_high,
         ratio=args.ladder_ratio,
@@ -375,7 +394,8 @@ def _summary(result: Any, out: Path) -> None:
 
 
 def _ladder_summary(record: dict[str, Any]) -> None:
-    """Per case: its rungs found of the targets, the missing ones, or why it has no ladder."""
+    """Per case: its rungs found of the targets, the missing ones (with the check, ``budget`` or ``run``, of a rung a
+    budget or a measurement's CPU limit refused), or why it has no ladder."""
     targets = len(record["targets"])
     cases = record["cases"]
     full = sum(len(e.get("rungs", [])) == targets for e in cases.values())
@@ -384,5 +404,5 @@ def _ladder_summary(record: dict[str, Any]) -> None:
         if "none" in entry:
             print(f"  no ladder {case_id}: {entry['none']}")
             continue
-        missing = ", ".join(str(m["target"]) for m in entry["missing"])
+        missing = ", ".join(str(m["target"]) + (f" ({m['check']})" if m.get("check") else "") for m in entry["missing"])
         print(f"  {case_id}: {len(entry['rungs'])} of {targets} rungs" + (f"; missing {missing}" if missing else ""))
