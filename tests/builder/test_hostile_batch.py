@@ -224,7 +224,8 @@ def test_a_hostile_batch_is_contained(tmp_path, listener, running):
     assert check["memory"] == "run" and check["flood"] == "run"
     assert check["env_to_stderr_crash"] == "run"
     assert check["proc_input"] == "spec" and check["deep_expression"] == "spec"
-    assert check.get("deep_tree", "run") == "run"  # admitted, or the program's doing: never `internal`
+    # admitted, or the program's doing (a run or a copy out of its 4 s on a busy machine): never `internal`
+    assert check.get("deep_tree", "run") in {"run", "preservation"}, excluded.get("hostile/deep_tree")
     assert check["big_input"] == "input-size"
     assert "hostile/bad_generator" in excluded
     escape = excluded["hostile/escape_codes"]["reason"]
