@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from execstate.builder import BuildResult, build
-from execstate.records import BuildManifest, Exclusion, Task
+from execstate.builder import BuildResult, build, write_build
+from execstate.records import BuildManifest, Exclusion, Task, read_jsonl
 from execstate.testing.loopback import Script, ScriptedServer
 
 
@@ -79,26 +79,19 @@ def classic_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
 
     Several test files check this same build (all cases admitted, the further arms, the variants' originals); it
     takes about 40 CPU seconds. Under pytest-xdist the first worker to ask builds it and writes its records (the
-    public JSON lines) to the session's shared temporary folder under a file lock; the others read them back, so
+    public JSON lines) to the session's shared temporary folder under a file lock (``write_build``); the others read them back (``read_jsonl``), so
     the records a test sees have made the round trip through their own on-disk format. A test of rebuilding
     builds again itself (``test_classic_build``'s rebuilt cases)."""
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # pytest-xdist: every worker's base folder lies in the session's one
-    folder = shared / "shared-builds"
-    folder.mkdir(exist_ok=True)
-    with open(folder / "classic.lock", "w") as lock:
+    folder = shared / "shared-builds" / "classic"
+    folder.parent.mkdir(exist_ok=True)
+    with open(folder.parent / "classic.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        done = folder / "classic.done"
-        if not done.exists():
-            result = build([], studies=["classic"], jobs=2)
-            (folder / "classic.tasks.jsonl").write_text("".join(t.to_json_line() + "\n" for t in result.tasks))
-            (folder / "classic.excluded.jsonl").write_text("".join(e.to_json_line() + "\n" for e in result.exclusions))
-            (folder / "classic.manifest.json").write_text(result.manifest.model_dump_json())
-            done.write_text("")
-    tasks = [Task.model_validate_json(line) for line in (folder / "classic.tasks.jsonl").read_text().splitlines()]
-    exclusions = [
-        Exclusion.model_validate_json(line) for line in (folder / "classic.excluded.jsonl").read_text().splitlines()
-    ]
-    manifest = BuildManifest.model_validate(json.loads((folder / "classic.manifest.json").read_text()))
+        if not (folder / "manifest.json").exists():  # write_build writes the manifest after the records
+            write_build(build([], studies=["classic"], jobs=2), folder)
+    tasks = list(read_jsonl(folder / "tasks.jsonl", Task))
+    exclusions = list(read_jsonl(folder / "excluded.jsonl", Exclusion))
+    manifest = BuildManifest.model_validate(json.loads((folder / "manifest.json").read_text()))
     return BuildResult(tasks, exclusions, manifest)
