@@ -422,8 +422,11 @@ class BuildManifest(Record):
     programs answered), ``proven`` (twin case ids) and ``not_proven`` (``{"case_id", "twin_of", "difference"}``)."""
     ladder: dict[str, Any] | None = None
     """A ``--ladder`` build's record (None otherwise; docs/ladder.md): the request (``low``, ``high``, ``ratio``,
-    ``tolerance``, ``seed``, ``state_arms``, ``probes``, ``targets``) and ``cases``: per case id its ``rungs``
-    found, its ``missing`` rungs with the nearest traces measured, or ``none`` saying why it has no ladder."""
+    ``tolerance``, ``seed``, ``state_arms``, ``probes``, ``targets``; optional ``objects_per_event``: a rung's
+    object budget per event of its target, None when the user gave ``--object-budget``) and ``cases``: per case id
+    its ``rungs`` found (optional ``object_budget``: the budget a rung was admitted under), its ``missing`` rungs
+    with the nearest traces measured (optional ``check`` and ``object_budget`` when a counted budget or the CPU
+    limit refused one), or ``none`` saying why it has no ladder."""
 
 
 class Usage(Record):
