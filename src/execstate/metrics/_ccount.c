@@ -220,7 +220,6 @@ static int push(Stack *stack, PyObject *value)
     return 0;
 }
 
-
 /* The namespace dictionary of a class: tp_dict (3.12+ keeps a static builtin type's elsewhere). New reference. */
 static PyObject *class_dict(PyTypeObject *kind)
 {

@@ -36,6 +36,7 @@ Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
 - state: at every ``line`` event of an owned frame whose line is not excluded,
   the reachable state is walked once; runs of exact scalars inside containers
   are counted by C-level ``map``/``sum`` instead of one Python call per element.
+  With the C extension the roots are gathered (``roots``) and walked (``walk``) in C.
 """
 
 import atexit
