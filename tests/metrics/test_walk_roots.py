@@ -13,6 +13,7 @@ exact strs, hidden and dunder names, and an instance whose ``__class__`` claims 
 from __future__ import annotations
 
 import sys
+import types
 
 import pytest
 from _metrics_helpers import assert_all_equal, interpreter_params, measure_three_ways
@@ -134,3 +135,11 @@ def test_the_program_measures_the_same_three_ways(python: str) -> None:
     source = source.replace("(observe(), d)[1]", "d")
     m = assert_all_equal(measure_three_ways(source, b"", python, hidden_prefix=HIDDEN))
     assert m.stdout == b"10 {'a': [1, 2]} 5 5\n" and m.peak_state
+
+
+def test_an_accelerator_built_before_roots_gathers_them_in_python() -> None:
+    """An in-tree extension left from an older build (no ``roots``) still walks in C, gathering in Python."""
+    older = types.SimpleNamespace(configure_walker=ccount.configure_walker, walk=ccount.walk, walked=ccount.walked)
+    walker = _probe.StateWalker(FILENAME, HIDDEN, older)
+    assert walker.walk is ccount.walk
+    assert walker.roots.__func__ is _probe.StateWalker.roots
