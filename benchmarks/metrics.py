@@ -16,17 +16,30 @@ Prints, measured side by side in one run (best of ``--repeat`` runs each):
 (d) the C walker on a list of instances of the program's own class (a tree of ``--nodes`` nodes, as in
     ``codecontests_py/931_d``), in this process: instances read in C against every instance through the
     Python functions ``owned_class`` and ``attribute_values`` (the walker before it read them in C); ns
-    per node and the ratio, totals compared (the script exits 1 if they differ).
+    per node and the ratio, totals compared (the script exits 1 if they differ);
+(e) the walker before and after the faster walk (``--against REV``, default the last commit before it): both
+    extensions loaded in this process, ``pyperformance/go`` run here on its long input under a trace function
+    that, at every ``--go-stride``-th line event, gathers the roots and walks them with each walker (alternating
+    which goes first) on the very same state; ns per walked slot of each and the ratio (target >= 1.5), the
+    totals and objects walked compared (the script exits 1 if they differ). REV's ``_ccount.c`` is compiled
+    with gcc into a temporary directory; without git or gcc (e) says so and is skipped.
 Both sides of every ratio run in the same sandbox, so interpreter start-up is
 in both. Targets: ratio <= 4 on 3.12+; state speed-up >= 10.
 --smoke: this interpreter only, 1 repeat, 10^4-iteration loop, 10^3 calls, a list of 300 (fast and reference),
-(c) on a 40 x 40 table program instead of 1003_f, and (d) on 500 nodes.
+(c) on a 40 x 40 table program instead of 1003_f, (d) on 500 nodes and (e) on go's short input.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -187,6 +200,109 @@ def instance_walk(nodes: int, repeat: int) -> bool:
     return same
 
 
+GO = ROOT / "src" / "execstate" / "studies" / "pyperformance"
+BEFORE = "5019347"  # the last commit before the roots were gathered in C and classes remembered per walk
+
+
+def build_walker(rev: str, tmp: Path):
+    """REV's ``_ccount`` extension compiled for this interpreter and loaded under its own path, or None (said why)."""
+    try:
+        source = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{rev}:src/execstate/metrics/_ccount.c"],
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"  cannot read _ccount.c at {rev} ({exc}): skipped")
+        return None
+    c_file = tmp / "before" / "_ccount.c"
+    c_file.parent.mkdir(exist_ok=True)
+    c_file.write_bytes(source)
+    target = c_file.with_name("_ccount" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    cmd = ["gcc", "-shared", "-fPIC", "-O2", f"-I{include}", str(c_file), "-o", str(target)]
+    try:
+        subprocess.run(cmd, capture_output=True, check=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"  cannot compile _ccount.c at {rev} ({exc}): skipped")
+        return None
+    loader = importlib.machinery.ExtensionFileLoader("_ccount", str(target))
+    spec = importlib.util.spec_from_file_location("_ccount", str(target), loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def walker_before_after(rev: str, stride: int, smoke: bool, tmp: Path) -> bool:
+    """(e): the walker of REV (roots gathered in Python) against this one (roots gathered in C) on go's state."""
+    from execstate.metrics import _probe
+
+    try:
+        from execstate.metrics import _ccount as after
+    except ImportError:
+        print("  the C accelerator is not built for this interpreter: skipped")
+        return True
+    before = build_walker(rev, tmp)
+    if before is None:
+        return True
+    filename, which = "main.py", "short" if smoke else "long"
+    new = _probe.StateWalker(filename, None, after)
+    assert new.roots is after.roots, "this accelerator does not gather roots in C"
+    before.configure_walker(collections.deque, _probe.owned_class, _probe.attribute_values)
+
+    def old_roots(frame):  # the gathering before: StateWalker.roots in Python
+        return _probe.StateWalker.roots(new, frame)
+
+    sides = {"before": (old_roots, before.walk, before.walked), "after": (after.roots, after.walk, after.walked)}
+    spent = dict.fromkeys(sides, 0)
+    walked = {name: [0] for name in sides}
+    slots, lines, same = [0], [0], [True]
+
+    def measure_one(name, frame):
+        roots, walk, objects = sides[name]
+        start_objects = objects()
+        start = time.perf_counter_ns()
+        total = walk(roots(frame))
+        spent[name] += time.perf_counter_ns() - start
+        walked[name][0] += objects() - start_objects
+        return total
+
+    def local(frame, event, arg):
+        if event == "line":
+            lines[0] += 1
+            if lines[0] % stride == 0:
+                order = ("before", "after") if lines[0] // stride % 2 else ("after", "before")
+                totals = {name: measure_one(name, frame) for name in order}
+                same[0] = same[0] and totals["before"] == totals["after"]
+                slots[0] += totals["after"]
+        return local
+
+    def owned(frame, event, arg):
+        return local if frame.f_code.co_filename == filename else None
+
+    code = compile((GO / "pool" / "go" / "main.py").read_text(), filename, "exec", dont_inherit=True)
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    stdin, sys.stdin = sys.stdin, io.StringIO((GO / "specs" / "go" / f"{which}.txt").read_text())
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            sys.settrace(owned)
+            try:
+                exec(code, namespace)
+            finally:
+                sys.settrace(None)
+    finally:
+        sys.stdin = stdin
+    ok = same[0] and walked["before"] == walked["after"] and slots[0] > 0
+    old_ns, new_ns = spent["before"] / slots[0], spent["after"] / slots[0]
+    print(
+        f"  go {which} input, {lines[0] // stride} observations (every {stride}th line event), "
+        f"{slots[0]:.3g} walked slots: before ({rev}) {old_ns:.2f} ns per slot, after {new_ns:.2f} ns per slot "
+        f"-> {old_ns / new_ns:4.2f}x faster; identical={ok} (objects walked {walked['after'][0]})"
+    )
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -198,6 +314,9 @@ def main() -> int:
     parser.add_argument("--loop-n", type=int, default=10**6, help="iterations of the loop in (a)")
     parser.add_argument("--calls-n", type=int, default=10**5, help="iterations of the function-heavy program in (a)")
     parser.add_argument("--nodes", type=int, default=8192, help="instances in (d)")
+    parser.add_argument("--against", default=BEFORE, help="the commit whose walker (e) compares with this one")
+    parser.add_argument("--go-stride", type=int, default=10, help="(e) walks at every this-many-th line event")
+    parser.add_argument("--walker-only", action="store_true", help="run (e) only")
     parser.add_argument("--smoke", action="store_true", help="the smallest sizes: does it still run?")
     args = parser.parse_args()
     if args.smoke:  # smaller defaults; options given on the command line still win
@@ -209,7 +328,7 @@ def main() -> int:
 
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
-        for python in pythons:
+        for python in [] if args.walker_only else pythons:
             print(f"{python}")
             print(" (a) trace-length measurement / plain run")
             trace_ratios(python, args.repeat, Path(tmp), args.loop_n, args.calls_n)
@@ -219,8 +338,12 @@ def main() -> int:
             print(" (c) the walk: ns per walked state slot")
             walk_cost(python, args.smoke)
     print(f"{sys.executable} (this process)")
-    print(" (d) the walk of instances: read in C vs through Python")
-    ok = instance_walk(args.nodes, args.repeat) and ok
+    if not args.walker_only:
+        print(" (d) the walk of instances: read in C vs through Python")
+        ok = instance_walk(args.nodes, args.repeat) and ok
+    print(" (e) the walker before and after: ns per walked slot on pyperformance/go")
+    with tempfile.TemporaryDirectory() as tmp:
+        ok = walker_before_after(args.against, args.go_stride, args.smoke, Path(tmp)) and ok
     return 0 if ok else 1
 
 

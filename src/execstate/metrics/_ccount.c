@@ -15,6 +15,10 @@
 #include <frameobject.h>
 #include <structmember.h> /* PyMember_GetOne (3.11 declares it only here) */
 
+#ifndef CO_OPTIMIZED
+#define CO_OPTIMIZED 0x0001
+#endif
+
 static long long counted = 0;
 static PyObject *classify = NULL;      /* callable(code) -> bytes | None */
 static PyObject *line_callback = NULL; /* callable(frame) | None (3.11 only) */
@@ -216,8 +220,6 @@ static int push(Stack *stack, PyObject *value)
     return 0;
 }
 
-static long long enter(PyObject *value, Stack *stack, int *error);
-
 /* The namespace dictionary of a class: tp_dict (3.12+ keeps a static builtin type's elsewhere). New reference. */
 static PyObject *class_dict(PyTypeObject *kind)
 {
@@ -226,6 +228,14 @@ static PyObject *class_dict(PyTypeObject *kind)
 #else
     return Py_XNewRef(kind->tp_dict);
 #endif
+}
+
+/* The exact scalar types, by one read of the object's type: most elements of a large state are these. */
+static inline int exact_scalar(PyObject *value)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    return type == &PyLong_Type || type == &PyBool_Type || type == &PyUnicode_Type || type == &PyFloat_Type
+        || value == Py_None || type == &PyBytes_Type || type == &PyComplex_Type;
 }
 
 /* owned_class(kind) without calling Python, where the answer is read from memory with no code running:
@@ -302,63 +312,81 @@ static int plain_in_c(PyTypeObject *kind)
     return has_slots ? 2 : 1;
 }
 
-/* What owned_in_c and plain_in_c said of the last class asked about. Classes only change when Python
-   code runs, so the memo is forgotten at the start of each walk and whenever the walk calls back into
-   Python (owned_class, attribute_values); nothing else the walk does runs Python code. */
-static PyTypeObject *memo_kind = NULL;
-static int memo_owned = -3, memo_plain = -3; /* -3: not asked yet */
+/* What the walk has learned of each class it met: how enter() treats its instances, plain_in_c's answer
+   and whether it has a `__dict__` attribute. Classes only change when Python code runs, so all of it is
+   forgotten (one stamp increment) at the start of each walk and whenever the walk calls back into Python
+   (owned_class, attribute_values); nothing else the walk does runs Python code. A direct-mapped table
+   keyed by the class's address: a collision only asks again. */
+enum { ENTER_SCALAR, ENTER_SKIP, ENTER_WALKED, ENTER_ASK }; /* 1 slot; 0 slots; walked once; owned_class decides */
+#define NOT_ASKED ((signed char)-3)
+#define KIND_SLOTS 256
+typedef struct {
+    PyTypeObject *kind;
+    unsigned long stamp;
+    signed char enter, plain, has_dict; /* NOT_ASKED until asked this walk */
+} KindInfo;
+static KindInfo kinds[KIND_SLOTS];
+static unsigned long kinds_stamp = 1;
 
-static void memo_forget(void) { memo_kind = NULL; }
+static void memo_forget(void) { kinds_stamp++; }
 
-static void memo_select(PyTypeObject *kind)
+static KindInfo *kind_info(PyTypeObject *kind)
 {
-    if (memo_kind != kind) {
-        memo_kind = kind;
-        memo_owned = memo_plain = -3;
+    KindInfo *info = &kinds[((uintptr_t)kind * (uintptr_t)0x9E3779B97F4A7C15ull) >> (8 * sizeof(uintptr_t) - 8)];
+    if (info->kind != kind || info->stamp != kinds_stamp) {
+        info->kind = kind;
+        info->stamp = kinds_stamp;
+        info->enter = info->plain = info->has_dict = NOT_ASKED;
     }
+    return info;
 }
 
-static int owned_memo(PyTypeObject *kind)
+/* How enter() treats a value of kind that is not an exact scalar, in the order the Python _enter asks:
+   a class is no slot, a scalar subclass one, a container or an owned class's instance is walked once, a
+   class owned_in_c cannot judge goes to owned_class. */
+static int enter_kind(PyTypeObject *kind)
 {
-    memo_select(kind);
-    if (memo_owned == -3) memo_owned = owned_in_c(kind);
-    return memo_owned;
+    if (PyType_FastSubclass(kind, Py_TPFLAGS_TYPE_SUBCLASS)) return ENTER_SKIP;
+    if (PyType_FastSubclass(kind, Py_TPFLAGS_LONG_SUBCLASS) || PyType_IsSubtype(kind, &PyFloat_Type)
+        || PyType_IsSubtype(kind, &PyComplex_Type) || PyType_FastSubclass(kind, Py_TPFLAGS_UNICODE_SUBCLASS)
+        || PyType_FastSubclass(kind, Py_TPFLAGS_BYTES_SUBCLASS))
+        return ENTER_SCALAR;
+    if (PyType_FastSubclass(kind, Py_TPFLAGS_DICT_SUBCLASS) || PyType_FastSubclass(kind, Py_TPFLAGS_LIST_SUBCLASS)
+        || PyType_FastSubclass(kind, Py_TPFLAGS_TUPLE_SUBCLASS))
+        return ENTER_WALKED;
+    int owned = instances_in_c ? owned_in_c(kind) : -2;
+    if (owned == 1 || PyType_IsSubtype(kind, &PySet_Type) || PyType_IsSubtype(kind, &PyFrozenSet_Type)
+        || PyType_IsSubtype(kind, (PyTypeObject *)deque_type))
+        return ENTER_WALKED;
+    return owned == 0 ? ENTER_SKIP : ENTER_ASK;
 }
 
-static int plain_memo(PyTypeObject *kind)
+/* plain_in_c(kind), asked once per walk. */
+static int plain_of(PyTypeObject *kind)
 {
-    memo_select(kind);
-    if (memo_plain == -3) memo_plain = plain_in_c(kind);
-    return memo_plain;
-}
-
-static int is_walked(PyObject *value)
-{
-    PyTypeObject *kind = Py_TYPE(value);
-    if (PyDict_Check(value) || PyList_Check(value) || PyTuple_Check(value)) return 1;
-    int owned = instances_in_c ? owned_memo(kind) : -2;
-    if (owned == 1 || PyAnySet_Check(value) || PyObject_TypeCheck(value, (PyTypeObject *)deque_type)) return 1;
-    if (owned == 0) return 0;
-    memo_forget();
-    PyObject *res = PyObject_CallOneArg(owned_class, (PyObject *)kind);
-    if (res == NULL) return -1;
-    owned = PyObject_IsTrue(res);
-    Py_DECREF(res);
-    return owned;
+    KindInfo *info = kind_info(kind);
+    if (info->plain == NOT_ASKED) info->plain = (signed char)plain_in_c(kind);
+    return info->plain;
 }
 
 /* Size contributed by value itself (1 for a scalar); queues containers/instances not yet seen. */
 static long long enter(PyObject *value, Stack *stack, int *error)
 {
-    if (PyLong_CheckExact(value) || PyUnicode_CheckExact(value) || PyFloat_CheckExact(value)
-        || value == Py_None || PyBool_Check(value) || PyBytes_CheckExact(value) || PyComplex_CheckExact(value))
-        return 1;
-    if (PyType_Check(value)) return 0;
-    if (PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value) || PyUnicode_Check(value)
-        || PyBytes_Check(value))
-        return 1;
-    int walked = is_walked(value);
-    if (walked <= 0) { *error = walked < 0; return 0; }
+    if (exact_scalar(value)) return 1;
+    KindInfo *info = kind_info(Py_TYPE(value));
+    if (info->enter == NOT_ASKED) info->enter = (signed char)enter_kind(Py_TYPE(value));
+    switch (info->enter) {
+    case ENTER_SCALAR: return 1;
+    case ENTER_SKIP: return 0;
+    case ENTER_ASK: {
+        memo_forget();
+        PyObject *res = PyObject_CallOneArg(owned_class, (PyObject *)Py_TYPE(value));
+        int owned = res == NULL ? -1 : PyObject_IsTrue(res);
+        Py_XDECREF(res);
+        if (owned <= 0) { *error = owned < 0; return 0; }
+        break;
+    }
+    }
     int fresh = seen_add(value);
     if (fresh < 0 || (fresh == 1 && push(stack, value) < 0)) *error = 1;
     return 0;
@@ -369,14 +397,6 @@ static long long enter(PyObject *value, Stack *stack, int *error)
    previous one was, when that one was a scalar (no Python code ran since: the list is unchanged and
    still holds it), adds 1 again without being looked at: [0] * n and [inf] * n tables cost one
    pointer comparison per element. */
-/* The exact scalar types, by one read of the object's type: most elements of a large state are these. */
-static inline int exact_scalar(PyObject *value)
-{
-    PyTypeObject *type = Py_TYPE(value);
-    return type == &PyLong_Type || type == &PyBool_Type || type == &PyUnicode_Type || type == &PyFloat_Type
-        || value == Py_None || type == &PyBytes_Type || type == &PyComplex_Type;
-}
-
 static long long enter_items(PyObject *node, int is_list, Stack *stack, int *error)
 {
     PyObject **items = is_list ? ((PyListObject *)node)->ob_item : ((PyTupleObject *)node)->ob_item;
@@ -440,7 +460,10 @@ static long long enter_instance(PyObject *node, int has_slots, Stack *stack, int
 {
     long long slotted = has_slots ? enter_slots(node, stack, error) : 0;
     if (*error) return 0;
-    if (_PyType_Lookup(Py_TYPE(node), dict_key) == NULL) return slotted; /* no `__dict__`: slots only */
+    /* asked after the slots, whose walk may have run Python code (then the class is asked again) */
+    KindInfo *info = kind_info(Py_TYPE(node));
+    if (info->has_dict == NOT_ASKED) info->has_dict = _PyType_Lookup(Py_TYPE(node), dict_key) != NULL;
+    if (!info->has_dict) return slotted; /* no `__dict__`: slots only */
     PyObject *dict = PyObject_GenericGetAttr(node, dict_key);
     if (dict == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError) || PyErr_ExceptionMatches(PyExc_TypeError))
@@ -531,8 +554,8 @@ static long long expand(PyObject *node, Stack *stack, int *error)
         total = enter_items(node, 1, stack, error);
     } else if (PyTuple_Check(node)) {
         total = enter_items(node, 0, stack, error);
-    } else if (instances_in_c && plain_memo(Py_TYPE(node))) {
-        total = enter_instance(node, plain_memo(Py_TYPE(node)) == 2, stack, error);
+    } else if (instances_in_c && plain_of(Py_TYPE(node))) {
+        total = enter_instance(node, plain_of(Py_TYPE(node)) == 2, stack, error);
     } else if (PyAnySet_Check(node)) {
         total = enter_all_iter(PySet_Type.tp_iter(node), stack, error);
     } else if (PyObject_TypeCheck(node, (PyTypeObject *)deque_type)) {
@@ -572,6 +595,143 @@ static PyObject *walk(PyObject *self, PyObject *values)
     PyMem_Free(stack.items);
     if (error) return NULL;
     return PyLong_FromLongLong(total);
+}
+
+/* --- the roots of one observation (mirrors _probe.StateWalker.observe's gathering exactly) --------- */
+static PyObject *roots_filename = NULL; /* owned frames' co_filename */
+static PyObject *roots_hidden = NULL;   /* hidden name prefix (a non-empty str) or None */
+static PyObject *roots_skipped = NULL;  /* tuple of types whose values are no root (SKIPPED_ROOTS) */
+static PyObject *roots_name_test = NULL; /* callable(name) -> bool: skipped_name, for keys not exact str */
+static PyObject *locals_key = NULL;     /* "f_locals" */
+
+/* Append namespace to found unless ids (the namespaces deduplicated so far, by identity, as the
+   Python `ids` set of id()s) holds it; then ids holds it. 0, or -1 with an exception set. */
+static int append_once(PyObject *found, Stack *ids, PyObject *namespace)
+{
+    for (Py_ssize_t i = 0; i < ids->size; i++)
+        if (ids->items[i] == namespace) return 0;
+    if (push(ids, namespace) < 0) return -1;
+    return PyList_Append(found, namespace);
+}
+
+/* The namespaces of owned frames from frame outwards (StateWalker.namespaces): an optimized frame's
+   f_locals always, another frame's f_locals and every frame's f_globals once per dictionary. New list. */
+static PyObject *namespaces(PyObject *frame)
+{
+    PyObject *found = PyList_New(0);
+    Stack ids = {NULL, 0, 0};
+    int ok = found != NULL;
+    Py_INCREF(frame);
+    while (ok && frame != NULL) {
+        PyCodeObject *code = PyFrame_GetCode((PyFrameObject *)frame);
+        int owned = PyUnicode_Compare(code->co_filename, roots_filename);
+        int optimized = code->co_flags & CO_OPTIMIZED;
+        Py_DECREF(code);
+        if (owned == -1 && PyErr_Occurred()) ok = 0;
+        else if (owned == 0) {
+            PyObject *local = PyObject_GetAttr(frame, locals_key); /* frame.f_locals, as Python reads it */
+            PyObject *globals = local == NULL ? NULL : PyFrame_GetGlobals((PyFrameObject *)frame);
+            ok = globals != NULL && (optimized ? PyList_Append(found, local) : append_once(found, &ids, local)) == 0
+                 && append_once(found, &ids, globals) == 0;
+            Py_XDECREF(local);
+            Py_XDECREF(globals);
+        }
+        PyObject *back = (PyObject *)PyFrame_GetBack((PyFrameObject *)frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    Py_XDECREF(frame);
+    while (ids.size > 0) Py_DECREF(ids.items[--ids.size]);
+    PyMem_Free(ids.items);
+    if (!ok) Py_CLEAR(found);
+    return found;
+}
+
+/* StateWalker.skipped_name(name) for an exact str: a dunder name, or one starting with the hidden prefix. */
+static int skipped_plain_name(PyObject *name)
+{
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    if (len >= 2 && PyUnicode_READ_CHAR(name, 0) == '_' && PyUnicode_READ_CHAR(name, 1) == '_'
+        && PyUnicode_READ_CHAR(name, len - 1) == '_' && PyUnicode_READ_CHAR(name, len - 2) == '_')
+        return 1;
+    return roots_hidden != Py_None && PyUnicode_Tailmatch(name, roots_hidden, 0, PY_SSIZE_T_MAX, -1) == 1;
+}
+
+/* Append to values each value of namespace whose name is not skipped and which is not an instance of a
+   skipped root type, over a snapshot of its items (`list(namespace.items())`). 0, or -1 with an exception. */
+static int append_roots(PyObject *values, PyObject *namespace)
+{
+    PyObject *items = PyDict_CheckExact(namespace) ? PyDict_Items(namespace) : NULL;
+    if (items == NULL && !PyDict_CheckExact(namespace)) { /* a frame-locals proxy (3.13+) or a mapping */
+        PyObject *view = PyObject_CallMethod(namespace, "items", NULL);
+        items = view == NULL ? NULL : PySequence_List(view);
+        Py_XDECREF(view);
+    }
+    if (items == NULL) return -1;
+    int error = 0;
+    for (Py_ssize_t i = 0; !error && i < PyList_GET_SIZE(items); i++) {
+        /* `for name, value in ...`: a pair of a mapping's own items() unpacks as Python unpacks it */
+        PyObject *pair = PySequence_Tuple(PyList_GET_ITEM(items, i));
+        if (pair == NULL) { error = 1; break; }
+        if (PyTuple_GET_SIZE(pair) != 2) {
+            if (PyTuple_GET_SIZE(pair) > 2) PyErr_SetString(PyExc_ValueError, "too many values to unpack (expected 2)");
+            else PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected 2, got %zd)", PyTuple_GET_SIZE(pair));
+            Py_DECREF(pair);
+            error = 1;
+            break;
+        }
+        PyObject *name = PyTuple_GET_ITEM(pair, 0), *value = PyTuple_GET_ITEM(pair, 1);
+        int skipped;
+        if (PyUnicode_CheckExact(name)) skipped = skipped_plain_name(name);
+        else {
+            PyObject *res = PyObject_CallOneArg(roots_name_test, name);
+            skipped = res == NULL ? -1 : PyObject_IsTrue(res);
+            Py_XDECREF(res);
+        }
+        /* isinstance(value, SKIPPED_ROOTS); an exact scalar is none of them and has no __class__ to ask */
+        if (skipped == 0 && !exact_scalar(value)) skipped = PyObject_IsInstance(value, roots_skipped);
+        if (skipped < 0 || (skipped == 0 && PyList_Append(values, value) < 0)) error = 1;
+        Py_DECREF(pair);
+    }
+    Py_DECREF(items);
+    return error ? -1 : 0;
+}
+
+/* roots(frame) -> the values StateWalker.observe walks at a line event of frame: every namespace's items
+   first gathered (all f_locals read before any value is looked at), then filtered in order. */
+static PyObject *roots(PyObject *self, PyObject *frame)
+{
+    if (roots_filename == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_roots() first");
+        return NULL;
+    }
+    if (!PyFrame_Check(frame)) {
+        PyErr_SetString(PyExc_TypeError, "roots(frame) needs a frame object");
+        return NULL;
+    }
+    PyObject *found = namespaces(frame);
+    if (found == NULL) return NULL;
+    PyObject *values = PyList_New(0);
+    for (Py_ssize_t i = 0; values != NULL && i < PyList_GET_SIZE(found); i++)
+        if (append_roots(values, PyList_GET_ITEM(found, i)) < 0) Py_CLEAR(values);
+    Py_DECREF(found);
+    return values;
+}
+
+static PyObject *configure_roots(PyObject *self, PyObject *args)
+{
+    PyObject *filename, *hidden, *skipped, *name_test;
+    if (!PyArg_ParseTuple(args, "UOO!O", &filename, &hidden, &PyTuple_Type, &skipped, &name_test)) return NULL;
+    if (hidden != Py_None && !PyUnicode_Check(hidden)) {
+        PyErr_SetString(PyExc_TypeError, "configure_roots: the hidden prefix must be a str or None");
+        return NULL;
+    }
+    if (locals_key == NULL && (locals_key = PyUnicode_InternFromString("f_locals")) == NULL) return NULL;
+    Py_XSETREF(roots_filename, Py_NewRef(filename));
+    Py_XSETREF(roots_hidden, Py_NewRef(hidden));
+    Py_XSETREF(roots_skipped, Py_NewRef(skipped));
+    Py_XSETREF(roots_name_test, Py_NewRef(name_test));
+    Py_RETURN_NONE;
 }
 
 static PyObject *configure_walker(PyObject *self, PyObject *args)
@@ -621,6 +781,9 @@ static PyMethodDef methods[] = {
     {"count", count, METH_NOARGS, "Instruction events counted so far."},
     {"walked", walked, METH_NOARGS, "Containers and instances expanded by every walk so far."},
     {"walk", walk, METH_O, "walk(values) -> total state size of one observation."},
+    {"roots", roots, METH_O, "roots(frame) -> the values StateWalker.observe walks at a line event of frame."},
+    {"configure_roots", configure_roots, METH_VARARGS, "configure_roots(filename, hidden_prefix, skipped_types, "
+     "skipped_name): what roots() reads (hidden_prefix None or a non-empty str; skipped_name(name) for other keys)"},
     {"configure_walker", configure_walker, METH_VARARGS, "configure_walker(deque, owned_class, attribute_values, instances_in_c=True): instances_in_c=False "
      "sends every instance through the two Python functions (the reference, for benchmarks and tests)"},
 #if PY_VERSION_HEX >= 0x030C0000

@@ -36,6 +36,7 @@ Counting (identical to ``tests/metrics/reference_probe.py``, only cheaper):
 - state: at every ``line`` event of an owned frame whose line is not excluded,
   the reachable state is walked once; runs of exact scalars inside containers
   are counted by C-level ``map``/``sum`` instead of one Python call per element.
+  With the C extension the roots are gathered (``roots``) and walked (``walk``) in C.
 """
 
 import atexit
@@ -239,12 +240,17 @@ class StateWalker:
             accel.configure_walker(collections.deque, owned_class, attribute_values)
             self.walk = accel.walk
             self.walked = accel.walked
+            if hasattr(accel, "roots"):  # an accelerator built before roots() gathers them in Python
+                accel.configure_roots(filename, self.hidden, SKIPPED_ROOTS, self.skipped_name)
+                self.roots = accel.roots
         else:
             expanded = [0]
             self.walk = lambda values: walk(values, set(), expanded)
             self.walked = lambda: expanded[0]
 
-    def observe(self, frame):
+    def roots(self, frame):
+        """The values walked at a line event of ``frame``: every namespace's items not skipped (the C
+        accelerator's ``roots`` gathers the same values in the same order, without a Python call per item)."""
         values = []
         for namespace in self.namespaces(frame):
             values.extend(
@@ -252,7 +258,10 @@ class StateWalker:
                 for name, value in list(namespace.items())
                 if not self.skipped_name(name) and not isinstance(value, SKIPPED_ROOTS)
             )
-        total = self.walk(values)
+        return values
+
+    def observe(self, frame):
+        total = self.walk(self.roots(frame))
         if total > self.peak:
             self.peak = total
         self.load += total
