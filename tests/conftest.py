@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import pickle
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from execstate.builder import BuildResult, Measurements, build, write_build
+from execstate.metrics.cpp import Compiler
 from execstate.records import BuildManifest, Exclusion, Task, read_jsonl
 from execstate.testing.loopback import Script, ScriptedServer
 
@@ -132,3 +134,28 @@ def classic_measurements(classic_build: BuildResult, tmp_path_factory: pytest.Te
     memo._runs.update(runs)
     memo._out_of_cpu.update(out_of_cpu)
     return memo
+
+
+@pytest.fixture(scope="session")
+def cpp_cache_with_headers() -> Callable[[Path], Path]:
+    """``cpp_cache_with_headers(root)``: ``root`` made a C++ compile cache with no program in it but every
+    precompiled header the user's cache (``Compiler().cache_root()``) already holds, hard-linked (a complete entry
+    is renamed into ``pch/`` whole, so it never changes; a ``.gch`` is used from any folder). For the tests that
+    count their own program compiles in a cache of their own: they still start with no program compiled, and
+    do not rebuild the 5-10 s headers of ``<bits/stdc++.h>`` each time. A header the user's cache lacks (or
+    cannot be linked: another filesystem) is built in ``root`` when first needed, as in any empty cache."""
+    shared = Compiler().cache_root() / "pch"
+
+    def seed(root: Path) -> Path:
+        entries = sorted(shared.iterdir()) if shared.is_dir() else []
+        for entry in entries:
+            if not (entry / "meta.json").is_file():
+                continue
+            target = root / "pch" / entry.name
+            try:
+                shutil.copytree(entry, target, copy_function=os.link)
+            except OSError:
+                shutil.rmtree(target, ignore_errors=True)
+        return root
+
+    return seed
