@@ -10,7 +10,7 @@ and library_cpp), how many cases each admitted and how many were refreshed, and 
 long-trace medians. Each build starts with the measurements of the process forgotten and an empty C++
 compile cache of its own (``EXECSTATE_CPP_CACHE``), since a fresh input gives new checkpoint copies (another
 k) to compile; ``--warm`` keeps the user's cache for both instead.
---smoke: two classic cases, one job.
+--smoke: one classic case (kadane), one job.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from execstate.builder import BuildOptions, BuildResult, Fresh, build
 from execstate.studies import STUDIES
 
-SMOKE_CASES = ["heapsort", "kadane"]
+SMOKE_CASES = ["kadane"]
 
 
 def case_paths(study: str, names: list[str] | None) -> list[Path]:
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", default="benchmark-fresh-seed")
     ap.add_argument("--warm", action="store_true", help="both builds use the user's C++ compile cache")
-    ap.add_argument("--smoke", action="store_true", help="two classic cases, one job")
+    ap.add_argument("--smoke", action="store_true", help="one classic case, one job")
     args = ap.parse_args()
     studies = ["classic"] if args.smoke else (args.study or ["networkx", "library_cpp", "classic"])
     jobs = 1 if args.smoke else args.jobs

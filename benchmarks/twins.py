@@ -13,7 +13,8 @@ pairs proven. The main job must stay under 10 minutes on 2 cores (issue 56), whi
 in its default grid yet: the extra line says how much of that budget the twins would take, measured. ``--case``: only these case folders of both studies (a quick reading).
 ``--cold``: an empty C++ compile cache of its own (``EXECSTATE_CPP_CACHE``), as on a fresh machine; without it
 the compiles a previous build cached are not counted.
-``--smoke``: one pair (kadane), one job, the compile cache as it is (tests/test_benchmarks.py).
+``--smoke``: one pair (insertion_sort, the quickest classic case), one job, the compile cache as it is
+(tests/test_benchmarks.py).
 """
 
 from __future__ import annotations
@@ -54,10 +55,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--case", action="append", default=[], help="only this case folder (repeatable)")
     parser.add_argument("--cold", action="store_true", help="an empty C++ compile cache of its own")
-    parser.add_argument("--smoke", action="store_true", help="one pair (kadane), one job")
+    parser.add_argument("--smoke", action="store_true", help="one pair (insertion_sort), one job")
     args = parser.parse_args()
     if args.smoke:
-        args.case, args.jobs = ["kadane"], 1
+        args.case, args.jobs = ["insertion_sort"], 1
     cache = tempfile.mkdtemp(prefix="execstate-twins-bench-") if args.cold else None
     if cache is not None:
         os.environ["EXECSTATE_CPP_CACHE"] = cache

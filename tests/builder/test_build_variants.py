@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tests.builder.test_python_variants import foreign_names
 
-from execstate.builder import BuildOptions, Fresh, build, tasks_bytes
+from execstate.builder import BuildOptions, BuildResult, Fresh, Measurements, build, tasks_bytes
 from execstate.languages.python.language import PythonLanguage
 from execstate.records import is_variant, paper_tasks
 from execstate.studies import STUDIES
@@ -23,8 +23,13 @@ assert CLASSIC is not None
 
 
 @pytest.fixture(scope="module")
-def built():
-    return build([], studies=["classic"], jobs=2, options=BuildOptions(variants=VARIANTS))
+def built(classic_measurements: Measurements) -> BuildResult:
+    """The whole study built with ``VARIANTS``, as the pipeline's variants build: the originals' measurements come
+    from the session's plain build's memo (``classic_measurements``, tests/conftest.py), the variants' are made
+    here; ``test_the_same_variant_build_twice_gives_the_same_bytes`` rebuilds three cases without a memo."""
+    varied = build([], studies=["classic"], jobs=2, options=BuildOptions(variants=VARIANTS), memo=classic_measurements)
+    assert classic_measurements.stats.hits > 0, "the originals were measured again: the shared memo missed"
+    return varied
 
 
 def test_every_classic_case_keeps_its_variants(built, classic_build) -> None:

@@ -290,11 +290,13 @@ int main() {
     assert '`#pragma GCC optimize("Ofast")` optimises the runs, not the measured build' in excluded.reason
 
 
-def test_bits_stdcpp_gets_the_precompiled_header_beside_the_emitters_folder(tmp_path):
+def test_bits_stdcpp_gets_the_precompiled_header_beside_the_emitters_folder(tmp_path, cpp_cache_with_headers):
     """A clean program that includes <bits/stdc++.h> is compiled with the emitter's folder on the include
-    path (as every C++ case is): it is offered the precompiled header, and the binary is the same."""
+    path (as every C++ case is): it is offered the precompiled header, and the binary is the same. (Cache ``a``
+    starts with the headers already made, ``b`` with nothing.)"""
     source = _habits_twin()
     include = (HEADER_PATH.parent,)
+    cpp_cache_with_headers(tmp_path / "a")
     fast = compile_cpp(
         source, include_dirs=include, compiler=Compiler(cache_dir=tmp_path / "a"), first_header=HEADER_PATH
     )

@@ -11,7 +11,7 @@ writer); K, the inside state at k and the post state are computed from that trac
 and a random one; K+1 for every tenth program, where nothing may fire). The selected loop is one that runs
 (nine times in ten), favouring loops that some execution leaves by ``return``.
 
-To stay fast, the programs are compiled in batches: each program lives in its own namespace, so one
+To stay fast, the programs are compiled in batches of up to 100: each program lives in its own namespace, so one
 translation unit holds a batch of copies (each with its own inserted prefix) and a ``main`` that runs the
 program its first argument names. Every binary runs through ``execstate.sandbox.run``.
 
@@ -39,7 +39,7 @@ from execstate.languages.cpp.protocol import parse_slots
 from execstate.languages.cpp.syntax import check_variables_cpp, resolve_loop_cpp
 
 PROGRAMS = int(os.environ.get("EXECSTATE_CPP_DIFFERENTIAL", "100"))
-BATCH = 25
+BATCH = 100
 COMPILERS = 2
 RUNNERS = 4
 

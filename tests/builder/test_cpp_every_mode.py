@@ -46,8 +46,8 @@ def test_every_copy_is_written_back_out_of_the_every_mode_text_byte_for_byte():
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
-def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp_path):
-    lang = CppLanguage(compiler=Compiler(cache_dir=tmp_path / "cache"))
+def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp_path, cpp_cache_with_headers):
+    lang = CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path / "cache")))
     includes = (HEADER_PATH.parent,)
     source = KNAPSACK.replace("// 0/1 knapsack", "// 0/1 knapsack, every mode")  # a text no other test builds
     for mode in ("inside", "post"):  # construct's probe of the candidates: the loop's candidate set, whose `c`

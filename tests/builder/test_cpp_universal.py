@@ -33,8 +33,9 @@ against independent reference functions in tests/builder/test_build.py."""
 
 
 @pytest.fixture(scope="module")
-def lang(tmp_path_factory) -> CppLanguage:
-    return CppLanguage(compiler=Compiler(cache_dir=tmp_path_factory.mktemp("cpp-cache")))
+def lang(tmp_path_factory, cpp_cache_with_headers) -> CppLanguage:
+    """A compile cache of this module's own (it counts its compiles), given the precompiled headers already made."""
+    return CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path_factory.mktemp("cpp-cache"))))
 
 
 def _own_build(lang: CppLanguage, source: str, stdin: bytes) -> tuple[str, bytes, int | None]:
