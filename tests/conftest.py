@@ -94,7 +94,7 @@ def classic_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
             memo = Measurements(max_entries=CLASSIC_MEMO_ENTRIES)
             plain = build([], studies=["classic"], jobs=2, memo=memo)
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / MEMO_FILE).write_bytes(pickle.dumps(_memo_tables(memo)))  # before the manifest, too
+            (folder / MEMO_FILE).write_bytes(pickle.dumps(memo.tables()))  # before the manifest, too
             write_build(plain, folder)
     tasks = list(read_jsonl(folder / "tasks.jsonl", Task))
     exclusions = list(read_jsonl(folder / "excluded.jsonl", Exclusion))
@@ -116,11 +116,6 @@ def _classic_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared / "shared-builds" / "classic"
 
 
-def _memo_tables(memo: Measurements) -> tuple[dict, dict, dict]:
-    """A memo's three tables as plain dicts (pickling a ``Measurements`` itself gives an empty one, by design)."""
-    return dict(memo._table), dict(memo._runs), dict(memo._out_of_cpu)
-
-
 @pytest.fixture(scope="module")
 def classic_measurements(classic_build: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Measurements:
     """A fresh memo holding every measurement the session's classic build made (``classic_build``), in whichever
@@ -128,12 +123,8 @@ def classic_measurements(classic_build: BuildResult, tmp_path_factory: pytest.Te
     rebuilds the originals, as the pipeline's variants build does with the main build's memo) takes them from it
     instead of measuring again. Measurements are deterministic functions of their key (``measurement_key``);
     ``test_build_variants``'s rebuild of three cases without a memo checks that the lines come out the same."""
-    memo = Measurements(max_entries=CLASSIC_MEMO_ENTRIES)
-    table, runs, out_of_cpu = pickle.loads((_classic_folder(tmp_path_factory) / MEMO_FILE).read_bytes())
-    memo._table.update(table)
-    memo._runs.update(runs)
-    memo._out_of_cpu.update(out_of_cpu)
-    return memo
+    tables = pickle.loads((_classic_folder(tmp_path_factory) / MEMO_FILE).read_bytes())
+    return Measurements.with_tables(tables, max_entries=CLASSIC_MEMO_ENTRIES)
 
 
 @pytest.fixture(scope="session")

@@ -90,6 +90,21 @@ def test_a_memo_sent_to_another_process_arrives_empty(memo):
     assert isinstance(copy, Measurements) and len(copy) == 0 and copy.stats.runs == 0
 
 
+def test_a_memos_tables_pickled_and_restored_give_a_later_build_every_measurement():
+    """How a measurement memo crosses a process boundary on purpose (the test session's classic build hands its
+    memo to the variants build in another worker): ``tables()`` pickled, ``with_tables`` restored."""
+    first_memo = Measurements(max_entries=64)
+    first = build([CASE], memo=first_memo)
+    runs = first_memo.stats.runs
+    restored = Measurements.with_tables(pickle.loads(pickle.dumps(first_memo.tables())), max_entries=64)
+    assert len(restored) == len(first_memo) > 0 and restored.stats.runs == 0
+    second = build([CASE], memo=restored)
+    assert restored.stats.runs == 0 and restored.stats.hits >= runs  # nothing measured again
+    assert [t.to_json_line() for t in second.tasks] == [t.to_json_line() for t in first.tasks]
+    small = Measurements.with_tables(first_memo.tables(), max_entries=2)  # the bound holds on restoring too
+    assert len(small) <= 2 * 3
+
+
 def test_other_limits_or_another_input_are_other_measurements(memo):
     lang = PythonLanguage()
     source = "n = int(input())\nfor i in range(n):\n    pass\nprint(n)\n"

@@ -77,6 +77,28 @@ class Measurements:
         """Pickled (to a Dask worker), a memo arrives empty: its measurements stay with the process that ran them."""
         return (Measurements, (self.max_entries,))
 
+    def tables(self) -> tuple[dict[str, Measurement], dict[str, object], dict[str, Measurement]]:
+        """A copy of what the memo holds, as plain picklable dicts (pickling the memo itself gives an empty one):
+        for a process that hands its measurements to a later build in another process, which ``with_tables``
+        restores. Measurements are deterministic functions of their key, so they hold wherever the key does."""
+        with self._lock:
+            return dict(self._table), dict(self._runs), dict(self._out_of_cpu)
+
+    @classmethod
+    def with_tables(
+        cls,
+        tables: tuple[dict[str, Measurement], dict[str, object], dict[str, Measurement]],
+        max_entries: int = MAX_ENTRIES,
+    ) -> Measurements:
+        """A new memo holding ``tables`` (``Measurements.tables()`` of another memo), at most ``max_entries`` of
+        each kind (the last ones)."""
+        memo = cls(max_entries)
+        table, runs, out_of_cpu = tables
+        for target, source in ((memo._table, table), (memo._runs, runs), (memo._out_of_cpu, out_of_cpu)):
+            for key, value in source.items():
+                _keep(target, key, value, max_entries)
+        return memo
+
     def measure_once(
         self, lang: Language, source: str, stdin: bytes, endpoint: Endpoint | None, *, state: bool, repeat: int = 0
     ) -> Measurement:
