@@ -456,24 +456,20 @@ def build_ladder(case: CaseContext, ladder: Ladder, published_short: bytes | Non
         budget = ladder.object_budget(target, case.opts.object_budget)
         at = _with_object_budget(case, budget)
         failed: list[str] = []
-        refused: str | None = None
         for point in search.alternatives(found, target):
             made = _admit_rung(at, admit, search, references, point, k, target)
-            if isinstance(made, Excluded):
-                failed.append(f"size {point.size} (trace {point.trace}): check {made.check}: {made.reason}")
-                if not_retried(made):  # its alternatives, of a similar trace, would walk as much
-                    refused = made.check
-                    break
-                continue
-            tasks.extend(made)
-            rung = {"rung": k, "target": target, "trace": point.trace, "size": point.size, "seed": point.seed}
-            rungs.append({**rung, "object_budget": budget})
-            break
+            if not isinstance(made, Excluded):
+                tasks.extend(made)
+                rung = {"rung": k, "target": target, "trace": point.trace, "size": point.size, "seed": point.seed}
+                rungs.append({**rung, "object_budget": budget})
+                break
+            failed.append(f"size {point.size} (trace {point.trace}): check {made.check}: {made.reason}")
+            if not_retried(made):  # its alternatives, of a similar trace, would walk as much
+                gap = {"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)}
+                missing.append({**gap, "check": made.check, "object_budget": budget})
+                break
         else:
-            refused = ""
-        if refused is not None:
-            gap = {"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)}
-            missing.append({**gap, "check": refused, "object_budget": budget} if refused else gap)
+            missing.append({"rung": k, "target": target, "nearest": [found.record()], "reason": "; ".join(failed)})
     entry = {
         "generator": gen.describe,
         "seed": seed,

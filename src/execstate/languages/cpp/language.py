@@ -12,10 +12,8 @@ The state metrics come from an ``observe`` copy of the case's loop and projectio
 
 from __future__ import annotations
 
-import hashlib
 import re
 import signal
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +54,7 @@ from execstate.languages.cpp.universal import (
     COUNT_ALL_ENV,
     CleanStandIn,
     EveryModeCopy,
+    FailedTexts,
     MadeCopy,
     UniversalCopy,
     clean_stand_in,
@@ -88,38 +87,6 @@ if TYPE_CHECKING:
 
 _INCLUDES = (HEADER_PATH.parent,)
 _Universal = CleanStandIn | EveryModeCopy | UniversalCopy
-
-
-class FailedTexts:
-    """The texts that did not compile in this process, each with its compiler and include directories, so that
-    no text is compiled twice to fail twice. Keyed by the text's SHA-256, not the text, and bounded: past
-    ``capacity`` keys the oldest is forgotten (a construct over thousands of programs keeps a few MB at most; a
-    forgotten text is only compiled again)."""
-
-    def __init__(self, capacity: int = 4096) -> None:
-        if capacity < 1:
-            raise ValueError(f"FailedTexts capacity must be at least 1, got {capacity}")
-        self.capacity = capacity
-        self._keys: OrderedDict[tuple[bytes, Compiler, tuple[Path, ...]], None] = OrderedDict()
-
-    @staticmethod
-    def _key(item: tuple[str, Compiler, tuple[Path, ...]]) -> tuple[bytes, Compiler, tuple[Path, ...]]:
-        source, compiler, includes = item
-        return hashlib.sha256(source.encode("utf-8", "surrogatepass")).digest(), compiler, includes
-
-    def __contains__(self, item: object) -> bool:
-        return isinstance(item, tuple) and len(item) == 3 and self._key(item) in self._keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def add(self, item: tuple[str, Compiler, tuple[Path, ...]]) -> None:
-        """Remember ``item`` (text, compiler, include directories) as failed, forgetting the oldest past capacity."""
-        key = self._key(item)
-        self._keys[key] = None
-        self._keys.move_to_end(key)
-        while len(self._keys) > self.capacity:
-            self._keys.popitem(last=False)
 
 
 _FAILED = FailedTexts()

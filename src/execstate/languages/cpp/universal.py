@@ -36,7 +36,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem
 from execstate.languages._protocol import Instrumented
@@ -58,6 +58,11 @@ from execstate.languages.cpp.instrument import (
 )
 from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
 from execstate.languages.cpp.syntax import expand_loop_macros
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from execstate.metrics.cpp import Compiler
 
 K_CALL = "execstate_emit::checkpoint_k()"
 ACTIVE_CALL = "execstate_emit::checkpoint_active()"
@@ -191,11 +196,39 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _remember(table: OrderedDict, key: Any, value: Any) -> None:
+def _remember(table: OrderedDict, key: Any, value: Any, limit: int = _REMEMBERED) -> None:
     table[key] = value
     table.move_to_end(key)
-    while len(table) > _REMEMBERED:
+    while len(table) > limit:
         table.popitem(last=False)
+
+
+class FailedTexts:
+    """The texts that did not compile in this process, each with its compiler and include directories, so that
+    no text is compiled twice to fail twice. Keyed by the text's SHA-256, not the text, and bounded like the
+    other memos here: past ``capacity`` keys the oldest is forgotten (a construct over thousands of programs
+    keeps a few MB at most; a forgotten text is only compiled again)."""
+
+    def __init__(self, capacity: int = _REMEMBERED) -> None:
+        if capacity < 1:
+            raise ValueError(f"FailedTexts capacity must be at least 1, got {capacity}")
+        self.capacity = capacity
+        self._keys: OrderedDict[tuple[str, Compiler, tuple[Path, ...]], None] = OrderedDict()
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, tuple) and len(item) == 3 and self._key(item) in self._keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def add(self, item: tuple[str, Compiler, tuple[Path, ...]]) -> None:
+        """Remember ``item`` (text, compiler, include directories) as failed, forgetting the oldest past capacity."""
+        _remember(self._keys, self._key(item), None, self.capacity)
+
+    @staticmethod
+    def _key(item: tuple[str, Compiler, tuple[Path, ...]]) -> tuple[str, Compiler, tuple[Path, ...]]:
+        source, compiler, includes = item
+        return _digest(source), compiler, includes
 
 
 def remember_copy(copy: str, made: MadeCopy) -> None:
@@ -533,6 +566,7 @@ __all__ = [
     "VARS_ENV",
     "CleanStandIn",
     "EveryModeCopy",
+    "FailedTexts",
     "MadeCopy",
     "UniversalCopy",
     "clean_stand_in",
