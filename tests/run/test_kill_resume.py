@@ -51,7 +51,7 @@ def _start(cmd: list[str]) -> subprocess.Popen[bytes]:
 
 def _kill(proc: subprocess.Popen[bytes], server: ScriptedServer) -> None:
     proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=30)
+    proc.communicate(timeout=30)  # reaps it and closes its pipes
     server.release_all()  # the dead run's held requests: let their handlers finish on closed sockets
 
 

@@ -96,6 +96,10 @@ class VendorServer:
         asyncio.run_coroutine_threadsafe(_close(), self._loop).result(timeout=10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            # closed here, not by the garbage collector: a collected cycle may close the loop's
+            # self-pipe before the loop, and its finalizer then raises inside whatever code is running
+            self._loop.close()
 
     def __enter__(self) -> VendorServer:
         return self.start()
