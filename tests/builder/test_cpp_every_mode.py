@@ -32,9 +32,9 @@ def test_every_copy_is_written_back_out_of_the_every_mode_text_byte_for_byte():
         moving = every_mode_cpp(source, line, wide)
         unmoved = every_mode_cpp(source, line, wide, move=False)
         assert moving.moved and not unmoved.moved  # `c` (`i` of `rep(i, n)`) moves in front of the loop
-        for mode in ("inside", "post", "trace", "observe"):
+        for mode in ("inside", "post", "trace", "observe", "count"):
             for variables in ((wide[1],), (wide[0],), tuple(reversed(wide))):
-                for k, active in ((1, True), (4, False)) if mode != "observe" else ((1, True),):
+                for k, active in ((1, True), (4, False)) if mode not in ("observe", "count") else ((1, True),):
                     made = MadeCopy(source, line, variables, mode, k, active, 3 if mode == "trace" else 1)
                     copy = instrument_cpp(source, line, variables, mode, k, active=active, steps=made.steps)
                     assert every_mode_written_back(moving, made, wide, unmoved) == copy.source, (mode, variables)
@@ -55,10 +55,12 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
         assert lang.run(lang.instrument(source, INNER, ("c", "dp"), mode, 2).source, STDIN, tmp_path).ok
     copies = [lang.instrument(source, INNER, ("dp",), mode, k) for mode in ("inside", "post") for k in (1, 5)]
     copies.append(lang.trace_copy(source, INNER, ("dp",), 5, 2))
+    count = lang.instrument(source, INNER, ("dp",), "count")  # the builder's iterations check: the loop's K
     programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
     before = programs()
     texts = [text for c in copies for text in (c.source, lang.disabled(c))]
     runs = [lang.run(text, STDIN, tmp_path) for text in texts]
+    counted = lang.run(count.source, STDIN, tmp_path)
     ends = {"inside": copies[1], "post": copies[3]}  # k = 5
     measured = {
         mode: lang.measure(source, STDIN, Endpoint(INNER, ("dp",), mode, 5, c), state=True) for mode, c in ends.items()
@@ -67,6 +69,12 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
     assert all(every_mode_copies(c.source)[0].settings[MODE_ENV] for c in copies)
     shared = every_mode_copies(copies[1].source)[0]
     assert shared.same_lines and "moved here from the loop's header" in shared.source  # measured as the text
+    assert every_mode_copies(count.source)[0].settings[MODE_ENV] == "5"
+    built = compile_cpp(count.source, include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
+    assert isinstance(built, Compiled)
+    own = run_binary(built, STDIN, lang.limits)  # the count copy's own build: the program's output, then its K
+    assert (counted.status, counted.stdout, lang.iterations(counted)) == (own.status, own.stdout, lang.iterations(own))
+    assert (lang.iterations(counted) or 0) >= 2 and own.stdout != b""
     for i in (2, 7, 8):  # inside k = 5, post k = 1 disabled, trace: each as its own build prints
         built = compile_cpp(texts[i], include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
         assert isinstance(built, Compiled)

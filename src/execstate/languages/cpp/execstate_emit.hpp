@@ -46,9 +46,9 @@
 //     execstate_emit::emit_chosen(...)      emit() of the pairs EXECSTATE_CHECKPOINT_VARS places
 //     execstate_emit::state_json_chosen(...) state_json() of those pairs
 // A build serving every mode (instrument.every_mode_cpp) also reads
-//     execstate_emit::checkpoint_mode()     EXECSTATE_CHECKPOINT_MODE: 1 inside, 2 post, 3 trace, 4 observe
+//     execstate_emit::checkpoint_mode()     EXECSTATE_CHECKPOINT_MODE: 1 inside, 2 post, 3 trace, 4 observe, 5 count
 //     execstate_emit::checkpoint_on(), checkpoint_k_of(m), checkpoint_steps() (EXECSTATE_CHECKPOINT_STEPS),
-//     observe_chosen(...), loop_enter_of(), loop_exit_of(...)   (each mode's code acts in its mode only)
+//     observe_chosen(...), loop_enter_of(), loop_exit_of(...), report_count_of(...)  (each mode's code acts in its mode only)
 // instead of the constants (and the projection) the task shows is compiled once and serves every
 // k and every projection drawn from its candidates; a missing or malformed variable prints
 // "execstate: ..." to stderr and ends the program with exit status 3.
@@ -174,15 +174,15 @@ inline bool checkpoint_active() {
 }
 
 // The mode of a build that serves every mode (instrument.every_mode_cpp): EXECSTATE_CHECKPOINT_MODE,
-// 1 inside, 2 post, 3 trace, 4 observe. Each mode's inserted code runs only in its mode.
+// 1 inside, 2 post, 3 trace, 4 observe, 5 count. Each mode's inserted code runs only in its mode.
 inline long long checkpoint_mode() {
     static const long long mode = checkpoint_setting("EXECSTATE_CHECKPOINT_MODE");
     return mode;
 }
 
 // The guard of such a build: the checkpoint's guard (EXECSTATE_CHECKPOINT_ACTIVE) in the checkpoint
-// modes, false in observe mode (which neither silences nor prints a checkpoint).
-inline bool checkpoint_on() { return checkpoint_mode() != 4 && checkpoint_active(); }
+// modes, false in observe and count mode (which neither silence nor print a checkpoint).
+inline bool checkpoint_on() { return checkpoint_mode() != 4 && checkpoint_mode() != 5 && checkpoint_active(); }
 
 // The selected iteration k of `mode`'s code in such a build: 0 (never reached) in another mode.
 inline long long checkpoint_k_of(long long mode) { return checkpoint_mode() == mode ? checkpoint_k() : 0; }
@@ -727,6 +727,11 @@ template <class... Args>
 inline void report_count(long long count) {
     std::string line = "\n__execstate_iterations__=" + std::to_string(count) + "\n";
     write_all(2, line.data(), line.size());
+}
+
+// count mode of a build serving every mode: report_count in count mode, nothing in another mode.
+inline void report_count_of(long long count) {
+    if (checkpoint_mode() == 5) report_count(count);
 }
 
 // count mode for every loop at once (instrument.count_all_cpp): the prelude registers this with

@@ -219,7 +219,7 @@ def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
         return [
             "// --- execstate: count iterations of the selected loop (inserted) ---",
             f'#include "{HEADER_NAME}"',
-            f"static long long {p}count = 0;",
+            f"static long long {p}count = 0;  // iterations of the selected loop so far, over the whole run",
             f"static void {p}report() {{ execstate_emit::report_count({p}count); }}",
             f"[[maybe_unused]] static const int {p}reporting = std::atexit({p}report);",
             "// --- end of execstate code ---",
@@ -297,7 +297,7 @@ def _guarded(header: str, lines: list[str], unit: str) -> list[str]:
 def _top(mode: CppMode, p: str, variables: tuple[str, ...], k: int, steps: int, unit: str) -> list[str]:
     """The lines inserted at the top of every iteration of the selected loop."""
     if mode == "count":
-        return [f"++{p}count;  // execstate (inserted)"]
+        return [f"++{p}count;"]
     if mode == "observe":
         return refusal_asserts(variables) + [f"execstate_emit::observe({', '.join([p + 'run', *variables])});"]
     if mode == "post":
@@ -488,9 +488,9 @@ TAG_OPEN, TAG_CLOSE = "\x1e", "\x1f"
 _TAGGED = re.compile("\x1e([a-z]+)\x1f(?=\\r?$)", re.MULTILINE)
 ON_CALL = "execstate_emit::checkpoint_on()"
 STEPS_CALL = "execstate_emit::checkpoint_steps()"
-MODE_LETTERS: dict[str, str] = {"inside": "i", "post": "p", "trace": "t", "observe": "o"}
+MODE_LETTERS: dict[str, str] = {"inside": "i", "post": "p", "trace": "t", "observe": "o", "count": "c"}
 """The letter that tags an ``every_mode_cpp`` line with a mode (``m``: the moved init-statement)."""
-MODE_CODES: dict[str, int] = {"inside": 1, "post": 2, "trace": 3, "observe": 4}
+MODE_CODES: dict[str, int] = {"inside": 1, "post": 2, "trace": 3, "observe": 4, "count": 5}
 """``EXECSTATE_CHECKPOINT_MODE``'s number of each mode (``execstate_emit::checkpoint_mode()``)."""
 _K_MARK, _STEPS_MARK = 987654321987654, 876543219876543
 """Stand-ins for k and steps while the lines are made (never in an inserted line otherwise); replaced by calls."""
@@ -503,7 +503,7 @@ def k_call(mode: str) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class EveryMode:
-    """The ``inside``, ``post``, ``trace`` and ``observe`` copies of one loop and projection as ONE text.
+    """The ``inside``, ``post``, ``trace``, ``observe`` and ``count`` copies of one loop and projection as ONE text.
 
     Each mode's inserted lines are kept, each tagged with the modes it belongs to (``tags``); the lines every
     mode shares (the program's own, the ``#include``, ``++count``) appear once. Where a copy writes a
@@ -558,26 +558,34 @@ def every_mode_cpp(source: str, loop_line: int, variables: tuple[str, ...], *, m
             out.append(line)
         return out
 
-    inside, trace, observe = (_prelude(p, m, True) for m in ("inside", "trace", "observe"))
+    inside, trace, observe, count = (_prelude(p, m, True) for m in ("inside", "trace", "observe", "count"))
     active = f"static const bool {p}active = true;"
     assert inside[0] == trace[0] and inside[-4:] == trace[-4:] and inside[-5] == observe[1] and inside[-4] == active
+    assert count[1] == inside[-5] and count[2] == inside[-3]  # the #include and the counter: shared
     prelude = [
         *tagged("ipt", inside[:1]),
         *tagged("o", observe[:1]),
+        *tagged("c", count[:1]),
         *tagged("ip", inside[1:-5]),
         *tagged("t", trace[1:-5]),
-        *tagged("ipto", inside[-5:-4]),
-        *tagged("ipt", [f"static const bool {p}active = {ON_CALL};", *inside[-3:]]),
+        *tagged("iptoc", inside[-5:-4]),
+        *tagged("ipt", [f"static const bool {p}active = {ON_CALL};"]),
+        *tagged("iptc", inside[-3:-2]),
+        *tagged("ipt", inside[-2:]),
         *tagged("o", observe[-1:]),
+        *tagged("c", [count[3].replace(REPORT_CALL, REPORT_OF_CALL), *count[4:]]),
     ]
     enc = lambda lines, indent=b"": [indent + line.encode("utf-8") for line in lines]
     ed.before(_prelude_offset(data, root), enc(prelude), b"")
 
     def top(unit: str) -> list[str]:
-        lines = {m: calls(m, _top(m, p, variables, _K_MARK, _STEPS_MARK, unit)) for m in ("inside", "post", "trace")}
-        assert lines["inside"][0] == lines["post"][0] == lines["trace"][0]
+        lines = {
+            m: calls(m, _top(m, p, variables, _K_MARK, _STEPS_MARK, unit)) for m in ("inside", "post", "trace", "count")
+        }
+        assert lines["inside"][0] == lines["post"][0] == lines["trace"][0] == lines["count"][0]
+        assert len(lines["count"]) == 1  # the count copy adds nothing else at the top
         return [
-            *tagged("ipt", lines["inside"][:1]),
+            *tagged("iptc", lines["inside"][:1]),
             *tagged("p", lines["post"][1:]),
             *tagged("i", lines["inside"][1:]),
             *tagged("t", lines["trace"][1:]),
@@ -624,6 +632,9 @@ def every_mode_cpp(source: str, loop_line: int, variables: tuple[str, ...], *, m
     return EveryMode(_TAGGED.sub("", text), inserted, tags, p, moved, tuple(names))
 
 
+REPORT_CALL = "execstate_emit::report_count("
+REPORT_OF_CALL = "execstate_emit::report_count_of("
+"""A count copy's report at exit, and the call an ``every_mode_cpp`` text makes instead (nothing in another mode)."""
 MOVED_NOTE = "// execstate: moved here from the loop's header, so the post checkpoint can show "
 _EVERY_MODE_CALLS = (
     ("execstate_emit::emit(", "execstate_emit::emit_chosen("),

@@ -34,6 +34,7 @@ from execstate.languages._protocol import (
 from execstate.languages._variants import SourceVariant
 from execstate.languages.cpp.budget import Counted, counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
+from execstate.languages.cpp.commented import commented_original, remember_program
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
@@ -171,7 +172,7 @@ class CppLanguage:
         A clean program runs as written (its oracles come from the program itself, never from a copy with
         counters in it); its loops are counted by its silent count-every-loop copy (``loop_iterations``,
         ``clean_stand_in``). A checkpoint copy runs as the one build of its loop that serves
-        every mode (``every_mode_copies``: inside, post, trace and observe, of the loop's candidate set, else
+        every mode (``every_mode_copies``: inside, post, trace, observe and count, of the loop's candidate set, else
         of the copy's projection), else as a universal build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
@@ -179,6 +180,9 @@ class CppLanguage:
         builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
         failed to compile is not tried again in this process. A ``count`` copy runs as the build that counted
         every loop of its program in this process, when there is one (``count_all_for``)."""
+        original = commented_original(source)
+        if original is not None:  # a marked program: the same program to the compiler (``commented``)
+            return self.run(original, stdin, workdir, seed=seed, args=args)
         shared = count_all_for(source)
         if shared is not None and (shared[0], self.compiler, self._includes) not in _FAILED:
             built_all = self._compiled(shared[0])
@@ -345,7 +349,11 @@ class CppLanguage:
         The clean program's measurement and its coverage runs (line counts, branches) share this one build.
         A checkpoint copy whose loop's every-mode text has the copy's own lines (``EveryModeCopy.same_lines``)
         is measured as that text's build, run in the copy's mode, its inserted lines not counted: one
-        measured build serves the loop's inside and post copies."""
+        measured build serves the loop's inside and post copies. A text that only adds comments to a program
+        measured here (``commented_original``: a marked line count) is measured as that program."""
+        original = commented_original(source) if not inserted_lines else None
+        if original is not None:
+            return self._measured(original, stdin)
         for every in every_mode_copies(source):
             if not every.same_lines:
                 continue
@@ -373,8 +381,11 @@ class CppLanguage:
         )
 
     def _coverage(self, source: str, stdin: bytes) -> CppMeasurement:
-        """A coverage run of the clean program (the measured build of ``_measured``)."""
-        return self._measured(source, stdin)
+        """A coverage run of the clean program (the measured build of ``_measured``), remembered as a program that
+        a marked copy of it stands for (``remember_program``)."""
+        m = self._measured(source, stdin)
+        remember_program(source)
+        return m
 
     def branch_outcomes(self, source: str, stdin: bytes, workdir: Path) -> frozenset[tuple[int, int]] | None:
         """gcov's taken branches ``(line, i)`` of a coverage run of the clean program."""

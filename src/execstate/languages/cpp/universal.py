@@ -46,6 +46,8 @@ from execstate.languages.cpp.instrument import (
     MODE_LETTERS,
     MOVED_NOTE,
     ON_CALL,
+    REPORT_CALL,
+    REPORT_OF_CALL,
     STEPS_CALL,
     CppMode,
     EveryMode,
@@ -336,6 +338,7 @@ def every_mode_written_back(
     )
     text = text.replace("execstate_emit::loop_enter_of()", "execstate_emit::loop_enter()")
     text = text.replace("execstate_emit::loop_exit_of(", "execstate_emit::loop_exit(")
+    text = text.replace(REPORT_OF_CALL, REPORT_CALL)
     text = _asserts_written_back(text, variables, wide)
     text = text.replace(k_call(made.mode), str(made.k)).replace(STEPS_CALL, str(made.steps))
     return text.replace(ON_CALL, "true" if made.active else "false")
@@ -415,10 +418,11 @@ def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryMod
     """The builds that serve every mode of ``copy``'s loop and can stand for ``copy``, best first: the
     ``every_mode_cpp`` text of the loop's candidate set (``remember_copy``: one build for construct's probe,
     trial and final copies), then that of the copy's own projection (when a candidate's type is refused, the
-    first does not compile; the second still serves the copy's inside, post, trace and observe copies).
+    first does not compile; the second still serves the copy's inside, post, trace, observe and count copies).
     Each with the settings that make it ``copy``; one is left out when the copy written back out of it
     (``every_mode_written_back``) is not ``copy`` byte for byte. Empty for a copy that is not an inside, post,
-    trace or observe copy this process made (``made``: how it was made, for a copy not remembered)."""
+    trace, observe or count copy (of a projection) this process made (``made``: how it was made, for a copy not
+    remembered)."""
     made = made if made is not None else made_copy(copy)
     if made is None or made.mode not in MODE_LETTERS or not made.variables:
         return ()
