@@ -26,14 +26,15 @@ def test_analyze_defaults_equal_the_analysis_config():
 def test_the_main_job_builds_every_builtin_study_of_the_main_grid():
     assert DEFAULT_STUDIES == (
         "classic",
+        "classic_cpp",
         "codecontests_py",
         "cruxeval",
         "library_cpp",
         "networkx",
         "pyperformance",
     )
-    # the pilot runs apart (execstate pilot); the C++ twins on request (docs/twins.md)
-    assert set(builtin_studies()) - set(DEFAULT_STUDIES) == {"pilot", "classic_cpp"}
+    # the pilot runs apart (execstate pilot)
+    assert set(builtin_studies()) - set(DEFAULT_STUDIES) == {"pilot"}
 
 
 def test_debug_flag_is_accepted_before_and_after_the_command():

@@ -227,7 +227,6 @@ _BUILTIN: dict[str, Study] = {
             cases_dir=HERE / "classic_cpp",
             origin="authored for execstate (C++ twins of the classic study; its generators, named, not copied)",
             licence="MIT",
-            main_grid=False,  # the main job stays under 10 minutes: its ~8 compiles a case (issue 53) are too many yet
             main_fresh=True,
             twins=HERE / "classic_cpp" / "twins.toml",
         ),
