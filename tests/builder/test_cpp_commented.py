@@ -39,7 +39,9 @@ int f(int n) {
     closes */ t += 1;
     for (int i = 0; i < n; ++i) {
         if (i % 3 == 0)
-            t += SQUARE(i);
+            t += SQUARE(i);  // a comment of the program's own
+        else if (i % 5 == 0)
+            t -= 2; /* a closed block comment */
         else
             t -= LONG(i, 1);
         char c = '\\';
@@ -113,6 +115,12 @@ def test_anything_but_added_comments_is_refused(edit):
     edited = edit(HOSTILE)
     assert edited != HOSTILE
     assert not only_comments_added(HOSTILE, edited)
+
+
+def test_a_line_that_ends_with_a_comment_takes_the_mark():
+    for needle in ("// a comment of the program's own", "/* a closed block comment */"):
+        line = next(i for i, text in enumerate(HOSTILE.splitlines(), 1) if needle in text)
+        assert only_comments_added(HOSTILE, mark_line(HOSTILE, line, "//"))
 
 
 def test_the_question_below_a_program_without_a_final_line_end():

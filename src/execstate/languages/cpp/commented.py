@@ -8,13 +8,13 @@ before preprocessing, so the two texts are the same program, line for line, and 
 
 ``only_comments_added(source, text)`` proves that, rather than trusting it: every line of ``text`` is the line of
 ``source`` with the same number, except that a line may gain a ``//`` comment after its last character and the last
-line a line end, and the lines after ``source``'s are blank or ``//`` comments. A line may gain a comment only where
-a comment can start: its last character is code, not inside a string, character or raw-string literal, a
-comment, or a preprocessor directive (tree-sitter-cpp's parse of ``source``, which must parse without error), and it
-is not a backslash (a line continuation). An added comment neither ends with a backslash nor holds ``??`` (a
-trigraph under an old standard). ``commented_original(text)`` is the program of the recent ones this process ran
-or measured (``remember_program``) that ``text`` stands for, else None: the C++ adapter then runs and measures
-that program's builds in place of compiling the marked text twice.
+line a line end, and the lines after ``source``'s are blank or ``//`` comments. A line may gain a comment only
+where a comment can start: its last character is code or ends a comment, not inside a string, character or
+raw-string literal, an open comment, or a preprocessor directive (tree-sitter-cpp's parse of ``source``, which
+must parse without error), and it is not a backslash (a line continuation). An added comment neither ends
+with a backslash nor holds ``??`` (a trigraph under an old standard). ``commented_original(text)`` is the
+program of the recent ones this process ran or measured (``remember_program``) that ``text`` stands for, else
+None: the C++ adapter then runs and measures that program's builds in place of compiling the marked text twice.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def only_comments_added(source: str, text: str) -> bool:
     ends = [_line_end_byte(data, s_lines, i) for i in marked]
     if len(t_lines) > len(s_lines):
         ends.append(len(data.rstrip()))  # the lines added below: the program must end in code or a closed comment
-    return all(_ends_in_code(data, root, end, tail=(end == len(data.rstrip()))) for end in ends)
+    return all(_ends_in_code(data, root, end) for end in ends)
 
 
 def _line_end_byte(data: bytes, lines: list[str], i: int) -> int:
@@ -118,10 +118,10 @@ def _line_end_byte(data: bytes, lines: list[str], i: int) -> int:
     return start + len(lines[i].rstrip().encode("utf-8"))
 
 
-def _ends_in_code(data: bytes, root: Node, end: int, *, tail: bool) -> bool:
+def _ends_in_code(data: bytes, root: Node, end: int) -> bool:
     """Whether a ``//`` comment may start right after byte ``end`` (the last character before it is ``end - 1``)."""
     if end <= 0:
-        return not tail  # an empty program takes comments below it
+        return False  # an empty program: nothing to mark
     if data[end - 1 : end] == b"\\":
         return False
     node = root.descendant_for_byte_range(end - 1, end)
@@ -131,7 +131,7 @@ def _ends_in_code(data: bytes, root: Node, end: int, *, tail: bool) -> bool:
             closed_comment = node.type == "comment" and (
                 seen.startswith(b"//") or (seen.startswith(b"/*") and seen.endswith(b"*/") and len(seen) >= 4)
             )
-            if not (tail and closed_comment and node.end_byte == end):
+            if not (closed_comment and node.end_byte == end):  # a comment that ends the line: the mark joins it
                 return False
         node = node.parent
     return True
