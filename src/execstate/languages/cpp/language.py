@@ -179,7 +179,9 @@ class CppLanguage:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal
         builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
         failed to compile is not tried again in this process. A ``count`` copy runs as the build that counted
-        every loop of its program in this process, when there is one (``count_all_for``)."""
+        every loop of its program in this process, when there is one (``count_all_for``), else as its loop's
+        every-mode build in count mode. A text that only adds comments to a program measured in this process (a
+        marked line count: ``commented_original``) runs as that program."""
         original = commented_original(source)
         if original is not None:  # a marked program: the same program to the compiler (``commented``)
             return self.run(original, stdin, workdir, seed=seed, args=args)
