@@ -15,8 +15,9 @@ import pytest
 
 from execstate.builder._further import COUNT_MARK, mark_line
 from execstate.languages._protocol import source_lines
-from execstate.languages.cpp.commented import commented_original, only_comments_added, remember_program
+from execstate.languages.cpp.commented import commented_original, only_comments_added
 from execstate.languages.cpp.language import CppLanguage
+from execstate.languages.cpp.universal import remember_program
 from execstate.metrics.cpp import Compiler
 from execstate.metrics.cpp._compile import compile_stats
 

@@ -13,22 +13,19 @@ where a comment can start: its last character is code or ends a comment, not ins
 raw-string literal, an open comment, or a preprocessor directive (tree-sitter-cpp's parse of ``source``, which
 must parse without error), and it is not a backslash (a line continuation). An added comment neither ends
 with a backslash nor holds ``??`` (a trigraph under an old standard). ``commented_original(text)`` is the
-program of the recent ones this process ran or measured (``remember_program``) that ``text`` stands for, else
-None: the C++ adapter then runs and measures that program's builds in place of compiling the marked text twice.
+program of the recent ones this process measured (``universal.remember_program``) that ``text`` stands for,
+else None: the C++ adapter then runs and measures that program's builds in place of compiling the marked text
+twice.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 
 from execstate.languages._protocol import source_lines
 from execstate.languages.cpp.syntax import Node, parse
+from execstate.languages.cpp.universal import recent_programs
 
-_RECENT: OrderedDict[str, None] = OrderedDict()  # program texts, the most recent last
-_RECENT_LIMIT = 64
-_LOCK = threading.Lock()
 _ADDED = re.compile(r"[ \t]+//[^\r\n]*")  # what a marked line gains: whitespace and a line comment
 _TAIL = re.compile(r"[ \t]*(//[^\r\n]*)?")  # a line after the program's: blank or a line comment
 _NOT_CODE = frozenset(
@@ -53,20 +50,10 @@ _NOT_CODE = frozenset(
 )
 
 
-def remember_program(source: str) -> None:
-    """Note ``source`` as a program this process ran or measured (the most recent 64 are kept)."""
-    with _LOCK:
-        _RECENT[source] = None
-        _RECENT.move_to_end(source)
-        while len(_RECENT) > _RECENT_LIMIT:
-            _RECENT.popitem(last=False)
-
-
 def commented_original(text: str) -> str | None:
-    """The most recent remembered program that ``text`` differs from only by added comments, else None."""
-    with _LOCK:
-        recent = [s for s in reversed(_RECENT) if len(s) < len(text)]
-    for source in recent:
+    """The most recent remembered program (``universal.remember_program``) that ``text`` differs from only by
+    added comments, else None."""
+    for source in recent_programs(shorter_than=len(text)):
         if only_comments_added(source, text):
             return source
     return None
@@ -137,4 +124,4 @@ def _ends_in_code(data: bytes, root: Node, end: int) -> bool:
     return True
 
 
-__all__ = ["commented_original", "only_comments_added", "remember_program"]
+__all__ = ["commented_original", "only_comments_added"]

@@ -34,7 +34,7 @@ from execstate.languages._protocol import (
 from execstate.languages._variants import SourceVariant
 from execstate.languages.cpp.budget import Counted, counted_cpp
 from execstate.languages.cpp.candidates import cpp_candidates, cpp_loops
-from execstate.languages.cpp.commented import commented_original, remember_program
+from execstate.languages.cpp.commented import commented_original
 from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
@@ -65,6 +65,7 @@ from execstate.languages.cpp.universal import (
     note_refused,
     remember_copy,
     remember_count_all,
+    remember_program,
     universal_copy,
     wide_universal,
 )

@@ -233,6 +233,23 @@ class FailedTexts:
         return _digest(source), compiler, includes
 
 
+_PROGRAMS: OrderedDict[str, str] = OrderedDict()
+_PROGRAMS_KEPT = 64
+
+
+def remember_program(source: str) -> None:
+    """Note ``source`` as a program this process measured (the most recent 64 are kept): a marked line count of
+    it stands for it (``commented.commented_original``)."""
+    with _LOCK:
+        _remember(_PROGRAMS, _digest(source), source, _PROGRAMS_KEPT)
+
+
+def recent_programs(shorter_than: int) -> list[str]:
+    """The remembered programs shorter than ``shorter_than`` characters, the most recent first."""
+    with _LOCK:
+        return [s for s in reversed(_PROGRAMS.values()) if len(s) < shorter_than]
+
+
 def remember_copy(copy: str, made: MadeCopy) -> None:
     """Note that this process made ``copy`` as ``made`` (a ``count`` copy: for ``count_all_for``), and widen a
     checkpoint copy's loop's candidate set by its variables
@@ -580,8 +597,10 @@ __all__ = [
     "made_copy",
     "note_refused",
     "only_added",
+    "recent_programs",
     "remember_copy",
     "remember_count_all",
+    "remember_program",
     "universal_copy",
     "universal_projection",
     "wide_universal",
