@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 
 from execstate.languages.cpp.budget import counted_cpp
+from execstate.languages.cpp.candidates import cpp_loops
+from execstate.languages.cpp.instrument import instrument_cpp
 from execstate.languages.cpp.language import CppLanguage
-from execstate.languages.cpp.protocol import HEADER_PATH
+from execstate.languages.cpp.protocol import HEADER_PATH, iterations_cpp
 from execstate.metrics import Budget
 from execstate.metrics.cpp import BUDGET_EXIT_CODE, BUDGET_MARKER, Compiler, measure_cpp
+from execstate.metrics.cpp._compile import cache_stats, compile_cpp, run_binary
 from execstate.sandbox import Limits
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None or shutil.which("gcov") is None, reason="needs g++, gcov")
@@ -98,10 +101,12 @@ def test_the_counted_copy_keeps_every_line_of_the_program(cxx):
     counted = counted_cpp(SUM)
     lines = counted.source.split("\n")
     assert counted.counter_from == SUM.count("\n") + 1
-    inserted = re.compile(r'void __execstate_tick\(\) noexcept __asm__\("\w+"\);|__execstate_tick\(\);|[{}\s]')
+    inserted = re.compile(
+        r'void __execstate_tick\(decltype\(0\)\) noexcept __asm__\("\w+"\);|__execstate_tick\(\d+\);|[{}\s]'
+    )
     for mine, theirs in zip(lines, SUM.split("\n")[:-1], strict=False):  # the same line, braces aside
         assert inserted.sub("", mine) == re.sub(r"[{}\s]", "", theirs)
-    assert "".join(lines).count("__execstate_tick();") == 3
+    assert re.findall(r"__execstate_tick\((\d+)\);", "".join(lines)) == ["0", "1", "2"]  # each loop its number
     assert all("__execstate" in line or line.startswith(("#", "//", "}")) or line.strip() == ""
                for line in lines[counted.counter_from - 1 :] if not line.startswith("    "))  # fmt: skip
 
@@ -116,3 +121,60 @@ def test_gcov_counts_every_line_of_an_example_as_in_the_clean_program(cxx, examp
     assert clean.ok and counted_cpp(source).loops >= 1
     assert counted == dict(clean.line_counts)
     assert lang.branch_outcomes(source, stdin, Path(".")) == clean.branches
+
+
+LOOPS = """\
+#include <bits/stdc++.h>
+#define rep(i, n) for (int i = 0; i < (n); ++i)
+using namespace std;
+int main() {
+    int n; cin >> n;
+    long long s = 0;
+    rep(i, n) {
+        if (i % 3 == 0) continue;
+        s += i;
+    }
+    for (int j = 0; j < n; ++j)
+        if (j > n / 2) break; else s ^= j;
+    int k = 0;
+    while (k < n) { k += 2; if (k == 6) continue; s++; }
+    do { k--; if (k == 3) break; } while (k > 0);
+    cout << s << ' ' << k << endl;
+}
+"""
+
+
+def _own_count(cxx: Compiler, source: str, line: int, stdin: bytes) -> int | None:
+    """K as the loop's own ``count`` copy reports it, compiled and run by itself."""
+    built = compile_cpp(instrument_cpp(source, line, (), "count").source, compiler=cxx, first_header=HEADER_PATH)
+    assert not hasattr(built, "errors"), built
+    return iterations_cpp(run_binary(built, stdin).stderr)  # type: ignore[arg-type]
+
+
+def test_the_measured_build_counts_each_loop_as_its_own_count_copy_does_and_compiles_nothing_more(cxx):
+    lang = _lang(cxx, None)
+    loops = cpp_loops(LOOPS)
+    assert loops == [7, 11, 14, 15]
+    counted = counted_cpp(LOOPS)
+    assert counted.loop_lines == (7, 11, 14, 15)
+    assert counted.at_top == {7, 11, 14}  # the do loop is counted before its closing brace: a break skips that
+    stdin = b"20\n"
+    assert lang.measure(LOOPS, stdin, None, state=False).ok  # construct measures the long input first
+    before = cache_stats(cxx.cache_root()).runs
+    found = lang.loop_iterations(LOOPS, loops[:3], stdin, Path("."))
+    assert cache_stats(cxx.cache_root()).runs == before  # the measured build counted them: no compile
+    assert found == {line: _own_count(cxx, LOOPS, line, stdin) for line in loops[:3]}
+    assert found == {7: 20, 11: 12, 14: 10}
+    # the do loop is not counted at the top by the measured build: the copy counting every loop does it
+    before = cache_stats(cxx.cache_root()).runs
+    every = lang.loop_iterations(LOOPS, loops, stdin, Path("."))
+    assert cache_stats(cxx.cache_root()).runs == before + 1
+    assert every == {**found, 15: _own_count(cxx, LOOPS, 15, stdin)}
+
+
+def test_a_counted_run_reports_nothing_unless_asked(cxx):
+    counted = counted_cpp(LOOPS)
+    asked = measure_cpp(counted.source, b"9\n", compiler=cxx, env={"EXECSTATE_COUNT_ALL": "1"})
+    plain = measure_cpp(counted.source, b"9\n", compiler=cxx)
+    assert asked.ok and plain.ok and asked.stdout == plain.stdout and asked.trace_length == plain.trace_length
+    assert b"__execstate_loop_iterations__=3:" in asked.stderr and b"__execstate" not in plain.stderr

@@ -17,6 +17,13 @@ stops runs that are over the budget; a run it does not stop is judged at exit on
 count, as before. Loops the counter does not see (inside ``constexpr``/``consteval`` functions,
 which may run at compile time; inside a macro's definition) only make the bound lower.
 
+The same counter counts each loop on its own (``__execstate_tick(i)``, ``i`` the loop's place in
+``Counted.loop_lines``) and, when ``COUNT_ALL_ENV`` is set, writes every loop's count at exit in the
+report of ``instrument.count_all_cpp`` (``protocol.loop_iterations_cpp`` reads it). A call at the top of
+its loop's body (``Counted.at_top``) counts what that loop's ``count`` copy counts, so the measured build
+also gives construct every loop's K (``CppLanguage.loop_iterations``) and the clean program needs no
+counting build of its own.
+
 The copy keeps the program's lines and their gcov counts: each call goes on a line that already
 runs code at every iteration (``_site``: the loop's header, or its body's first statement; a loop
 without such a line is not counted), a body is wrapped in ``{ ... }`` on the lines it already has
@@ -32,24 +39,52 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from execstate.languages.cpp.instrument import body_parts
+from execstate.languages.cpp.protocol import LOOP_COUNT_MARKER
 from execstate.languages.cpp.syntax import LOOP_KINDS, Node, program_view, walk
 from execstate.metrics.cpp import BUDGET_ENV, BUDGET_EXIT_CODE, BUDGET_MARKER
 
 TICK_SYMBOL = "__execstate_budget_tick"
-_DECLARATION = f'void __execstate_tick() noexcept __asm__("{TICK_SYMBOL}"); '
+_DECLARATION = f'void __execstate_tick(decltype(0)) noexcept __asm__("{TICK_SYMBOL}"); '
 """Put at the start of the program's first namespace-scope declaration, on its line (a declaration runs no code)."""
-_TICK = "__execstate_tick();"
-"""One iteration counted: a call, with no declaration in the loop's body (a block-scope declaration gives the
-body a scope of its own, and gcov then counts the line of its closing brace)."""
+_TICK = "__execstate_tick({});"
+"""One iteration of loop ``{}`` counted: a call, with no declaration in the loop's body (a block-scope declaration
+gives the body a scope of its own, and gcov then counts the line of its closing brace)."""
+COUNT_ALL_ENV = "EXECSTATE_COUNT_ALL"
+"""Set (to anything) for a counted run, or a ``count_all_cpp`` build, to write every loop's count at exit (the report
+``protocol.loop_iterations_cpp`` reads); unset, neither writes it."""
 _WORDS: tuple[str, ...] = ("bool", "char", "const", "extern", "for", "if", "int", "long", "noexcept", "nullptr")
-_WORDS += ("sizeof", "static", "unsigned", "void")
+_WORDS += ("do", "return", "sizeof", "static", "unsigned", "void", "while")
 _DEFINITION = (
     "// --- execstate: the trace-budget counter, called at every loop iteration (appended, not the program's) ---",
     *(f'#pragma push_macro("{w}")' for w in _WORDS),
     *(f"#undef {w}" for w in _WORDS),
     'extern char* __execstate_getenv(const char*) noexcept __asm__("getenv");',
     'extern long __execstate_write(int, const void*, unsigned long) noexcept __asm__("write");',
-    "__attribute__((no_profile_instrument_function)) void __execstate_tick() noexcept {",
+    'extern int __execstate_atexit(void (*)()) noexcept __asm__("atexit");',
+    "static unsigned long long __execstate_loops[{loops}];",
+    "__attribute__((no_profile_instrument_function)) static void __execstate_report_loops() noexcept {",
+    "    char __es_line[64];",
+    "    for (int __es_i = 0; __es_i < {loops}; ++__es_i) {",
+    "        char __es_digits[24];",
+    "        int __es_n = 0;",
+    "        unsigned long long __es_v = __execstate_loops[__es_i];",
+    "        do __es_digits[__es_n++] = (char)('0' + __es_v % 10); while ((__es_v /= 10) != 0);",
+    "        int __es_at = 0;",
+    f'        for (const char* __es_c = "\\n{LOOP_COUNT_MARKER}"; *__es_c; ++__es_c) __es_line[__es_at++] = *__es_c;',
+    "        unsigned __es_w = (unsigned)__es_i, __es_p = 1;",
+    "        while (__es_p * 10 <= __es_w) __es_p *= 10;",
+    "        for (; __es_p; __es_p /= 10) __es_line[__es_at++] = (char)('0' + __es_w / __es_p % 10);",
+    "        __es_line[__es_at++] = ':';",
+    "        while (__es_n) __es_line[__es_at++] = __es_digits[--__es_n];",
+    "        __es_line[__es_at++] = '\\n';",
+    "        __execstate_write(2, __es_line, (unsigned long)__es_at);",
+    "    }",
+    "}",
+    "__attribute__((constructor, no_profile_instrument_function)) static void __execstate_ask_loops() noexcept {",
+    f'    if (__execstate_getenv("{COUNT_ALL_ENV}") != nullptr) __execstate_atexit(__execstate_report_loops);',
+    "}",
+    "__attribute__((no_profile_instrument_function)) void __execstate_tick(decltype(0) __es_loop) noexcept {",
+    "    ++__execstate_loops[__es_loop];",
     "    static unsigned long long __es_count = 0, __es_budget = ~0ULL;",
     "    static int __es_read = 0;",
     "    if (!__es_read) {",
@@ -82,6 +117,11 @@ class Counted:
     """The first line of the appended definition: it and every later line are the counter's, not the program's."""
     loops: int
     """How many loops call the counter."""
+    loop_lines: tuple[int, ...] = ()
+    """The header line of each loop that calls the counter, by its number (``__execstate_tick(i)``)."""
+    at_top: frozenset[int] = frozenset()
+    """The header lines of the loops counted at the top of their body, as their ``count`` copy counts (a ``do``
+    loop counted before its closing ``}`` is not: a ``continue`` or ``break`` skips that call)."""
 
 
 def counted_cpp(source: str) -> Counted:
@@ -95,14 +135,18 @@ def counted_cpp(source: str) -> Counted:
     data = view.program
     declared_at = _declaration_point(view.root)
     edits: list[tuple[int, bytes]] = []
-    loops = 0
+    lines: list[int] = []
+    top: set[int] = set()
     for loop in walk(view.root) if declared_at is not None else ():
         if loop.type not in LOOP_KINDS or loop.start_byte < (declared_at or 0) or _unreadable(loop):
             continue
-        found = [] if _in_constant_code(view.data, loop) else _site(view.data, loop)
+        found = [] if _in_constant_code(view.data, loop) else _site(view.data, loop, len(lines))
         if found:
-            loops += 1
             edits += [(view.clean_offset(offset), text) for offset, text in found]
+            line = loop.start_point.row + 1
+            lines.append(line)
+            if not _at_end(loop):
+                top.add(line)
     if not edits:
         return Counted(source, source.count("\n") + 2, 0)
     assert declared_at is not None
@@ -116,8 +160,8 @@ def counted_cpp(source: str) -> Counted:
     if out and not out.endswith(b"\n"):
         out += nl
     counter_from = out.count(b"\n") + 1
-    out += b"".join(line.encode() + nl for line in _DEFINITION)
-    return Counted(out.decode("utf-8"), counter_from, loops)
+    out += b"".join(line.replace("{loops}", str(len(lines))).encode() + nl for line in _DEFINITION)
+    return Counted(out.decode("utf-8"), counter_from, len(lines), tuple(lines), frozenset(top))
 
 
 _NAMESPACE_SCOPE = frozenset(
@@ -145,7 +189,7 @@ def _declaration_point(root: Node) -> int | None:
     return None
 
 
-def _site(data: bytes, loop: Node) -> list[tuple[int, bytes]]:
+def _site(data: bytes, loop: Node, number: int) -> list[tuple[int, bytes]]:
     """Where the counter call goes in ``loop`` (insertions at byte offsets of ``data``), on a line that already
     runs code at every iteration, so no line gains a count; empty when there is no such line (not counted).
 
@@ -159,10 +203,9 @@ def _site(data: bytes, loop: Node) -> list[tuple[int, bytes]]:
     body = loop.child_by_field_name("body")
     if body is None or body.has_error:
         return []
-    tick = _TICK.encode()
+    tick = _TICK.format(number).encode()
     if loop.type == "do_statement":
-        cond = loop.child_by_field_name("condition")
-        if body.type == "compound_statement" and cond is not None and body.end_point.row == cond.start_point.row:
+        if _at_end(loop):
             return [(body.end_byte - 1, tick + b" ")]
         return _before_first_statement(data, body, tick)
     if loop.type == "for_range_loop" or _header_runs_code(data, loop):
@@ -173,6 +216,20 @@ def _site(data: bytes, loop: Node) -> list[tuple[int, bytes]]:
             return _before_first_statement(data, body, tick)  # a header over several lines
         return [(head.end_byte, b" { " + tick), (body.end_byte, b" }")]
     return _before_first_statement(data, body, tick)
+
+
+def _at_end(loop: Node) -> bool:
+    """Whether ``_site`` counts ``loop`` at the end of its body: a ``do`` loop whose body closes on the line of
+    its ``while (...)``."""
+    if loop.type != "do_statement":
+        return False
+    body, cond = loop.child_by_field_name("body"), loop.child_by_field_name("condition")
+    return (
+        body is not None
+        and body.type == "compound_statement"
+        and cond is not None
+        and body.end_point.row == cond.start_point.row
+    )
 
 
 _CONSTANT = frozenset((b"true", b"1", b""))
@@ -236,4 +293,4 @@ def _unreadable(node: Node) -> bool:
     return False
 
 
-__all__ = ["TICK_SYMBOL", "Counted", "counted_cpp"]
+__all__ = ["COUNT_ALL_ENV", "TICK_SYMBOL", "Counted", "counted_cpp"]

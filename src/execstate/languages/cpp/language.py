@@ -39,6 +39,7 @@ from execstate.languages.cpp.diagnostics import compile_failure
 from execstate.languages.cpp.instrument import count_all_cpp, disabled_cpp, instrument_cpp
 from execstate.languages.cpp.options import CppOptions
 from execstate.languages.cpp.protocol import (
+    HEADER_NAME,
     HEADER_PATH,
     REFUSAL_MARKER,
     iterations_cpp,
@@ -233,12 +234,21 @@ class CppLanguage:
         return iterations_cpp(counted.stderr) if counted.ok else None
 
     def loop_iterations(self, source: str, loop_lines: list[int], stdin: bytes, workdir: Path) -> dict[int, int]:
-        """K of every loop in ``loop_lines`` on ``stdin`` from ONE build and run (``count_all_cpp``): the K each
-        loop's own ``count`` copy reports, counted at the same place. Empty when that copy cannot be made, does
-        not compile, or its run fails or does not report every loop: the caller then counts each loop with its
-        own ``count`` copy (``instrument(..., "count")``), as before."""
+        """K of every loop in ``loop_lines`` on ``stdin`` from ONE build and run: the K each loop's own ``count``
+        copy reports, counted at the same place. First from the clean program's measured build (its counter
+        counts each loop at the top of its body, ``Counted.at_top``, and reports them all when asked:
+        no compile of its own), else from the copy counting every loop (``count_all_cpp``). Empty when neither
+        can be made, compiles, or runs and reports every loop: the caller then counts each loop with its own
+        ``count`` copy (``instrument(..., "count")``), as before."""
         if not loop_lines:
             return {}
+        counted = counted_cpp(source) if HEADER_NAME not in source else None
+        if counted is not None and set(loop_lines) <= counted.at_top:
+            m = self._measure_counted(counted, stdin, frozenset(), {COUNT_ALL_ENV: "1"})
+            ticks = loop_iterations_cpp(m.stderr, counted.loops) if m.ok else None
+            if ticks is not None:
+                by_line = dict(zip(counted.loop_lines, ticks, strict=True))
+                return {line: by_line[line] for line in loop_lines}
         stand_in = clean_stand_in(source)
         if stand_in is not None and set(loop_lines) <= set(stand_in.loop_lines):
             text, counted_lines = stand_in.source, list(stand_in.loop_lines)  # every loop: one build for all asks

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem
 from execstate.languages._protocol import Instrumented
+from execstate.languages.cpp.budget import COUNT_ALL_ENV
 from execstate.languages.cpp.candidates import cpp_loops
 from execstate.languages.cpp.instrument import (
     MODE_CODES,
@@ -508,10 +509,6 @@ def count_all_for(copy: str) -> tuple[str, dict[str, str]] | None:
     if made is None or found is None or made.loop_line not in found[0]:
         return None
     return found[1], {COUNT_LOOP_ENV: str(found[0].index(made.loop_line))}
-
-
-COUNT_ALL_ENV = "EXECSTATE_COUNT_ALL"
-"""Set (to anything) for a ``count_all_cpp`` build to report every loop's K at exit; unset, it reports nothing."""
 
 
 @dataclass(frozen=True)

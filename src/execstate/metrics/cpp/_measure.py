@@ -102,6 +102,8 @@ class CppMeasurement:
     """How many iterations the state metrics cover."""
     branches: frozenset[tuple[int, int]] = frozenset()
     """``(line, i)`` for each branch ``i`` of a ``main.cpp`` line that gcov counted as taken at least once."""
+    stderr: bytes = b""
+    """The coverage run's standard error (of a run that ended ``ok``)."""
 
     @property
     def ok(self) -> bool:
@@ -163,7 +165,16 @@ def measure_cpp(
         return _failed("error", problem, version, result.stdout)
     total = sum(count for line, count in lines.items() if line not in inserted_lines)
     found = CppMeasurement(
-        "ok", "", total, None, None, version, result.stdout, tuple(sorted(lines.items())), branches=frozenset(taken)
+        "ok",
+        "",
+        total,
+        None,
+        None,
+        version,
+        result.stdout,
+        tuple(sorted(lines.items())),
+        branches=frozenset(taken),
+        stderr=result.stderr,
     )
     if observe_source is None:
         return found
