@@ -813,13 +813,19 @@ void observe(long long run, const Values&... values) {
 }
 
 // A build serving every mode (checkpoint_mode): observe() of the values EXECSTATE_CHECKPOINT_VARS places,
-// in observe mode only.
+// in observe mode only. Only the chosen values are walked (a candidate not chosen may be a large
+// container: walking it at every iteration would cost its size each time), each as often as it is placed.
 template <class... Values>
 void observe_chosen(long long run, const Values&... values) {
     if (checkpoint_mode() != 4) return;
-    const long long counts[] = {slots_or_zero(values)...};
+    static const std::vector<int> times = [] {
+        std::vector<int> placed(sizeof...(Values), 0);
+        for (int place : checkpoint_vars(static_cast<int>(sizeof...(Values)))) ++placed[place];
+        return placed;
+    }();
     long long n = 0;
-    for (int place : checkpoint_vars(static_cast<int>(sizeof...(Values)))) n += counts[place];
+    int at = 0;
+    ((n += times[at] != 0 ? times[at] * slots_or_zero(values) : 0, ++at), ...);
     observe_slots(run, n);
 }
 

@@ -193,6 +193,10 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
+        measured = self._measured_every_mode(source)
+        if measured is not None:  # the copy runs as the build that measures it
+            every, built_cov = measured
+            return run_binary(built_cov, stdin, self.limits, args=args, env=scrubbed_env(extra=every.settings))
         builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
@@ -224,6 +228,28 @@ class CppLanguage:
             if isinstance(universal, EveryModeCopy):  # a refused candidate: the next every-mode text goes without
                 note_refused(universal.source, built.errors)
         return None, self._compiled(source, coverage=coverage)
+
+    def _measured_every_mode(self, source: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, Compiled] | None:
+        """The measured build of the first of checkpoint copy ``source``'s every-mode texts that counts the copy's
+        own lines (``EveryModeCopy.same_lines``: the build ``_measured`` measures the copy with) and compiles,
+        with that text; None when there is none, or the program has a ``#pragma GCC optimize`` (which the
+        measured build does without: the copy then runs optimised, as the program does). A text refused at
+        compile time is noted (``note_refused``) as ``_universal`` notes it, and not tried again."""
+        if _OPTIMIZE_PRAGMA.search(source):
+            return None
+        for every in every_mode_copies(source, made):
+            if not every.same_lines:
+                continue
+            counted = counted_cpp(every.source)
+            failed_key = (counted.source, self.compiler, self._includes)
+            if failed_key in _FAILED:
+                continue
+            built = self._compiled(counted.source, coverage=True)
+            if isinstance(built, Compiled):
+                return every, built
+            _FAILED.add(failed_key)
+            note_refused(every.source, built.errors)
+        return None
 
     def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
         return compile_cpp(
@@ -310,7 +336,13 @@ class CppLanguage:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
         observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
         made = MadeCopy(source, at.loop_line, at.variables, "observe", 1, True)
-        universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
+        measured = self._measured_every_mode(observe.source, made)  # the build measuring the loop's copies
+        universal: _Universal | None
+        built: Compiled | CompileFailure
+        if measured is not None:
+            universal, built = measured
+        else:
+            universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.first_error}"
         env = scrubbed_env(extra=universal.settings) if universal is not None else None

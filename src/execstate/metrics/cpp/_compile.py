@@ -568,7 +568,11 @@ def run_binary(
     """Run a fresh copy of ``compiled`` in the sandbox, in a fresh working directory that holds only the copy.
 
     ``env`` replaces the scrubbed default environment; ``args`` follow the program's name on its command
-    line (a generator's seed and size). Never raises for the program's faults.
+    line (a generator's seed and size). A coverage build writes its counts under the run's own directory
+    (``GCOV_PREFIX``), which goes with the run. Never raises for the program's faults.
     """
     with fresh_copy(compiled) as work:
+        if compiled.coverage:  # its counts go to a directory of the run's own, thrown away with it
+            env = {**(scrubbed_env() if env is None else env), "GCOV_PREFIX": str(work / "gcda")}
+            env["GCOV_PREFIX_STRIP"] = "10000"
         return run([str(work / BINARY_NAME), *args], stdin, limits, env=env, cwd=work)
