@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from execstate.languages.cpp.budget import counted_cpp
 from execstate.languages.cpp.instrument import count_all_cpp
 from execstate.languages.cpp.language import CppLanguage
 from execstate.languages.cpp.protocol import loop_iterations_cpp
@@ -87,11 +88,26 @@ def test_a_program_whose_shared_copy_fails_falls_back_to_nothing(lang):
     assert lang.loop_iterations(source, [3], b"", Path(".")) == {}  # the run crashes: the caller counts per loop
 
 
+DO_AT_END = """\
+#include <cstdio>
+int main() {
+    int n = 0, s = 0;
+    if (std::scanf("%d", &n) != 1) return 1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) s += j;
+    int k = n;
+    do { k--; if (k == 2) break; } while (k > 0);
+    std::printf("%d %d\\n", s, k);
+}
+"""
+
+
 def test_a_loop_s_own_count_copy_runs_as_the_build_that_counted_every_loop(lang):
-    program = EXAMPLES / "cpp_nested_inner" / "main.cpp"
-    source, stdin = program.read_text(), _input(program)
+    # a do loop that the measured build counts before its closing brace: the copy counting every loop counts
+    source, stdin = DO_AT_END, b"6\n"
     lines = lang.loops(source)
-    assert len(lines) >= 2 and lang.loop_iterations(source, lines, stdin, Path("."))
+    assert lines == [5, 6, 8] and counted_cpp(source).at_top == {5, 6}
+    assert lang.loop_iterations(source, lines, stdin, Path(".")) == {5: 6, 6: 15, 8: 4}
     for line in lines:
         copy = lang.instrument(source, line, (), "count").source
         before = compile_stats().runs
@@ -106,7 +122,7 @@ def test_a_loop_s_own_count_copy_runs_as_the_build_that_counted_every_loop(lang)
         )
 
 
-def test_the_clean_program_runs_as_written_and_one_silent_counting_build_counts_every_loop(lang):
+def test_the_clean_program_runs_as_written_and_one_build_counts_every_loop(lang):
     source = '#include <cstdio>\nint main() {\n    int s = 0;\n    for (int i = 0; i < 3; i++)\n        for (int j = 0; j < i; j++) s++;\n    printf("%d\\n", s);\n}\n'
     stand_in = clean_stand_in(source)
     assert stand_in is not None and stand_in.loop_lines == (4, 5)  # braces and whole lines added only
@@ -117,6 +133,6 @@ def test_the_clean_program_runs_as_written_and_one_silent_counting_build_counts_
     assert (res.status, res.stdout, res.stderr) == ("ok", b"3\n", b"")
     assert lang.loop_iterations(source, [5], b"", Path(".")) == {5: 3}
     assert lang.loop_iterations(source, [4], b"", Path(".")) == {4: 3}  # the same build, asked again
-    assert compile_stats().runs - before <= 2  # the program as written, and one counting build for every loop
+    assert compile_stats().runs - before <= 2  # the program as written, and its measured build that counts them
     silent = lang.run(stand_in.source, b"", Path("."))  # asked nothing, the counting build reports nothing
     assert (silent.status, silent.stdout, silent.stderr) == ("ok", b"3\n", b"")

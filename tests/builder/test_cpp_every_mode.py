@@ -50,13 +50,15 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
     lang = CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path / "cache")))
     includes = (HEADER_PATH.parent,)
     source = KNAPSACK.replace("// 0/1 knapsack", "// 0/1 knapsack, every mode")  # a text no other test builds
+    programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
+    before = programs()
     for mode in ("inside", "post"):  # construct's probe of the candidates: the loop's candidate set, whose `c`
         # moves in front of the loop: the copies of `dp` alone have it back in the header (counted alike)
         assert lang.run(lang.instrument(source, INNER, ("c", "dp"), mode, 2).source, STDIN, tmp_path).ok
     copies = [lang.instrument(source, INNER, ("dp",), mode, k) for mode in ("inside", "post") for k in (1, 5)]
     copies.append(lang.trace_copy(source, INNER, ("dp",), 5, 2))
     count = lang.instrument(source, INNER, ("dp",), "count")  # the builder's iterations check: the loop's K
-    programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
+    assert programs() - before == 1  # the probe's copies ran as the loop's measured build: its one compile
     before = programs()
     texts = [text for c in copies for text in (c.source, lang.disabled(c))]
     runs = [lang.run(text, STDIN, tmp_path) for text in texts]
@@ -65,7 +67,7 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
     measured = {
         mode: lang.measure(source, STDIN, Endpoint(INNER, ("dp",), mode, 5, c), state=True) for mode, c in ends.items()
     }
-    assert programs() - before == 1  # the runs: no compile; the measured copies: one build
+    assert programs() == before  # the runs and the measured copies: the same build, no compile
     assert all(every_mode_copies(c.source)[0].settings[MODE_ENV] for c in copies)
     shared = every_mode_copies(copies[1].source)[0]
     assert shared.same_lines and "moved here from the loop's header" in shared.source  # measured as the text
@@ -99,3 +101,23 @@ def test_one_build_runs_and_one_measured_build_measures_every_copy_of_a_loop(tmp
         m = measured[mode]
         assert m.status == "ok" and (m.trace_length, m.stdout) == (ref.trace_length, ref.stdout), mode
         assert (m.peak_state, m.state_load) == slots.metrics(mode, 5), mode
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
+def test_a_copy_runs_as_its_measured_build_unless_the_program_asks_for_optimisation(tmp_path, cpp_cache_with_headers):
+    lang = CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path / "cache")))
+    built = lambda: sorted(  # the flags of each compiled program, headers aside
+        "coverage" if "--coverage" in (d / "meta.json").read_text() else "optimised"
+        for d in (tmp_path / "cache" / "bin").glob("*/*")
+    )
+    source = KNAPSACK.replace("// 0/1 knapsack", "// 0/1 knapsack, run as measured")
+    copy = lang.instrument(source, INNER, ("dp",), "inside", 3)
+    plain = lang.run(copy.source, STDIN, tmp_path)
+    assert plain.ok and built() == ["coverage"]  # the loop's every-mode text, measured build only
+    assert lang.measure(source, STDIN, Endpoint(INNER, ("dp",), "inside", 3, copy), state=True).ok
+    assert built() == ["coverage"]  # the run and the measurement: one build
+    pragma = '#pragma GCC optimize("O3")\n' + source
+    copy = lang.instrument(pragma, INNER + 1, ("dp",), "inside", 3)
+    optimised = lang.run(copy.source, STDIN, tmp_path)
+    assert optimised.ok and optimised.stdout == plain.stdout
+    assert built() == ["coverage", "optimised"]  # the copy runs optimised, as the program does

@@ -172,10 +172,13 @@ class CppLanguage:
         """Compile (cached) and run a fresh copy of the binary with ``args``; ``seed`` has no meaning for C++.
 
         A clean program runs as written (its oracles come from the program itself, never from a copy with
-        counters in it); its loops are counted by its silent count-every-loop copy (``loop_iterations``,
-        ``clean_stand_in``). A checkpoint copy runs as the one build of its loop that serves
+        counters in it); its loops are counted by its measured build, else by its silent count-every-loop copy
+        (``loop_iterations``, ``clean_stand_in``). A checkpoint copy runs as the build that measures it, under the
+        measurement's limits: the measured (``-O0 --coverage``) build of the one text of its loop that serves
         every mode (``every_mode_copies``: inside, post, trace, observe and count, of the loop's candidate set, else
-        of the copy's projection), else as a universal build: first the one of its loop's candidate set
+        of the copy's projection) when that text counts the copy's own lines (``_measured_every_mode``); else
+        (or when the program has a ``#pragma GCC optimize``) as that text's optimised build, else as a universal
+        build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal
@@ -194,9 +197,10 @@ class CppLanguage:
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
         measured = self._measured_every_mode(source)
-        if measured is not None:  # the copy runs as the build that measures it
+        if measured is not None:  # the copy runs as the build that measures it, under the measurement's limits
             every, built_cov = measured
-            return run_binary(built_cov, stdin, self.limits, args=args, env=scrubbed_env(extra=every.settings))
+            settings = scrubbed_env(extra=every.settings)
+            return run_binary(built_cov, stdin, self.measure_limits(), args=args, env=settings)
         builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
