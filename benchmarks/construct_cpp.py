@@ -11,6 +11,9 @@ prints, measured in one run:
 - problems per minute (the pool over the wall time) and the specs written;
 - compiles per problem: compiler runs (programs and precompiled headers) over problems, counted from the
   cache the workers filled (``cache_stats``: a failed compile is not counted);
+- what was compiled, by kind, read from each new cache entry's ``main.cpp`` and flags: programs as written,
+  the clean programs' measured builds, the every-mode texts' measured builds, their optimised builds, the
+  counting builds, other copies, and precompiled headers;
 - the compiler's share: the compilers' summed wall seconds over the workers' wall time (``--jobs`` x wall);
 - a second construct of the same problems on the now warm cache: its compiles (0 when no compile is ever
   repeated for the same source and flags) and its problems per minute.
@@ -37,6 +40,35 @@ TARGET_PER_MINUTE = 10.0
 TARGET_COMPILES = 3.0
 SMOKE_PROBLEMS = ["max_prefix_sum"]
 SMOKE_CACHE = Path(tempfile.gettempdir()) / "execstate-construct-cpp-smoke"
+
+
+def _entries(cache: Path) -> set[Path]:
+    """The cache's compiled programs and precompiled headers (one directory each)."""
+    return {m.parent for m in (*cache.glob("bin/*/*/meta.json"), *cache.glob("pch/*/meta.json"))}
+
+
+def _kind(entry: Path) -> str:
+    """What one cache entry is, from its flags and its text (the markers the C++ adapter writes)."""
+    if entry.parent.name == "pch":
+        return "precompiled headers"
+    text = (entry / "main.cpp").read_text(encoding="utf-8", errors="replace")
+    coverage = "--coverage" in (entry / "meta.json").read_text(encoding="utf-8")
+    copy = "execstate_emit" in text
+    if not copy:
+        return "clean measured builds" if coverage else "programs as written"
+    if "checkpoint_k_of(" in text:  # a text serving every mode (instrument.every_mode_cpp)
+        return "every-mode measured builds" if coverage else "every-mode optimised builds"
+    if "report_loop_counts" in text:
+        return "counting builds"
+    return "other copies, measured" if coverage else "other copies, optimised"
+
+
+def _kinds(cache: Path, before: set[Path]) -> str:
+    """The entries made since ``before``, counted by kind (most first)."""
+    counts: dict[str, int] = {}
+    for entry in _entries(cache) - before:
+        counts[_kind(entry)] = counts.get(_kind(entry), 0) + 1
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
 
 
 def _run(problems: list, out: Path, cache: Path, opts: ConstructOptions, jobs: int) -> tuple[float, int, int, float]:
@@ -70,6 +102,7 @@ def main() -> None:
         cache = args.cache or (SMOKE_CACHE if args.smoke else Path(tmp) / "cache")
         os.environ["EXECSTATE_CPP_CACHE"] = str(cache)  # the workers inherit it: one cache for the pool
         opts = ConstructOptions(study="contest_cpp", max_loops=1 if args.smoke else ConstructOptions.max_loops)
+        made_before = _entries(cache)
         wall, specs, runs, compile_s = _run(problems, Path(tmp) / "cold", cache, opts, args.jobs)
         n = len(problems)
         rate, per_problem = n / wall * 60, runs / n
@@ -79,6 +112,7 @@ def main() -> None:
             f"    {per_problem:.1f} compiles per problem ({runs} compiler runs; "
             f"target {TARGET_COMPILES:g}: {_verdict(per_problem <= TARGET_COMPILES)})"
         )
+        print(f"    compiled: {_kinds(cache, made_before)}")
         print(f"    compiler share: {compile_s / (wall * args.jobs):.0%} ({compile_s:.0f} s of compiling)")
         if args.smoke:
             return
