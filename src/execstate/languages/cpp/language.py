@@ -176,7 +176,7 @@ class CppLanguage:
         (``loop_iterations``, ``clean_stand_in``). A checkpoint copy runs as the build that measures it, under the
         measurement's limits: the measured (``-O0 --coverage``) build of the one text of its loop that serves
         every mode (``every_mode_copies``: inside, post, trace, observe and count, of the loop's candidate set, else
-        of the copy's projection) when that text counts the copy's own lines (``_measured_every_mode``); else
+        of the copy's projection) when that text counts the copy's own lines (``_runs_as_measured``); else
         (or when the program has a ``#pragma GCC optimize``) as that text's optimised build, else as a universal
         build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
@@ -196,7 +196,7 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        measured = self._measured_every_mode(source)
+        measured = self._runs_as_measured(source)
         if measured is not None:  # the copy runs as the build that measures it, under the measurement's limits
             every, built_cov = measured
             settings = scrubbed_env(extra=every.settings)
@@ -233,14 +233,13 @@ class CppLanguage:
                 note_refused(universal.source, built.errors)
         return None, self._compiled(source, coverage=coverage)
 
-    def _measured_every_mode(self, source: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, Compiled] | None:
+    def _measured_every_mode(
+        self, source: str, made: MadeCopy | None = None
+    ) -> tuple[EveryModeCopy, Counted, Compiled] | None:
         """The measured build of the first of checkpoint copy ``source``'s every-mode texts that counts the copy's
-        own lines (``EveryModeCopy.same_lines``: the build ``_measured`` measures the copy with) and compiles,
-        with that text; None when there is none, or the program has a ``#pragma GCC optimize`` (which the
-        measured build does without: the copy then runs optimised, as the program does). A text refused at
-        compile time is noted (``note_refused``) as ``_universal`` notes it, and not tried again."""
-        if _OPTIMIZE_PRAGMA.search(source):
-            return None
+        own lines (``EveryModeCopy.same_lines``) and compiles: that text, its counted copy (``counted_cpp``) and
+        the build; None when there is none. A text refused at compile time is noted (``note_refused``) as
+        ``_universal`` notes it, and not tried again."""
         for every in every_mode_copies(source, made):
             if not every.same_lines:
                 continue
@@ -250,10 +249,19 @@ class CppLanguage:
                 continue
             built = self._compiled(counted.source, coverage=True)
             if isinstance(built, Compiled):
-                return every, built
+                return every, counted, built
             _FAILED.add(failed_key)
             note_refused(every.source, built.errors)
         return None
+
+    def _runs_as_measured(self, source: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, Compiled] | None:
+        """The build a checkpoint copy runs as when it is the one that measures it (``_measured_every_mode``);
+        None also when the program has a ``#pragma GCC optimize``, which the measured build does without: the
+        copy then runs optimised, as the program does."""
+        if _OPTIMIZE_PRAGMA.search(source):
+            return None
+        found = self._measured_every_mode(source, made)
+        return (found[0], found[2]) if found is not None else None
 
     def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
         return compile_cpp(
@@ -340,7 +348,7 @@ class CppLanguage:
         """(peak, load) over the selected loop's iterations up to the endpoint, from an observe run of ``source``."""
         observe = instrument_cpp(source, at.loop_line, at.variables, "observe")
         made = MadeCopy(source, at.loop_line, at.variables, "observe", 1, True)
-        measured = self._measured_every_mode(observe.source, made)  # the build measuring the loop's copies
+        measured = self._runs_as_measured(observe.source, made)  # the build measuring the loop's copies
         universal: _Universal | None
         built: Compiled | CompileFailure
         if measured is not None:
@@ -403,14 +411,10 @@ class CppLanguage:
         original = commented_original(source) if not inserted_lines else None
         if original is not None:
             return self._measured(original, stdin)
-        for every in every_mode_copies(source):
-            if not every.same_lines:
-                continue
-            counted = counted_cpp(every.source)
-            failed_key = (counted.source, self.compiler, self._includes)
-            if failed_key not in _FAILED and isinstance(self._compiled(counted.source, coverage=True), Compiled):
-                return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
-            _FAILED.add(failed_key)
+        found = self._measured_every_mode(source)
+        if found is not None:
+            every, counted, _ = found
+            return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
         return self._measure_counted(counted_cpp(source), stdin, inserted_lines, None)
 
     def _measure_counted(
