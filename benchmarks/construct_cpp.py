@@ -9,11 +9,13 @@ seven of them ``#line`` bundles, most with loop macros, samples only) on a proce
 workers, with an empty compile cache of its own (``--cache DIR``: that one, as it is: a warm cache), and
 prints, measured in one run:
 - problems per minute (the pool over the wall time) and the specs written;
-- compiles per problem: compiler runs (programs and precompiled headers) over problems, counted from the
-  cache the workers filled (``cache_stats``: a failed compile is not counted);
+- compiles per problem: compiler runs (programs, texts the compiler refused, precompiled headers) over
+  problems, counted from the cache the workers filled (``cache_stats``; a refusal is kept there like a binary,
+  only a run stopped by a limit would go uncounted);
 - what was compiled, by kind, read from each new cache entry's ``main.cpp`` and flags: programs as written,
   the clean programs' measured builds, the every-mode texts' measured builds, their optimised builds, the
-  counting builds, other copies, and precompiled headers;
+  counting builds, other copies, texts the compiler refused (copies showing a variable the emitter cannot
+  print) and precompiled headers;
 - the compiler's share: the compilers' summed wall seconds over the workers' wall time (``--jobs`` x wall);
 - a second construct of the same problems on the now warm cache: its compiles (0 when no compile is ever
   repeated for the same source and flags) and its problems per minute.
@@ -43,14 +45,17 @@ SMOKE_CACHE = Path(tempfile.gettempdir()) / "execstate-construct-cpp-smoke"
 
 
 def _entries(cache: Path) -> set[Path]:
-    """The cache's compiled programs and precompiled headers (one directory each)."""
-    return {m.parent for m in (*cache.glob("bin/*/*/meta.json"), *cache.glob("pch/*/meta.json"))}
+    """The cache's compiled programs, refused texts and precompiled headers (one directory each)."""
+    entries = (*cache.glob("bin/*/*/meta.json"), *cache.glob("fail/*/*/meta.json"), *cache.glob("pch/*/meta.json"))
+    return {m.parent for m in entries}
 
 
 def _kind(entry: Path) -> str:
     """What one cache entry is, from its flags and its text (the markers the C++ adapter writes)."""
     if entry.parent.name == "pch":
         return "precompiled headers"
+    if entry.parent.parent.name == "fail":
+        return "refused by the compiler"
     text = (entry / "main.cpp").read_text(encoding="utf-8", errors="replace")
     coverage = "--coverage" in (entry / "meta.json").read_text(encoding="utf-8")
     copy = "execstate_emit" in text
@@ -109,7 +114,7 @@ def main() -> None:
         print(f"(a) contest_cpp: {n} problems, {specs} specs, {args.jobs} workers, {wall:.0f} s")
         print(f"    {rate:.1f} problems/min (target {TARGET_PER_MINUTE:g}: {_verdict(rate >= TARGET_PER_MINUTE)})")
         print(
-            f"    {per_problem:.1f} compiles per problem ({runs} compiler runs; "
+            f"    {per_problem:.2f} compiles per problem ({runs} compiler runs; "
             f"target {TARGET_COMPILES:g}: {_verdict(per_problem <= TARGET_COMPILES)})"
         )
         print(f"    compiled: {_kinds(cache, made_before)}")

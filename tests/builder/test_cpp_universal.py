@@ -5,6 +5,7 @@ final build of a loop run one binary (the inside, post, trace and observe copies
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import tomllib
 from pathlib import Path
@@ -131,16 +132,33 @@ def test_what_is_written_back_is_the_copy_byte_for_byte(lang):
     assert universal_projection(copy, other, chosen, candidates) is None  # another mode: the check fails
 
 
-def test_a_candidate_the_emitter_refuses_falls_back_to_the_copy_s_own_build(lang):
+def test_a_candidate_the_emitter_refuses_leaves_the_loop_s_shared_builds(lang):
+    """The first copy showing a refused variable tries the loop's shared build, then its own: both refused. From
+    then on a copy showing it is compiled as itself only (the compiler's words about that copy), and the copies of
+    the other candidates share one build of the loop without it: no compile is refused twice for one cause."""
     source = (
         "#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n    int n; cin >> n;\n"
         "    unordered_map<int, int> seen;\n    long long s = 0;\n    for (int i = 0; i < n; i++) {\n"
         "        s += i;\n        seen[i] = 1;\n    }\n    cout << s << endl;\n}\n"
     )
+    root = lang.compiler.cache_root()
+
+    def programs() -> int:  # compiles of programs in this module's cache (not its precompiled headers), refusals too
+        return len([*root.glob("bin/*/*/meta.json"), *root.glob("fail/*/*/meta.json")])
+
+    runs = [programs()]
     for mode in ("inside", "post"):  # the wide set holds a type the emitter refuses: its shared build fails
         res = lang.run(lang.instrument(source, 7, ("seen", "s"), mode, 2).source, b"5\n", Path("."))
         assert not res.ok and b"cannot serialize variable 'seen'" in res.stderr
+        runs.append(programs())
+    # the loop's every-mode build and the copy's own; then the copy's own only
+    assert [b - a for a, b in itertools.pairwise(runs)] == [2, 1]
     copy = lang.instrument(source, 7, ("s",), "inside", 3).source
-    assert wide_universal(copy) is not None  # derivable, but it does not compile: the copy's own universal build
+    universal = wide_universal(copy)
+    assert universal is not None and "variable 'seen'" not in universal.source  # the candidates less the refused
     res = lang.run(copy, b"5\n", Path("."))
     assert (res.status, res.stdout) == ("ok", b'{"s":1}\n')  # the top of iteration 3: 0 + 1
+    assert programs() == runs[-1] + 1  # one build of the loop without 'seen', compiled without a refusal
+    post = lang.run(lang.instrument(source, 7, ("s",), "post", 3).source, b"5\n", Path("."))
+    assert (post.status, post.stdout) == ("ok", b'{"s":10}\n')  # after the loop: 0 + 1 + 2 + 3 + 4
+    assert programs() == runs[-1] + 1  # the same build, in post mode

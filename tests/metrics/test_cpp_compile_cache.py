@@ -6,12 +6,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from execstate.metrics.cpp import Compiled, Compiler, compile_cpp, run_binary
-from execstate.metrics.cpp._compile import cache_stats, compile_stats
+from execstate.metrics.cpp import Compiled, CompileFailure, Compiler, compile_cpp, run_binary
+from execstate.metrics.cpp._compile import COMPILE_LIMITS, cache_stats, compile_stats
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
 
@@ -69,6 +70,42 @@ def test_processes_racing_for_one_source_compile_it_once(tmp_path):
         runs.append(int(out))
     assert sorted(runs) == [0, 0, 1]
     assert cache_stats(tmp_path).runs == 1 and list((tmp_path / "tmp").iterdir()) == []
+
+
+REFUSED = "int main() { return undeclared_name; }\n"
+
+
+def test_a_refused_source_is_compiled_once_and_counted_as_a_run(tmp_path):
+    """A compile error is as deterministic as a binary: kept in the cache, answered again without a compiler run
+    (here and in another process), with the same errors, and counted by ``cache_stats`` among the runs."""
+    compiler = Compiler(cache_dir=tmp_path, precompiled_header=False)
+    compile_stats(reset=True)
+    first = compile_cpp(REFUSED, compiler=compiler)
+    second = compile_cpp(REFUSED, compiler=compiler)
+    assert isinstance(first, CompileFailure) and isinstance(second, CompileFailure)
+    assert first.status == second.status == "compile-error" and "undeclared_name" in first.first_error
+    assert second == first
+    mine = compile_stats()
+    assert (mine.runs, mine.hits) == (1, 1)
+    child = _child(tmp_path, REFUSED)
+    out, _ = child.communicate(timeout=300)
+    assert child.returncode == 0 and out.strip() == "0"
+    held = cache_stats(tmp_path)
+    assert (held.runs, held.failures) == (1, 1) and held.seconds == pytest.approx(mine.seconds)
+    assert isinstance(compile_cpp(REFUSED, coverage=True, compiler=compiler), CompileFailure)
+    assert cache_stats(tmp_path).failures == 2  # other flags: a run of their own
+
+
+def test_a_compile_stopped_by_a_limit_is_not_kept(tmp_path):
+    """A compiler run that hit a limit may pass another time: it leaves nothing, so the next call compiles."""
+    tight = Compiler(cache_dir=tmp_path, precompiled_header=False, limits=replace(COMPILE_LIMITS, output_bytes=16))
+    compile_stats(reset=True)
+    stopped = compile_cpp(REFUSED, compiler=tight)  # its diagnostics pass the output limit
+    assert isinstance(stopped, CompileFailure) and stopped.status == "output-limit"
+    assert cache_stats(tmp_path).runs == 0
+    refused = compile_cpp(REFUSED, compiler=replace(tight, limits=COMPILE_LIMITS))
+    assert isinstance(refused, CompileFailure) and refused.status == "compile-error"
+    assert compile_stats().runs == 2 and cache_stats(tmp_path).failures == 1
 
 
 def test_an_empty_cache_counts_nothing(tmp_path):

@@ -64,6 +64,7 @@ from execstate.languages.cpp.universal import (
     every_mode_copies,
     made_copy,
     note_refused,
+    refused_at,
     remember_copy,
     remember_count_all,
     remember_program,
@@ -196,13 +197,16 @@ class CppLanguage:
             if isinstance(built_all, Compiled):
                 return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
             _FAILED.add((shared[0], self.compiler, self._includes))
-        measured = self._runs_as_measured(source)
+        made = made_copy(source)
+        measured = self._runs_as_measured(source, made)
         if measured is not None:  # the copy runs as the build that measures it, under the measurement's limits
             every, built_cov = measured
             settings = scrubbed_env(extra=every.settings)
             return run_binary(built_cov, stdin, self.measure_limits(), args=args, env=settings)
-        builds = (*every_mode_copies(source), wide_universal(source), universal_copy(source))
-        universal, built = self._universal(source, builds)
+        builds: tuple[_Universal | None, ...] = ()
+        if made is None or not refused_at(made):  # a copy showing a refused variable: only its own words are left
+            builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
+        universal, built = self._universal(source, builds, made=made)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
         env = scrubbed_env(extra=universal.settings) if universal is not None and universal.settings else None
@@ -215,23 +219,27 @@ class CppLanguage:
         return res
 
     def _universal(
-        self, source: str, builds: tuple[_Universal | None, ...], *, coverage: bool = False
+        self, source: str, builds: tuple[_Universal | None, ...], *, made: MadeCopy | None = None
     ) -> tuple[_Universal | None, Compiled | CompileFailure]:
         """The first of ``builds`` (universal builds standing for ``source``, best first) that compiles, and its
-        binary; else None and ``source``'s own build. A text that failed to compile is not tried again."""
+        binary; else None and ``source``'s own build. A text that failed to compile is not tried again, and the
+        variables the emitter refused in it are noted for its loop (``note_refused``; ``made``: how the copy
+        ``source`` was made), as are those refused in ``source`` itself."""
         for universal in builds:
             if universal is None:
                 continue
             failed_key = (universal.source, self.compiler, self._includes)
             if failed_key in _FAILED:
                 continue
-            built = self._compiled(universal.source, coverage=coverage)
+            built = self._compiled(universal.source)
             if isinstance(built, Compiled):
                 return universal, built
             _FAILED.add(failed_key)
-            if isinstance(universal, EveryModeCopy):  # a refused candidate: the next every-mode text goes without
-                note_refused(universal.source, built.errors)
-        return None, self._compiled(source, coverage=coverage)
+            note_refused(universal.source, built.errors, made)  # the next shared texts go without them
+        own = self._compiled(source)
+        if isinstance(own, CompileFailure) and made is not None:
+            note_refused(source, own.errors, made)
+        return None, own
 
     def _measured_every_mode(
         self, source: str, made: MadeCopy | None = None
@@ -354,7 +362,7 @@ class CppLanguage:
         if measured is not None:
             universal, built = measured
         else:
-            universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
+            universal, built = self._universal(observe.source, every_mode_copies(observe.source, made), made=made)
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.first_error}"
         env = scrubbed_env(extra=universal.settings) if universal is not None else None

@@ -277,16 +277,20 @@ def made_copy(copy: str) -> MadeCopy | None:
 
 def wide_universal(copy: str) -> UniversalCopy | None:
     """The universal build of a copy this process made (``remember_copy``) with its projection chosen at run
-    time among its loop's candidate set (``universal_projection``), or None (not made here, or the check
-    fails)."""
+    time among its loop's candidate set (``universal_projection``) less the variables the emitter refused there
+    (``note_refused``), or None (not made here, a variable of its own refused, or the check fails)."""
     with _LOCK:
         made = _MADE.get(_digest(copy))
-        wide = _WIDE.get((_digest(made.source), made.loop_line), ()) if made is not None else ()
+        if made is None:
+            return None
+        loop = (_digest(made.source), made.loop_line)
+        refused = _REFUSED.get(loop, frozenset())
+        if refused & frozenset(made.variables):
+            return None
+        wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
         memo = (_digest(copy), wide)
         if memo in _WIDE_MEMO:
             return _WIDE_MEMO[memo]
-    if made is None:
-        return None
     try:
         wide_copy = instrument_cpp(
             made.source, made.loop_line, wide, made.mode, made.k, active=made.active, steps=made.steps
@@ -403,17 +407,31 @@ _REFUSED: OrderedDict[tuple[str, int], frozenset[str]] = OrderedDict()
 _REFUSAL = re.compile(re.escape(REFUSAL_MARKER) + r"(\w+)'")
 
 
-def note_refused(text: str, errors: str) -> bool:
-    """After the every-mode ``text`` failed to compile with ``errors``: the variables the emitter refused there
-    (its static assertions name them) leave its loop's candidate set, so the next copy's every-mode text is
-    made of the others (one build for the candidates that can be shown). Whether any was found."""
+def note_refused(text: str, errors: str, made: MadeCopy | None = None) -> bool:
+    """After ``text`` failed to compile with ``errors``: the variables the emitter refused there (its static
+    assertions name them) leave the candidate set of the loop ``text`` checks (an every-mode text, or a copy
+    made as ``made`` and a shared text made for it), so the next copy's shared texts are made of the others
+    (one build for the candidates that can be shown) and a copy that shows one of them is compiled as itself
+    only (``refused_at``). Whether any was found."""
     names = frozenset(_REFUSAL.findall(errors))
     with _LOCK:
         loop = _EVERY_LOOP.get(_digest(text))
+        if loop is None and made is not None:
+            loop = (_digest(made.source), made.loop_line)
         if loop is None or not names:
             return False
         _remember(_REFUSED, loop, _REFUSED.get(loop, frozenset()) | names)
     return True
+
+
+def refused_at(made: MadeCopy) -> frozenset[str]:
+    """The variables of ``made``'s projection that the emitter refused at its loop in this process
+    (``note_refused``). The refusal is a static assertion on the variable's type at the top of the loop's body,
+    where every copy and shared text of the loop checks it, so each text that shows one of them fails to compile
+    the same way: only the copy's own compile is left to say so, in its own words."""
+    with _LOCK:
+        refused = _REFUSED.get((_digest(made.source), made.loop_line), frozenset())
+    return refused & frozenset(made.variables)
 
 
 def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) -> EveryMode | None:
@@ -451,7 +469,7 @@ def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryMod
         refused = _REFUSED.get(loop, frozenset())
         wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
     sets = [wide] if all(v in wide for v in made.variables) else []
-    if made.variables not in sets:
+    if made.variables not in sets and not refused & frozenset(made.variables):
         sets.append(made.variables)
     found = [c for c in (_every_mode_copy(copy, made, among) for among in sets) if c is not None]
     return tuple(found)

@@ -11,6 +11,8 @@ Cache (``Compiler.cache_dir``; default ``$EXECSTATE_CPP_CACHE``, else
 ``$XDG_CACHE_HOME/execstate/cpp``, else ``~/.cache/execstate/cpp``)::
 
     bin/<key[:2]>/<key>/   main.cpp, prog, prog-main.gcno (coverage builds), meta.json
+    fail/<key[:2]>/<key>/  a source the compiler refused: main.cpp, errors.txt (its first lines of
+                           output) and meta.json; a run stopped by a limit is not kept (it may pass later)
     pch/<key>/             a precompiled header: bits/stdc++.h (a copy of the system header) and
                            bits/stdc++.h.gch, or execstate_emit.hpp and execstate_emit.hpp.gch
                            (the header alone, or after ``#include <bits/stdc++.h>``), and meta.json
@@ -21,7 +23,9 @@ Cache (``Compiler.cache_dir``; default ``$EXECSTATE_CPP_CACHE``, else
 ``--version`` line, the flags, which precompiled header is offered, the
 include directories (path and every file's bytes) and the source bytes. A
 directory exists under ``bin/`` only when complete (it is renamed there whole).
-No key is compiled twice while its entry stays: within a process one lock per
+No key is compiled twice while its entry stays, whether it compiled or the
+compiler refused it (a refusal is as deterministic as a binary: the same
+compiler, flags, headers and text): within a process one lock per
 key makes the other threads wait for the first compile, and across processes
 (the workers of ``construct`` or ``build``) an advisory ``flock`` on
 ``locks/<key>`` makes the others wait and then find the entry. Deleting the
@@ -30,7 +34,8 @@ cache while nothing compiles is safe.
 Counting: ``compile_stats()`` counts this process's compiler runs (a program or
 a precompiled header; failures included) and cache hits; ``cache_stats(root)``
 counts every compile a cache holds, across the processes that filled it, from
-the ``meta.json`` each entry keeps (failures are not kept, so not counted).
+the ``meta.json`` each entry keeps: refusals included (``failures``), runs
+stopped by a limit not (they leave no entry).
 """
 
 from __future__ import annotations
@@ -207,6 +212,8 @@ class CompileStats:
     """Wall seconds those runs took, summed."""
     hits: int = 0
     """``compile_cpp`` calls answered from the cache without a compiler run (0 in ``cache_stats``)."""
+    failures: int = 0
+    """Of ``runs``, those the compiler refused (``compile-error``): counted by ``cache_stats`` only."""
 
 
 _STATS = CompileStats()
@@ -238,14 +245,16 @@ def compile_stats(reset: bool = False) -> CompileStats:
 def cache_stats(root: Path) -> CompileStats:
     """The compiles a cache directory holds (``Compiler.cache_root()``), whichever processes made them.
 
-    Each program and each precompiled header in ``root`` was made by one compiler run whose
-    seconds its ``meta.json`` records; a run that failed left nothing and is not counted, nor is a
-    copy that lost a race to publish. An empty or missing cache counts 0.
+    Each program, each refused source (``failures``) and each precompiled header in ``root`` was made
+    by one compiler run whose seconds its ``meta.json`` records; a run stopped by a limit left nothing
+    and is not counted, nor is a copy that lost a race to publish. An empty or missing cache counts 0.
     """
     stats = CompileStats()
-    for meta in [*root.glob("bin/*/*/meta.json"), *root.glob("pch/*/meta.json")]:
+    refused = [*root.glob("fail/*/*/meta.json")]
+    for meta in [*root.glob("bin/*/*/meta.json"), *refused, *root.glob("pch/*/meta.json")]:
         stats.runs += 1
         stats.seconds += float(json.loads(meta.read_text(encoding="utf-8")).get("compile_s", 0.0))
+    stats.failures = len(refused)
     return stats
 
 
@@ -270,8 +279,9 @@ def compile_cpp(
     """Compile ``source`` (as ``main.cpp``) with ``compiler``'s flags, or find it in the cache; thread-safe.
 
     ``coverage=True`` uses ``coverage_flags`` (the measured build). A
-    ``CompileFailure`` is returned, never raised, and is not cached on disk
-    (a compiler that hit a limit may succeed later). ``CompilerMissing`` when
+    ``CompileFailure`` is returned, never raised. A source the compiler refused
+    (``compile-error``) is kept in the cache like a binary and not compiled again;
+    a run that hit a limit is not kept (it may pass later). ``CompilerMissing`` when
     g++ is not installed.
 
     Precompiled headers (``compiler.precompiled_header``): a source whose first
@@ -309,6 +319,7 @@ def compile_cpp(
     )
     root = compiler.cache_root()
     final = root / "bin" / key[:2] / key
+    refused = root / "fail" / key[:2] / key
     memo = f"{root.resolve()}:{key}"
     with _lock(memo):
         hit = _MEMO.get(memo)
@@ -319,14 +330,47 @@ def compile_cpp(
             if (final / BINARY_NAME).is_file():
                 _count(None)
                 found = Compiled(key, final, coverage, flags, version, True, 0.0, use_pch)
+            elif (known := _refusal(refused, version)) is not None:
+                _count(None)
+                return known
             else:
                 pch = _precompiled_header(compiler, flags, offered) if offered else None
                 built = _build(compiler, source, flags, includes, pch, root, final)
-                if isinstance(built, CompileFailure):
-                    return built
+                if isinstance(built, tuple):  # the compiler ran and refused the source: keep the refusal
+                    failure, elapsed = built
+                    if failure.status == "compile-error":
+                        _keep_refusal(root, refused, source, flags, failure, elapsed)
+                    return failure
                 found = Compiled(key, final, coverage, flags, version, False, built, pch is not None)
         _MEMO[memo] = found
         return found
+
+
+_ERRORS_NAME = "errors.txt"
+
+
+def _refusal(entry: Path, version: str) -> CompileFailure | None:
+    """The refusal kept in ``entry`` (``fail/<key>``), or None when there is none."""
+    try:
+        errors = (entry / _ERRORS_NAME).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return CompileFailure("compile-error", errors, version)
+
+
+def _keep_refusal(
+    root: Path, entry: Path, source: str, flags: tuple[str, ...], failure: CompileFailure, elapsed: float
+) -> None:
+    """Keep ``failure`` (what the compiler said about ``source``) under ``entry``: written whole, then renamed."""
+    work = _fresh_build_dir(root)
+    try:
+        (work / SOURCE_NAME).write_text(source, encoding="utf-8")
+        (work / _ERRORS_NAME).write_text(failure.errors, encoding="utf-8")
+        meta = {"flags": list(flags), "compiler": failure.compiler, "compile_s": elapsed, "status": failure.status}
+        (work / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        _publish(work, entry)
+    finally:
+        remove_tree(work)
 
 
 def _digest(meta: dict, *parts: bytes) -> str:
@@ -354,8 +398,9 @@ def _build(
     pch: Path | None,
     root: Path,
     final: Path,
-) -> float | CompileFailure:
-    """Compile in a fresh directory under ``root/tmp`` and rename it to ``final``; the seconds it took."""
+) -> float | tuple[CompileFailure, float]:
+    """Compile in a fresh directory under ``root/tmp`` and rename it to ``final``: the seconds it took, or the
+    failure and the seconds the compiler ran."""
     work = _fresh_build_dir(root)
     try:
         (work / SOURCE_NAME).write_text(source, encoding="utf-8")
@@ -366,7 +411,7 @@ def _build(
         elapsed = time.monotonic() - started
         _count(elapsed)
         if not (result.ok and (work / BINARY_NAME).is_file()):
-            return _failure(result, compiler.version())
+            return _failure(result, compiler.version()), elapsed
         meta = {"flags": list(flags), "compiler": compiler.version(), "compile_s": elapsed, "pch": pch is not None}
         (work / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
         _publish(work, final)
