@@ -121,3 +121,32 @@ def test_a_copy_runs_as_its_measured_build_unless_the_program_asks_for_optimisat
     optimised = lang.run(copy.source, STDIN, tmp_path)
     assert optimised.ok and optimised.stdout == plain.stdout
     assert built() == ["coverage", "optimised"]  # the copy runs optimised, as the program does
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
+def test_a_count_copy_no_every_mode_build_measures_runs_as_the_clean_measured_build(tmp_path, cpp_cache_with_headers):
+    """A loop sharing its line with its function's header has no every-mode build for its copies; its ``count``
+    copy then runs as the clean program's measured build, whose counter writes that loop's K as the copy does:
+    the same output and K as the copy's own build, and no compile after the clean program's measurement."""
+    lang = CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path / "cache")))
+    source = SHARED_LINE.replace("int main() { add(4); }", 'int main() { add(4); add(3); std::printf("%d\\n", s); }')
+    source += "int twice(int n) { int t = 0; while (n-- > 0) t += 2; return t; }\n"  # a second loop, never run
+    programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
+    assert lang.measure(source, b"", None, state=False).status == "ok"  # the clean program's measured build
+    before = programs()
+    count = lang.instrument(source, 3, ("s",), "count")
+    shared = lang.run(count.source, b"", tmp_path)
+    assert programs() == before  # no compile: the measured build counted the loop
+    own = compile_cpp(
+        count.source, include_dirs=(HEADER_PATH.parent,), compiler=lang.compiler, first_header=HEADER_PATH
+    )
+    assert isinstance(own, Compiled)
+    alone = run_binary(own, b"", lang.limits)
+    assert (shared.status, shared.stdout) == (alone.status, alone.stdout) == ("ok", b"9\n")  # 0+1+2+3 + 0+1+2
+    assert lang.iterations(shared) == lang.iterations(alone) == 7
+    assert b"__execstate_loop_iterations__" not in shared.stderr  # only the asked loop, in the copy's words
+    optimised = '#pragma GCC optimize("O3")\n' + source  # such a copy runs optimised, as the program does
+    lang.measure(optimised, b"", None, state=False)
+    before = programs()
+    lang.run(lang.instrument(optimised, 4, ("s",), "count").source, b"", tmp_path)
+    assert programs() == before + 1

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from execstate.languages._protocol import COUNT_MARKER
 from execstate.languages.cpp.instrument import body_parts
 from execstate.languages.cpp.protocol import LOOP_COUNT_MARKER
 from execstate.languages.cpp.syntax import LOOP_KINDS, Node, program_view, walk
@@ -52,8 +53,11 @@ gives the body a scope of its own, and gcov then counts the line of its closing 
 COUNT_ALL_ENV = "EXECSTATE_COUNT_ALL"
 """Set (to anything) for a counted run, or a ``count_all_cpp`` build, to write every loop's count at exit (the report
 ``protocol.loop_iterations_cpp`` reads); unset, neither writes it."""
+COUNT_LOOP_ENV = "EXECSTATE_COUNT_LOOP"
+"""Set to a loop's place i (``Counted.loop_lines``, ``count_all_cpp``'s loops) to write, instead, only that loop's
+count as its own ``count`` copy writes it (``COUNT_MARKER``): the build then stands for that copy."""
 _WORDS: tuple[str, ...] = ("bool", "char", "const", "extern", "for", "if", "int", "long", "noexcept", "nullptr")
-_WORDS += ("do", "return", "sizeof", "static", "unsigned", "void", "while")
+_WORDS += ("continue", "do", "else", "return", "sizeof", "static", "unsigned", "void", "while")
 _DEFINITION = (
     "// --- execstate: the trace-budget counter, called at every loop iteration (appended, not the program's) ---",
     *(f'#pragma push_macro("{w}")' for w in _WORDS),
@@ -62,26 +66,40 @@ _DEFINITION = (
     'extern long __execstate_write(int, const void*, unsigned long) noexcept __asm__("write");',
     'extern int __execstate_atexit(void (*)()) noexcept __asm__("atexit");',
     "static unsigned long long __execstate_loops[{loops}];",
+    "static int __execstate_only = -1;",
     "__attribute__((no_profile_instrument_function)) static void __execstate_report_loops() noexcept {",
     "    char __es_line[64];",
     "    for (int __es_i = 0; __es_i < {loops}; ++__es_i) {",
+    "        if (__execstate_only >= 0 && __es_i != __execstate_only) continue;",
     "        char __es_digits[24];",
     "        int __es_n = 0;",
     "        unsigned long long __es_v = __execstate_loops[__es_i];",
     "        do __es_digits[__es_n++] = (char)('0' + __es_v % 10); while ((__es_v /= 10) != 0);",
     "        int __es_at = 0;",
-    f'        for (const char* __es_c = "\\n{LOOP_COUNT_MARKER}"; *__es_c; ++__es_c) __es_line[__es_at++] = *__es_c;',
-    "        unsigned __es_w = (unsigned)__es_i, __es_p = 1;",
-    "        while (__es_p * 10 <= __es_w) __es_p *= 10;",
-    "        for (; __es_p; __es_p /= 10) __es_line[__es_at++] = (char)('0' + __es_w / __es_p % 10);",
-    "        __es_line[__es_at++] = ':';",
+    f'        const char* __es_c = __execstate_only >= 0 ? "\\n{COUNT_MARKER}" : "\\n{LOOP_COUNT_MARKER}";',
+    "        for (; *__es_c; ++__es_c) __es_line[__es_at++] = *__es_c;",
+    "        if (__execstate_only < 0) {",
+    "            unsigned __es_w = (unsigned)__es_i, __es_p = 1;",
+    "            while (__es_p * 10 <= __es_w) __es_p *= 10;",
+    "            for (; __es_p; __es_p /= 10) __es_line[__es_at++] = (char)('0' + __es_w / __es_p % 10);",
+    "            __es_line[__es_at++] = ':';",
+    "        }",
     "        while (__es_n) __es_line[__es_at++] = __es_digits[--__es_n];",
     "        __es_line[__es_at++] = '\\n';",
     "        __execstate_write(2, __es_line, (unsigned long)__es_at);",
     "    }",
     "}",
     "__attribute__((constructor, no_profile_instrument_function)) static void __execstate_ask_loops() noexcept {",
-    f'    if (__execstate_getenv("{COUNT_ALL_ENV}") != nullptr) __execstate_atexit(__execstate_report_loops);',
+    f'    const char* __es_one = __execstate_getenv("{COUNT_LOOP_ENV}");',
+    "    if (__es_one != nullptr && *__es_one >= '0' && *__es_one <= '9') {",
+    "        long __es_i = 0;",
+    "        for (; *__es_one >= '0' && *__es_one <= '9' && __es_i < {loops}; ++__es_one)",
+    "            __es_i = __es_i * 10 + (*__es_one - '0');",
+    "        if (*__es_one == 0 && __es_i < {loops}) {",
+    "            __execstate_only = (int)__es_i;",
+    "            __execstate_atexit(__execstate_report_loops);",
+    "        }",
+    f'    }} else if (__execstate_getenv("{COUNT_ALL_ENV}") != nullptr) __execstate_atexit(__execstate_report_loops);',
     "}",
     "__attribute__((no_profile_instrument_function)) void __execstate_tick(decltype(0) __es_loop) noexcept {",
     "    ++__execstate_loops[__es_loop];",
@@ -293,4 +311,4 @@ def _unreadable(node: Node) -> bool:
     return False
 
 
-__all__ = ["COUNT_ALL_ENV", "TICK_SYMBOL", "Counted", "counted_cpp"]
+__all__ = ["COUNT_ALL_ENV", "COUNT_LOOP_ENV", "TICK_SYMBOL", "Counted", "counted_cpp"]

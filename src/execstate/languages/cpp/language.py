@@ -54,6 +54,7 @@ from execstate.languages.cpp.syntax import (
 )
 from execstate.languages.cpp.universal import (
     COUNT_ALL_ENV,
+    COUNT_LOOP_ENV,
     CleanStandIn,
     EveryModeCopy,
     FailedTexts,
@@ -203,6 +204,10 @@ class CppLanguage:
             every, built_cov = measured
             settings = scrubbed_env(extra=every.settings)
             return run_binary(built_cov, stdin, self.measure_limits(), args=args, env=settings)
+        clean = self._counting_clean_build(made)
+        if clean is not None:  # a count copy: the clean program's measured build counts its loop at the same place
+            built_clean, settings = clean
+            return run_binary(built_clean, stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=settings))
         builds: tuple[_Universal | None, ...] = ()
         if made is None or not refused_at(made):  # a copy showing a refused variable: only its own words are left
             builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
@@ -270,6 +275,26 @@ class CppLanguage:
             return None
         found = self._measured_every_mode(source, made)
         return (found[0], found[2]) if found is not None else None
+
+    def _counting_clean_build(self, made: MadeCopy | None) -> tuple[Compiled, dict[str, str]] | None:
+        """For a ``count`` copy (``made``) that no every-mode build measures: the clean program's measured build
+        and the environment (``COUNT_LOOP_ENV``) that makes its counter write what the copy writes, the
+        program's own output and then its loop's K, counted at the same place (``Counted.at_top``); None for
+        another copy, a loop ticked elsewhere, a program with a ``#pragma GCC optimize`` (the copy runs
+        optimised, as the program does) or a build that does not compile."""
+        if made is None or made.mode != "count" or HEADER_NAME in made.source or _OPTIMIZE_PRAGMA.search(made.source):
+            return None
+        counted = counted_cpp(made.source)
+        if made.loop_line not in counted.at_top:
+            return None
+        failed_key = (counted.source, self.compiler, self._includes)
+        if failed_key in _FAILED:
+            return None
+        built = self._compiled(counted.source, coverage=True)
+        if isinstance(built, CompileFailure):
+            _FAILED.add(failed_key)
+            return None
+        return built, {COUNT_LOOP_ENV: str(counted.loop_lines.index(made.loop_line))}
 
     def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
         return compile_cpp(

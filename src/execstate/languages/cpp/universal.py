@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem
 from execstate.languages._protocol import Instrumented
-from execstate.languages.cpp.budget import COUNT_ALL_ENV
+from execstate.languages.cpp.budget import COUNT_ALL_ENV, COUNT_LOOP_ENV
 from execstate.languages.cpp.candidates import cpp_loops
 from execstate.languages.cpp.instrument import (
     MODE_CODES,
@@ -504,7 +504,6 @@ def _every_mode_copy(copy: str, made: MadeCopy, wide: tuple[str, ...]) -> EveryM
     return found
 
 
-COUNT_LOOP_ENV = "EXECSTATE_COUNT_LOOP"
 _COUNT_ALL: OrderedDict[str, tuple[tuple[int, ...], str]] = OrderedDict()
 
 
