@@ -193,11 +193,9 @@ class CppLanguage:
         if original is not None:  # a marked program: the same program to the compiler (``commented``)
             return self.run(original, stdin, workdir, seed=seed, args=args)
         shared = count_all_for(source)
-        if shared is not None and (shared[0], self.compiler, self._includes) not in _FAILED:
-            built_all = self._compiled(shared[0])
-            if isinstance(built_all, Compiled):
-                return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
-            _FAILED.add((shared[0], self.compiler, self._includes))
+        built_all = self._compiled_once(shared[0]) if shared is not None else None
+        if isinstance(built_all, Compiled) and shared is not None:
+            return run_binary(built_all, stdin, self.limits, args=args, env=scrubbed_env(extra=shared[1]))
         made = made_copy(source)
         measured = self._runs_as_measured(source, made)
         if measured is not None:  # the copy runs as the build that measures it, under the measurement's limits
@@ -233,14 +231,11 @@ class CppLanguage:
         for universal in builds:
             if universal is None:
                 continue
-            failed_key = (universal.source, self.compiler, self._includes)
-            if failed_key in _FAILED:
-                continue
-            built = self._compiled(universal.source)
+            built = self._compiled_once(universal.source)
             if isinstance(built, Compiled):
                 return universal, built
-            _FAILED.add(failed_key)
-            note_refused(universal.source, built.errors, made)  # the next shared texts go without them
+            if built is not None:
+                note_refused(universal.source, built.errors, made)  # the next shared texts go without them
         own = self._compiled(source)
         if isinstance(own, CompileFailure) and made is not None:
             note_refused(source, own.errors, made)
@@ -257,14 +252,11 @@ class CppLanguage:
             if not every.same_lines:
                 continue
             counted = counted_cpp(every.source)
-            failed_key = (counted.source, self.compiler, self._includes)
-            if failed_key in _FAILED:
-                continue
-            built = self._compiled(counted.source, coverage=True)
+            built = self._compiled_once(counted.source, coverage=True)
             if isinstance(built, Compiled):
                 return every, counted, built
-            _FAILED.add(failed_key)
-            note_refused(every.source, built.errors)
+            if built is not None:
+                note_refused(every.source, built.errors)
         return None
 
     def _runs_as_measured(self, source: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, Compiled] | None:
@@ -287,14 +279,21 @@ class CppLanguage:
         counted = counted_cpp(made.source)
         if made.loop_line not in counted.at_top:
             return None
-        failed_key = (counted.source, self.compiler, self._includes)
-        if failed_key in _FAILED:
-            return None
-        built = self._compiled(counted.source, coverage=True)
-        if isinstance(built, CompileFailure):
-            _FAILED.add(failed_key)
+        built = self._compiled_once(counted.source, coverage=True)
+        if not isinstance(built, Compiled):
             return None
         return built, {COUNT_LOOP_ENV: str(counted.loop_lines.index(made.loop_line))}
+
+    def _compiled_once(self, text: str, *, coverage: bool = False) -> Compiled | CompileFailure | None:
+        """``text``'s build, or its failure, noted (``_FAILED``) so that this process does not try it again;
+        None when it already failed here."""
+        failed_key = (text, self.compiler, self._includes)
+        if failed_key in _FAILED:
+            return None
+        built = self._compiled(text, coverage=coverage)
+        if isinstance(built, CompileFailure):
+            _FAILED.add(failed_key)
+        return built
 
     def _compiled(self, source: str, *, coverage: bool = False) -> Compiled | CompileFailure:
         return compile_cpp(
