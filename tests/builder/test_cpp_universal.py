@@ -5,16 +5,18 @@ final build of a loop run one binary (the inside, post, trace and observe copies
 
 from __future__ import annotations
 
-import itertools
 import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from execstate.languages.cpp.instrument import instrument_cpp
 from execstate.languages.cpp.language import CppLanguage
-from execstate.languages.cpp.protocol import HEADER_PATH
+from execstate.languages.cpp.protocol import HEADER_PATH, REFUSAL_MARKER
 from execstate.languages.cpp.universal import (
+    ASSERTED,
+    DEFERRED,
     K_CALL,
     VARS_ENV,
     universal_copy,
@@ -132,10 +134,11 @@ def test_what_is_written_back_is_the_copy_byte_for_byte(lang):
     assert universal_projection(copy, other, chosen, candidates) is None  # another mode: the check fails
 
 
-def test_a_candidate_the_emitter_refuses_leaves_the_loop_s_shared_builds(lang):
-    """The first copy showing a refused variable tries the loop's shared build, then its own: both refused. From
-    then on a copy showing it is compiled as itself only (the compiler's words about that copy), and the copies of
-    the other candidates share one build of the loop without it: no compile is refused twice for one cause."""
+def test_a_candidate_the_emitter_refuses_is_refused_at_run_time_by_the_loop_s_one_build(lang):
+    """The loop's shared build compiles whatever its candidates' types (its assertions are ``DEFERRED``): a copy
+    showing a variable the emitter cannot serialize runs as that build and is refused when its checkpoint prints
+    it, naming the variable and its type; the copies of the other candidates run as the same build. One compile,
+    none refused."""
     source = (
         "#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n    int n; cin >> n;\n"
         "    unordered_map<int, int> seen;\n    long long s = 0;\n    for (int i = 0; i < n; i++) {\n"
@@ -143,22 +146,39 @@ def test_a_candidate_the_emitter_refuses_leaves_the_loop_s_shared_builds(lang):
     )
     root = lang.compiler.cache_root()
 
-    def programs() -> int:  # compiles of programs in this module's cache (not its precompiled headers), refusals too
-        return len([*root.glob("bin/*/*/meta.json"), *root.glob("fail/*/*/meta.json")])
+    def programs() -> tuple[int, int]:  # builds and refusals of programs in this module's cache
+        return len([*root.glob("bin/*/*/meta.json")]), len([*root.glob("fail/*/*/meta.json")])
 
-    runs = [programs()]
-    for mode in ("inside", "post"):  # the wide set holds a type the emitter refuses: its shared build fails
+    before = programs()
+    for mode in ("inside", "post"):
         res = lang.run(lang.instrument(source, 7, ("seen", "s"), mode, 2).source, b"5\n", Path("."))
-        assert not res.ok and b"cannot serialize variable 'seen'" in res.stderr
-        runs.append(programs())
-    # the loop's every-mode build and the copy's own; then the copy's own only
-    assert [b - a for a, b in itertools.pairwise(runs)] == [2, 1]
-    copy = lang.instrument(source, 7, ("s",), "inside", 3).source
-    universal = wide_universal(copy)
-    assert universal is not None and "variable 'seen'" not in universal.source  # the candidates less the refused
-    res = lang.run(copy, b"5\n", Path("."))
+        assert (res.status, res.exit_code, res.stdout) == ("crash", 3, b"")
+        fault = lang.checkpoint_fault(res.stderr)
+        assert fault == (
+            "refused",
+            f"{REFUSAL_MARKER}seen': its type std::unordered_map<int, int> is not one the header serializes "
+            "(execstate_emit.hpp)",
+        )
+    after = programs()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 0)  # the loop's every-mode build, no refusal
+    res = lang.run(lang.instrument(source, 7, ("s",), "inside", 3).source, b"5\n", Path("."))
     assert (res.status, res.stdout) == ("ok", b'{"s":1}\n')  # the top of iteration 3: 0 + 1
-    assert programs() == runs[-1] + 1  # one build of the loop without 'seen', compiled without a refusal
     post = lang.run(lang.instrument(source, 7, ("s",), "post", 3).source, b"5\n", Path("."))
     assert (post.status, post.stdout) == ("ok", b'{"s":10}\n')  # after the loop: 0 + 1 + 2 + 3 + 4
-    assert programs() == runs[-1] + 1  # the same build, in post mode
+    assert programs() == after  # the same build, in inside and post mode
+
+
+def test_a_copy_compiled_as_itself_is_refused_by_the_compiler(lang, tmp_path):
+    """Without a shared text standing for it (here: an observe copy this process did not make), a copy showing a
+    variable the emitter cannot serialize is compiled as it is and fails its static assertion, which names it."""
+    source = (
+        "#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n    int n; cin >> n;\n"
+        "    queue<int> q;\n    for (int i = 0; i < n; i++) {\n        q.push(i);\n    }\n"
+        "    cout << q.size() << endl;\n}\n"
+    )
+    copy = instrument_cpp(source, 6, ("q",), "observe").source
+    assert DEFERRED not in copy and ASSERTED in copy
+    res = lang.run(copy, b"3\n", tmp_path)
+    assert res.status == "crash" and "cannot serialize" in res.detail
+    fault = lang.checkpoint_fault(res.stderr)
+    assert fault is not None and fault[1].endswith(f"static assertion failed: {REFUSAL_MARKER}q'")

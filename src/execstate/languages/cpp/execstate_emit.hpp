@@ -28,6 +28,9 @@
 //     static_assert(execstate_emit::serializable<decltype(NAME)>, "execstate: cannot serialize variable 'NAME'");
 // so g++ prints "error: static assertion failed: execstate: cannot serialize variable 'NAME'"
 // followed by a note "... [with T = <the variable's type>] evaluated to 'false'".
+// A text shared by several copies of a loop (languages/cpp/universal.py) asserts
+// shown_or_refused<decltype(NAME)> instead, true for every type, so it compiles whatever its
+// candidates are, and refuses such a variable AT RUN TIME when its checkpoint prints it (refuse_type).
 // A value refused at run time prints one line to stderr,
 //     execstate: cannot serialize variable 'NAME': <why>
 // and the program ends with exit status 3 (nothing is written to stdout).
@@ -82,6 +85,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -243,6 +247,32 @@ concept serializable = ok_v<bare<T>>;
 template <class T>
 inline constexpr bool serializable = ok_v<bare<T>>;
 #endif
+
+// What a build shared by several copies asserts instead (languages/cpp/universal.py: one text for every
+// candidate of a loop): true for every type, so the shared text compiles whichever candidates the header
+// cannot serialize, and a copy that shows one of them is refused when its checkpoint prints it, at run time
+// (refuse_type), as the copy compiled alone is refused by its static assertion.
+template <class T>
+inline constexpr bool shown_or_refused = true;
+
+// The type T as g++ names it ("std::queue<int>"), read from this function's own signature.
+template <class T>
+std::string type_name() {
+    std::string_view signature = __PRETTY_FUNCTION__;
+    std::string_view start = "[with T = ";
+    std::size_t at = signature.find(start);
+    if (at == std::string_view::npos || signature.back() != ']') return "this type";
+    at += start.size();
+    std::string_view name = signature.substr(at, signature.size() - 1 - at);
+    return std::string(name.substr(0, name.find(';')));  // g++ may add the typedefs the signature uses
+}
+
+// The run-time refusal of a value of a type the header cannot serialize, in a shared build.
+template <class T>
+[[noreturn]] void refuse_type(const char* name) {
+    std::string why = "its type " + type_name<T>() + " is not one the header serializes (execstate_emit.hpp)";
+    refuse(name, why.c_str());
+}
 
 // Slots of every value of T when that number is fixed (scalars, pairs/tuples/arrays of them), else -1.
 template <class T>
@@ -610,7 +640,11 @@ void fields(std::string& out, bool first, const char* name, const T& value, cons
     out += '"';
     out += name;
     out += "\":";
-    if constexpr (serializable<T>) execstate_emit::json(out, value, name);  // else the copy's static_assert failed
+    if constexpr (serializable<T>) {
+        execstate_emit::json(out, value, name);
+    } else {
+        refuse_type<T>(name);  // a shared build (a copy of its own has failed its static_assert)
+    }
     fields(out, false, rest...);
 }
 
@@ -797,7 +831,7 @@ long long slots_or_zero(const T& value) {
     if constexpr (serializable<T>) {
         return execstate_emit::slots(value);
     } else {
-        return 0;  // the copy's static_assert failed
+        refuse_type<T>("an observed variable");  // a shared build (a copy of its own has failed its static_assert)
     }
 }
 

@@ -64,8 +64,6 @@ from execstate.languages.cpp.universal import (
     count_all_for,
     every_mode_copies,
     made_copy,
-    note_refused,
-    refused_at,
     remember_copy,
     remember_count_all,
     remember_program,
@@ -185,10 +183,12 @@ class CppLanguage:
         the candidates construct probed, chosen by the run's environment), else its own (``universal_copy``:
         every k and guard of its projection); any other text as it is, and so does a copy whose universal
         builds fail to compile (the compiler's diagnostics then quote the copy). A universal text that
-        failed to compile is not tried again in this process. A ``count`` copy runs as the build that counted
-        every loop of its program in this process, when there is one (``count_all_for``), else as its loop's
-        every-mode build in count mode. A text that only adds comments to a program measured in this process (a
-        marked line count: ``commented_original``) runs as that program."""
+        failed to compile is not tried again in this process. No shared text fails for a variable the emitter
+        cannot serialize (``universal.DEFERRED``): a copy showing one is refused when its checkpoint prints it. A
+        ``count`` copy runs as the build that counted every loop of its program in this process, when there is
+        one (``count_all_for``), else as its loop's every-mode build in count mode. A text that only adds comments
+        to a program measured in this process (a marked line count: ``commented_original``) runs as that
+        program."""
         original = commented_original(source)
         if original is not None:  # a marked program: the same program to the compiler (``commented``)
             return self.run(original, stdin, workdir, seed=seed, args=args)
@@ -206,10 +206,8 @@ class CppLanguage:
         if clean is not None:  # a count copy: the clean program's measured build counts its loop at the same place
             built_clean, settings = clean
             return run_binary(built_clean, stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=settings))
-        builds: tuple[_Universal | None, ...] = ()
-        if made is None or not refused_at(made):  # a copy showing a refused variable: only its own words are left
-            builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
-        universal, built = self._universal(source, builds, made=made)
+        builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
+        universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
             return compile_failure(built)
         env = scrubbed_env(extra=universal.settings) if universal is not None and universal.settings else None
@@ -222,32 +220,24 @@ class CppLanguage:
         return res
 
     def _universal(
-        self, source: str, builds: tuple[_Universal | None, ...], *, made: MadeCopy | None = None
+        self, source: str, builds: tuple[_Universal | None, ...]
     ) -> tuple[_Universal | None, Compiled | CompileFailure]:
         """The first of ``builds`` (universal builds standing for ``source``, best first) that compiles, and its
-        binary; else None and ``source``'s own build. A text that failed to compile is not tried again, and the
-        variables the emitter refused in it are noted for its loop (``note_refused``; ``made``: how the copy
-        ``source`` was made), as are those refused in ``source`` itself."""
+        binary; else None and ``source``'s own build. A text that failed to compile is not tried again."""
         for universal in builds:
             if universal is None:
                 continue
             built = self._compiled_once(universal.source)
             if isinstance(built, Compiled):
                 return universal, built
-            if built is not None:
-                note_refused(universal.source, built.errors, made)  # the next shared texts go without them
-        own = self._compiled(source)
-        if isinstance(own, CompileFailure) and made is not None:
-            note_refused(source, own.errors, made)
-        return None, own
+        return None, self._compiled(source)
 
     def _measured_every_mode(
         self, source: str, made: MadeCopy | None = None
     ) -> tuple[EveryModeCopy, Counted, Compiled] | None:
         """The measured build of the first of checkpoint copy ``source``'s every-mode texts that counts the copy's
         own lines (``EveryModeCopy.same_lines``) and compiles: that text, its counted copy (``counted_cpp``) and
-        the build; None when there is none. A text refused at compile time is noted (``note_refused``) as
-        ``_universal`` notes it, and not tried again."""
+        the build; None when there is none. A text that failed to compile is not tried again."""
         for every in every_mode_copies(source, made):
             if not every.same_lines:
                 continue
@@ -255,8 +245,6 @@ class CppLanguage:
             built = self._compiled_once(counted.source, coverage=True)
             if isinstance(built, Compiled):
                 return every, counted, built
-            if built is not None:
-                note_refused(every.source, built.errors)
         return None
 
     def _runs_as_measured(self, source: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, Compiled] | None:
@@ -386,7 +374,7 @@ class CppLanguage:
         if measured is not None:
             universal, built = measured
         else:
-            universal, built = self._universal(observe.source, every_mode_copies(observe.source, made), made=made)
+            universal, built = self._universal(observe.source, every_mode_copies(observe.source, made))
         if isinstance(built, CompileFailure):
             return None, f"the observing copy does not compile: {built.first_error}"
         env = scrubbed_env(extra=universal.settings) if universal is not None else None

@@ -25,8 +25,10 @@ one binary per mode family. What is checked, byte for byte: the universal text w
 ``*_chosen(<wide pairs>)`` call written back as the plain call of the chosen pairs, (b) the block of
 the wide set's ``static_assert`` lines written back as the chosen set's, and (c) the two calls above
 written back as constants must be the copy. A post copy whose wider set moves a loop's
-init-statement that the copy does not move fails this and is run as its own universal build; so is
-a wider set one of whose types the emitter refuses (the shared text does not compile).
+init-statement that the copy does not move fails this and is run as its own universal build. A shared
+text asserts ``DEFERRED`` where a copy asserts ``ASSERTED`` (checked as the copy's, ``asserted``), so it
+compiles whatever the types of the wider set, and a copy showing a variable the emitter cannot serialize is
+refused when its checkpoint prints it, at run time, in the emitter's words naming the variable and its type.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem
@@ -59,7 +61,7 @@ from execstate.languages.cpp.instrument import (
     projection_args,
     refusal_asserts,
 )
-from execstate.languages.cpp.protocol import HEADER_NAME, REFUSAL_MARKER
+from execstate.languages.cpp.protocol import HEADER_NAME
 from execstate.languages.cpp.syntax import expand_loop_macros
 
 if TYPE_CHECKING:
@@ -75,6 +77,26 @@ _GUARD = re.compile(r"^static const bool (\w+)active = (true|false);$", re.MULTI
 
 
 VARS_ENV = "EXECSTATE_CHECKPOINT_VARS"
+ASSERTED = "static_assert(execstate_emit::serializable<decltype("
+"""How a copy's static assertion of a projected variable starts (``refusal_asserts``): a type the header cannot
+serialize fails the copy's compile."""
+DEFERRED = "static_assert(execstate_emit::shown_or_refused<decltype("
+"""How the same assertion starts in a shared text: true for every type, so the text compiles whatever the loop's
+candidates are, and the emitter refuses a variable it cannot serialize when the checkpoint shows it, at run time
+(``refuse_type`` in ``execstate_emit.hpp``: the refusal's marker and name, with the type, on stderr; exit 3)."""
+
+
+def deferred(text: str) -> str:
+    """A shared text's assertions (``DEFERRED``) where the copy has its own (``ASSERTED``)."""
+    return text.replace(ASSERTED, DEFERRED)
+
+
+def asserted(text: str) -> str:
+    """The copy's assertions written back in a shared text (a program that spells ``DEFERRED`` itself then is
+    not written back as its copy, which is compiled as it is)."""
+    return text.replace(DEFERRED, ASSERTED)
+
+
 _CHOSEN = (
     ("execstate_emit::emit(", "execstate_emit::emit_chosen("),
     ("execstate_emit::state_json(", "execstate_emit::state_json_chosen("),
@@ -121,9 +143,9 @@ def universal_copy(source: str) -> UniversalCopy | None:
     if len(found) != 1:
         return None
     k = found.pop()
-    universal = _guarded(k_places.sub(K_CALL, source))
+    universal = deferred(_guarded(k_places.sub(K_CALL, source)))
     copy = UniversalCopy(universal, int(k), guard.group(2) == "true")
-    written_back = universal.replace(K_CALL, k).replace(ACTIVE_CALL, guard.group(2))
+    written_back = asserted(universal).replace(K_CALL, k).replace(ACTIVE_CALL, guard.group(2))
     return copy if written_back == source else None
 
 
@@ -154,7 +176,7 @@ def written_back(universal: UniversalCopy, variables: tuple[str, ...], wide: tup
     wide_pairs, pairs = projection_args(wide), projection_args(variables)
     for plain, chosen in _CHOSEN:
         text = text.replace(f"{chosen}{wide_pairs})", f"{plain}{pairs})")
-    text = _asserts_written_back(text, variables, wide)
+    text = _asserts_written_back(asserted(text), variables, wide)
     return text.replace(K_CALL, str(universal.k)).replace(ACTIVE_CALL, "true" if universal.active else "false")
 
 
@@ -277,17 +299,13 @@ def made_copy(copy: str) -> MadeCopy | None:
 
 def wide_universal(copy: str) -> UniversalCopy | None:
     """The universal build of a copy this process made (``remember_copy``) with its projection chosen at run
-    time among its loop's candidate set (``universal_projection``) less the variables the emitter refused there
-    (``note_refused``), or None (not made here, a variable of its own refused, or the check fails)."""
+    time among its loop's candidate set (``universal_projection``), or None (not made here, or the check fails)."""
     with _LOCK:
         made = _MADE.get(_digest(copy))
         if made is None:
             return None
         loop = (_digest(made.source), made.loop_line)
-        refused = _REFUSED.get(loop, frozenset())
-        if refused & frozenset(made.variables):
-            return None
-        wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
+        wide = _WIDE.get(loop, ())
         memo = (_digest(copy), wide)
         if memo in _WIDE_MEMO:
             return _WIDE_MEMO[memo]
@@ -361,7 +379,7 @@ def every_mode_written_back(
     text = text.replace("execstate_emit::loop_enter_of()", "execstate_emit::loop_enter()")
     text = text.replace("execstate_emit::loop_exit_of(", "execstate_emit::loop_exit(")
     text = text.replace(REPORT_OF_CALL, REPORT_CALL)
-    text = _asserts_written_back(text, variables, wide)
+    text = _asserts_written_back(asserted(text), variables, wide)
     text = text.replace(k_call(made.mode), str(made.k)).replace(STEPS_CALL, str(made.steps))
     return text.replace(ON_CALL, "true" if made.active else "false")
 
@@ -402,38 +420,6 @@ _EVERY: OrderedDict[tuple[str, int, tuple[str, ...], bool], EveryMode | None] = 
 _EVERY_MEMO: OrderedDict[tuple[str, tuple[str, ...]], EveryModeCopy | None] = OrderedDict()
 
 
-_EVERY_LOOP: OrderedDict[str, tuple[str, int]] = OrderedDict()
-_REFUSED: OrderedDict[tuple[str, int], frozenset[str]] = OrderedDict()
-_REFUSAL = re.compile(re.escape(REFUSAL_MARKER) + r"(\w+)'")
-
-
-def note_refused(text: str, errors: str, made: MadeCopy | None = None) -> bool:
-    """After ``text`` failed to compile with ``errors``: the variables the emitter refused there (its static
-    assertions name them) leave the candidate set of the loop ``text`` checks (an every-mode text, or a copy
-    made as ``made`` and a shared text made for it), so the next copy's shared texts are made of the others
-    (one build for the candidates that can be shown) and a copy that shows one of them is compiled as itself
-    only (``refused_at``). Whether any was found."""
-    names = frozenset(_REFUSAL.findall(errors))
-    with _LOCK:
-        loop = _EVERY_LOOP.get(_digest(text))
-        if loop is None and made is not None:
-            loop = (_digest(made.source), made.loop_line)
-        if loop is None or not names:
-            return False
-        _remember(_REFUSED, loop, _REFUSED.get(loop, frozenset()) | names)
-    return True
-
-
-def refused_at(made: MadeCopy) -> frozenset[str]:
-    """The variables of ``made``'s projection that the emitter refused at its loop in this process
-    (``note_refused``). The refusal is a static assertion on the variable's type at the top of the loop's body,
-    where every copy and shared text of the loop checks it, so each text that shows one of them fails to compile
-    the same way: only the copy's own compile is left to say so, in its own words."""
-    with _LOCK:
-        refused = _REFUSED.get((_digest(made.source), made.loop_line), frozenset())
-    return refused & frozenset(made.variables)
-
-
 def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) -> EveryMode | None:
     key = (_digest(source), loop_line, wide, move)
     with _LOCK:
@@ -443,18 +429,18 @@ def _every_mode(source: str, loop_line: int, wide: tuple[str, ...], move: bool) 
         found: EveryMode | None = every_mode_cpp(source, loop_line, wide, move=move)
     except (SpecProblem, ValueError):
         found = None
+    if found is not None:  # shared by every candidate: a refused type is refused at run time (``DEFERRED``)
+        found = replace(found, source=deferred(found.source))
     with _LOCK:
         _remember(_EVERY, key, found)
-        if found is not None:
-            _remember(_EVERY_LOOP, _digest(found.source), (key[0], loop_line))
     return found
 
 
 def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryModeCopy, ...]:
     """The builds that serve every mode of ``copy``'s loop and can stand for ``copy``, best first: the
     ``every_mode_cpp`` text of the loop's candidate set (``remember_copy``: one build for construct's probe,
-    trial and final copies), then that of the copy's own projection (when a candidate's type is refused, the
-    first does not compile; the second still serves the copy's inside, post, trace, observe and count copies).
+    trial and final copies), then that of the copy's own projection (a copy of variables outside that set). Neither
+    fails for a type the emitter cannot serialize (``DEFERRED``).
     Each with the settings that make it ``copy``; one is left out when the copy written back out of it
     (``every_mode_written_back``) is not ``copy`` byte for byte. Empty for a copy that is not an inside, post,
     trace, observe or count copy (of a projection) this process made (``made``: how it was made, for a copy not
@@ -465,11 +451,9 @@ def every_mode_copies(copy: str, made: MadeCopy | None = None) -> tuple[EveryMod
     if len(set(made.variables)) != len(made.variables):
         return ()
     with _LOCK:
-        loop = (_digest(made.source), made.loop_line)
-        refused = _REFUSED.get(loop, frozenset())
-        wide = tuple(v for v in _WIDE.get(loop, ()) if v not in refused)
+        wide = _WIDE.get((_digest(made.source), made.loop_line), ())
     sets = [wide] if all(v in wide for v in made.variables) else []
-    if made.variables not in sets and not refused & frozenset(made.variables):
+    if made.variables not in sets:
         sets.append(made.variables)
     found = [c for c in (_every_mode_copy(copy, made, among) for among in sets) if c is not None]
     return tuple(found)
@@ -593,8 +577,10 @@ def _guarded(text: str) -> str:
 
 __all__ = [
     "ACTIVE_ENV",
+    "ASSERTED",
     "COUNT_ALL_ENV",
     "COUNT_LOOP_ENV",
+    "DEFERRED",
     "K_ENV",
     "MODE_ENV",
     "STEPS_ENV",
@@ -604,12 +590,13 @@ __all__ = [
     "FailedTexts",
     "MadeCopy",
     "UniversalCopy",
+    "asserted",
     "clean_stand_in",
     "count_all_for",
+    "deferred",
     "every_mode_copies",
     "every_mode_written_back",
     "made_copy",
-    "note_refused",
     "only_added",
     "recent_programs",
     "remember_copy",
