@@ -16,8 +16,10 @@ from typing import Literal
 from execstate.languages._protocol import COUNT_MARKER
 
 HEADER_NAME = "execstate_emit.hpp"
-HEADER_PATH = Path(__file__).with_name(HEADER_NAME)
-"""The header every instrumented copy includes; pass ``-I`` its folder to the compiler."""
+HEADER_PATH = Path(__file__).parent / "include" / HEADER_NAME
+"""The header every instrumented copy includes; pass ``-I`` its folder to the compiler. The folder holds the
+header only: the compile cache's key covers every file under an include directory (``execstate.metrics.cpp``),
+so a Python module beside it would make every key new whenever it (or its bytecode) changed."""
 
 REFUSAL_MARKER = "execstate: cannot serialize variable '"
 """Starts both refusals: g++'s static assertion (a type the header cannot serialize, at compile
