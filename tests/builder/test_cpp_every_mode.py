@@ -150,3 +150,45 @@ def test_a_count_copy_no_every_mode_build_measures_runs_as_the_clean_measured_bu
     before = programs()
     lang.run(lang.instrument(optimised, 4, ("s",), "count").source, b"", tmp_path)
     assert programs() == before + 1
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ (Debian package g++)")
+def test_copies_no_every_mode_build_measures_run_and_are_measured_as_one_universal_build(
+    tmp_path, cpp_cache_with_headers
+):
+    """A loop sharing its line with its function's header: the every-mode text splits that line, so it does not
+    count the copies' lines. Its inside copies (every k), their preservation variants and the measurement then
+    share one measured build of the copy's universal text, whose lines differ from the copy's only on inserted
+    lines: the same outputs as each copy's own build and the same trace length as the copy's own measured build."""
+    lang = CppLanguage(compiler=Compiler(cache_dir=cpp_cache_with_headers(tmp_path / "cache")))
+    includes = (HEADER_PATH.parent,)
+    source = SHARED_LINE.replace("int main() { add(4); }", 'int main() { add(4); add(5); std::printf("%d\\n", s); }')
+    programs = lambda: len(list((tmp_path / "cache" / "bin").glob("*/*")))  # compiled programs (headers aside)
+    copies = [lang.instrument(source, 3, ("s",), "inside", k) for k in (2, 3, 6)]
+    assert not any(c.same_lines for c in every_mode_copies(copies[0].source))
+    before = programs()
+    texts = [text for c in copies for text in (c.source, lang.disabled(c))]
+    runs = [lang.run(text, b"", tmp_path) for text in texts]
+    measured = lang.measure(source, b"", Endpoint(3, ("s",), "inside", 3, copies[1]), state=False)
+    assert programs() == before + 1  # every run and the measurement: one measured build
+    # the top of iteration k over the run (add(4), then add(5)); a variant prints the program's 6 + 10
+    assert [r.stdout for r in runs] == [b'{"s":0}\n', b"16\n", b'{"s":1}\n', b"16\n", b'{"s":6}\n', b"16\n"]
+    for text, res in zip(texts, runs, strict=True):  # each as its own build prints
+        built = compile_cpp(text, include_dirs=includes, compiler=lang.compiler, first_header=HEADER_PATH)
+        assert isinstance(built, Compiled)
+        own = run_binary(built, b"", lang.limits)
+        assert (res.status, res.stdout) == (own.status, own.stdout)
+    counted = counted_cpp(copies[1].source)
+    ref = measure_cpp(
+        counted.source,
+        b"",
+        inserted_lines=copies[1].inserted_lines,
+        limits=lang.measure_limits(),
+        compiler=lang.compiler,
+        include_dirs=includes,
+        first_header=HEADER_PATH,
+        counter_from=counted.counter_from,
+    )
+    assert measured.status == ref.status == "ok"
+    assert (measured.trace_length, measured.stdout) == (ref.trace_length, ref.stdout)
+    assert (measured.trace_length or 0) > 0

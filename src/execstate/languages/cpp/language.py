@@ -64,6 +64,7 @@ from execstate.languages.cpp.universal import (
     count_all_for,
     every_mode_copies,
     made_copy,
+    measured_universal,
     remember_copy,
     remember_count_all,
     remember_program,
@@ -140,7 +141,7 @@ class CppLanguage:
         """``instrument_cpp``; a checkpoint copy is remembered (``remember_copy``) so ``run`` can run it as the
         universal build of its loop's candidate set."""
         inst = instrument_cpp(source, loop_line, variables, mode, k, active=active)
-        remember_copy(inst.source, MadeCopy(source, loop_line, variables, mode, k, active))
+        remember_copy(inst.source, MadeCopy(source, loop_line, variables, mode, k, active, 1, inst.inserted_lines))
         return inst
 
     def disabled(self, inst: Instrumented) -> str:
@@ -163,7 +164,9 @@ class CppLanguage:
         """The ``loop-trace`` copy (``instrument_cpp`` mode ``trace``): each run of the loop keeps the projection's
         JSON at the top of its first ``steps`` iterations; iteration ``k`` prints its run's as one JSON list."""
         inst = instrument_cpp(source, loop_line, variables, "trace", k, active=active, steps=steps)
-        remember_copy(inst.source, MadeCopy(source, loop_line, variables, "trace", k, active, steps))
+        remember_copy(
+            inst.source, MadeCopy(source, loop_line, variables, "trace", k, active, steps, inst.inserted_lines)
+        )
         return inst
 
     def run(
@@ -176,7 +179,9 @@ class CppLanguage:
         (``loop_iterations``, ``clean_stand_in``). A checkpoint copy runs as the build that measures it, under the
         measurement's limits: the measured (``-O0 --coverage``) build of the one text of its loop that serves
         every mode (``every_mode_copies``: inside, post, trace, observe and count, of the loop's candidate set, else
-        of the copy's projection) when that text counts the copy's own lines (``_runs_as_measured``); else
+        of the copy's projection) when that text counts the copy's own lines (``_runs_as_measured``); else the
+        measured build of its universal text, whose lines differ from the copy's only where inserted code stands
+        alone (``_measured_universal``: a loop sharing its line with its function's header); else
         (or when the program has a ``#pragma GCC optimize``) as that text's optimised build, else as a universal
         build: first the one of its loop's candidate set
         (``wide_universal``: one compile serves every k, both guard values and every projection drawn from
@@ -206,6 +211,9 @@ class CppLanguage:
         if clean is not None:  # a count copy: the clean program's measured build counts its loop at the same place
             built_clean, settings = clean
             return run_binary(built_clean, stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=settings))
+        own = self._measured_universal(source, made.inserted if made is not None else frozenset())
+        if own is not None:  # no every-mode text counts the copy's lines: the universal build measuring it
+            return run_binary(own[1], stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=own[0].settings))
         builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
@@ -255,6 +263,19 @@ class CppLanguage:
             return None
         found = self._measured_every_mode(source, made)
         return (found[0], found[2]) if found is not None else None
+
+    def _measured_universal(self, source: str, inserted: frozenset[int]) -> tuple[UniversalCopy, Compiled] | None:
+        """The measured build of checkpoint copy ``source`` when no every-mode text counts its lines: its universal
+        text (``measured_universal``: every k, guard and projection of the copies it stands for, on the copy's
+        lines), counted and compiled with coverage; None when there is none, when it does not compile, or when the
+        program has a ``#pragma GCC optimize`` (the copy then runs optimised, as the program does)."""
+        if _OPTIMIZE_PRAGMA.search(source):
+            return None
+        universal = measured_universal(source, inserted)
+        if universal is None:
+            return None
+        built = self._compiled_once(counted_cpp(universal.source).source, coverage=True)
+        return (universal, built) if isinstance(built, Compiled) else None
 
     def _counting_clean_build(self, made: MadeCopy | None) -> tuple[Compiled, dict[str, str]] | None:
         """For a ``count`` copy (``made``) that no every-mode build measures: the clean program's measured build
@@ -426,8 +447,10 @@ class CppLanguage:
         The clean program's measurement and its coverage runs (line counts, branches) share this one build.
         A checkpoint copy whose loop's every-mode text has the copy's own lines (``EveryModeCopy.same_lines``)
         is measured as that text's build, run in the copy's mode, its inserted lines not counted: one
-        measured build serves the loop's inside and post copies. A text that only adds comments to a program
-        measured here (``commented_original``: a marked line count) is measured as that program."""
+        measured build serves the loop's inside and post copies. Another copy is measured as its universal text
+        when that differs from the copy only on inserted lines (``_measured_universal``), else as itself. A text
+        that only adds comments to a program measured here (``commented_original``: a marked line count) is
+        measured as that program."""
         original = commented_original(source) if not inserted_lines else None
         if original is not None:
             return self._measured(original, stdin)
@@ -435,6 +458,10 @@ class CppLanguage:
         if found is not None:
             every, counted, _ = found
             return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
+        own = self._measured_universal(source, inserted_lines)
+        if own is not None:
+            universal = own[0]
+            return self._measure_counted(counted_cpp(universal.source), stdin, inserted_lines, universal.settings)
         return self._measure_counted(counted_cpp(source), stdin, inserted_lines, None)
 
     def _measure_counted(

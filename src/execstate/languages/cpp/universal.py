@@ -37,7 +37,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from execstate.errors import SpecProblem
@@ -207,6 +207,8 @@ class MadeCopy:
     active: bool
     steps: int = 1
     """States a ``trace`` copy keeps (1 for the other modes)."""
+    inserted: frozenset[int] = field(default=frozenset(), compare=False)
+    """The copy's lines that hold only inserted code (``Instrumented.inserted_lines``; empty: not known)."""
 
 
 _REMEMBERED = 4096
@@ -320,6 +322,25 @@ def wide_universal(copy: str) -> UniversalCopy | None:
     with _LOCK:
         _remember(_WIDE_MEMO, memo, found)
     return found
+
+
+def measured_universal(copy: str, inserted: frozenset[int]) -> UniversalCopy | None:
+    """The universal text (``wide_universal``, else ``universal_copy``) that a measured build of checkpoint copy
+    ``copy`` can be made of, when no every-mode text counts the copy's lines: one whose lines differ from the
+    copy's only on lines that hold inserted code alone (``inserted``, the copy's), so gcov counts the program's
+    lines of both alike. None when there is none (or ``inserted`` is not known)."""
+    if not inserted:
+        return None
+    lines = copy.split("\n")
+    for universal in (wide_universal(copy), universal_copy(copy)):
+        if universal is None:
+            continue
+        shared = universal.source.split("\n")
+        if len(shared) == len(lines) and all(
+            a == b or n in inserted for n, (a, b) in enumerate(zip(shared, lines, strict=True), 1)
+        ):
+            return universal
+    return None
 
 
 MODE_ENV = "EXECSTATE_CHECKPOINT_MODE"
@@ -597,6 +618,7 @@ __all__ = [
     "every_mode_copies",
     "every_mode_written_back",
     "made_copy",
+    "measured_universal",
     "only_added",
     "recent_programs",
     "remember_copy",
