@@ -255,14 +255,20 @@ inline constexpr bool serializable = ok_v<bare<T>>;
 template <class T>
 inline constexpr bool shown_or_refused = true;
 
-// The type T as g++ names it ("std::queue<int>"), read from this function's own signature.
+// The type T as the compiler names it ("std::queue<int>"), read from this function's own signature:
+// g++ writes "... [with T = std::queue<int>; ...]", clang "... [T = std::queue<int>]".
 template <class T>
 std::string type_name() {
     std::string_view signature = __PRETTY_FUNCTION__;
-    std::string_view start = "[with T = ";
-    std::size_t at = signature.find(start);
+    std::size_t at = std::string_view::npos;
+    for (std::string_view start : {std::string_view("[with T = "), std::string_view("[T = ")}) {
+        at = signature.find(start);
+        if (at != std::string_view::npos) {
+            at += start.size();
+            break;
+        }
+    }
     if (at == std::string_view::npos || signature.back() != ']') return "this type";
-    at += start.size();
     std::string_view name = signature.substr(at, signature.size() - 1 - at);
     return std::string(name.substr(0, name.find(';')));  // g++ may add the typedefs the signature uses
 }
