@@ -259,9 +259,14 @@ def _prelude(p: str, mode: CppMode, active: bool) -> list[str]:
     ]
 
 
+ASSERTED = "static_assert(execstate_emit::serializable<decltype("
+"""How a copy's static assertion of a projected variable starts (``refusal_asserts``): a type the header cannot
+serialize fails the copy's compile."""
+
+
 def refusal_asserts(variables: tuple[str, ...]) -> list[str]:
     """The ``static_assert`` line of each projected variable (the emitter's compile-time refusal)."""
-    return [f'static_assert(execstate_emit::serializable<decltype({v})>, "{REFUSAL_MARKER}{v}\'");' for v in variables]
+    return [f'{ASSERTED}{v})>, "{REFUSAL_MARKER}{v}\'");' for v in variables]
 
 
 def _unit(data: bytes, indent: bytes) -> bytes:

@@ -213,7 +213,7 @@ class CppLanguage:
             return run_binary(built_clean, stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=settings))
         own = self._measured_universal(source, made.inserted if made is not None else frozenset())
         if own is not None:  # no every-mode text counts the copy's lines: the universal build measuring it
-            return run_binary(own[1], stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=own[0].settings))
+            return run_binary(own[2], stdin, self.measure_limits(), args=args, env=scrubbed_env(extra=own[0].settings))
         builds = (*every_mode_copies(source, made), wide_universal(source), universal_copy(source))
         universal, built = self._universal(source, builds)
         if isinstance(built, CompileFailure):
@@ -264,18 +264,22 @@ class CppLanguage:
         found = self._measured_every_mode(source, made)
         return (found[0], found[2]) if found is not None else None
 
-    def _measured_universal(self, source: str, inserted: frozenset[int]) -> tuple[UniversalCopy, Compiled] | None:
+    def _measured_universal(
+        self, source: str, inserted: frozenset[int]
+    ) -> tuple[UniversalCopy, Counted, Compiled] | None:
         """The measured build of checkpoint copy ``source`` when no every-mode text counts its lines: its universal
         text (``measured_universal``: every k, guard and projection of the copies it stands for, on the copy's
-        lines), counted and compiled with coverage; None when there is none, when it does not compile, or when the
-        program has a ``#pragma GCC optimize`` (the copy then runs optimised, as the program does)."""
+        lines), its counted copy (``counted_cpp``) and the coverage build; None when there is none, when it does
+        not compile, or when the program has a ``#pragma GCC optimize`` (the copy then runs optimised, as the
+        program does)."""
         if _OPTIMIZE_PRAGMA.search(source):
             return None
         universal = measured_universal(source, inserted)
         if universal is None:
             return None
-        built = self._compiled_once(counted_cpp(universal.source).source, coverage=True)
-        return (universal, built) if isinstance(built, Compiled) else None
+        counted = counted_cpp(universal.source)
+        built = self._compiled_once(counted.source, coverage=True)
+        return (universal, counted, built) if isinstance(built, Compiled) else None
 
     def _counting_clean_build(self, made: MadeCopy | None) -> tuple[Compiled, dict[str, str]] | None:
         """For a ``count`` copy (``made``) that no every-mode build measures: the clean program's measured build
@@ -460,8 +464,7 @@ class CppLanguage:
             return self._measure_counted(counted, stdin, every.inserted_lines, every.settings)
         own = self._measured_universal(source, inserted_lines)
         if own is not None:
-            universal = own[0]
-            return self._measure_counted(counted_cpp(universal.source), stdin, inserted_lines, universal.settings)
+            return self._measure_counted(own[1], stdin, inserted_lines, own[0].settings)
         return self._measure_counted(counted_cpp(source), stdin, inserted_lines, None)
 
     def _measure_counted(

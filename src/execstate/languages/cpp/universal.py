@@ -45,6 +45,7 @@ from execstate.languages._protocol import Instrumented
 from execstate.languages.cpp.budget import COUNT_ALL_ENV, COUNT_LOOP_ENV
 from execstate.languages.cpp.candidates import cpp_loops
 from execstate.languages.cpp.instrument import (
+    ASSERTED,
     MODE_CODES,
     MODE_LETTERS,
     MOVED_NOTE,
@@ -77,9 +78,6 @@ _GUARD = re.compile(r"^static const bool (\w+)active = (true|false);$", re.MULTI
 
 
 VARS_ENV = "EXECSTATE_CHECKPOINT_VARS"
-ASSERTED = "static_assert(execstate_emit::serializable<decltype("
-"""How a copy's static assertion of a projected variable starts (``refusal_asserts``): a type the header cannot
-serialize fails the copy's compile."""
 DEFERRED = "static_assert(execstate_emit::shown_or_refused<decltype("
 """How the same assertion starts in a shared text: true for every type, so the text compiles whatever the loop's
 candidates are, and the emitter refuses a variable it cannot serialize when the checkpoint shows it, at run time

@@ -833,7 +833,7 @@ inline void flush_observations_at_exit() {
 }
 
 template <class T>
-long long slots_or_zero(const T& value) {
+long long slots_or_refused(const T& value) {
     if constexpr (serializable<T>) {
         return execstate_emit::slots(value);
     } else {
@@ -849,7 +849,7 @@ inline void observe_slots(long long run, long long n);
 // observe mode, at the top of every iteration of the selected loop.
 template <class... Values>
 void observe(long long run, const Values&... values) {
-    observe_slots(run, (0LL + ... + slots_or_zero(values)));
+    observe_slots(run, (0LL + ... + slots_or_refused(values)));
 }
 
 // A build serving every mode (checkpoint_mode): observe() of the values EXECSTATE_CHECKPOINT_VARS places,
@@ -865,7 +865,7 @@ void observe_chosen(long long run, const Values&... values) {
     }();
     long long n = 0;
     int at = 0;
-    ((n += times[at] != 0 ? times[at] * slots_or_zero(values) : 0, ++at), ...);
+    ((n += times[at] != 0 ? times[at] * slots_or_refused(values) : 0, ++at), ...);
     observe_slots(run, n);
 }
 
